@@ -1,0 +1,119 @@
+"""Helpers shared by Red Russia's phases: reading orders forgivingly, sides, friendliness."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pbem.game import Problem, State
+from pbem.names import suggest
+
+from .board import WHITES, Board
+
+Path_ = tuple[str | int, ...]
+
+
+def side(faction: str) -> str:
+    return "white" if faction in WHITES else faction
+
+
+def friendly_zone(state: State, zone: str, faction: str) -> bool:
+    """7.2: a zone a faction controls; White-controlled zones are friendly to every White."""
+    owner = state["control"].get(zone)
+    if owner == faction:
+        return True
+    return faction in WHITES and owner in WHITES
+
+
+def enemies(state: State, faction: str, other: str) -> bool:
+    """Whose units stop a move and pin those they meet (7.3).
+
+    White factions are not enemies of one another (18.1); every other faction, neutral
+    minors included, is.
+    """
+    if other == faction:
+        return False
+    return not (faction in WHITES and other in WHITES)
+
+
+def pieces_at(state: State, place: str) -> list[str]:
+    return sorted(pid for pid, p in state["units"].items()
+                  if p["status"] == "map" and p["zone"] == place)
+
+
+def enemy_units_at(state: State, place: str, faction: str) -> list[str]:
+    return [pid for pid in pieces_at(state, place)
+            if state["units"][pid]["type"] != "leader"
+            and enemies(state, faction, state["units"][pid]["faction"])]
+
+
+def iron_cross_closed(b: Board, state: State, zone: str) -> bool:
+    """11.0: iron-cross zones are out of play on turns 1 and 2."""
+    return bool(b.zones.get(zone, {}).get("iron_cross")) and state["turn"] <= 2
+
+
+def order_items(
+    body: dict[str, Any], verbs: tuple[str, ...], problems: list[Problem]
+) -> Iterator[tuple[int, str, Any]]:
+    """(index, verb, argument) of each order; malformed ones become problems."""
+    for i, item in enumerate(body.get("orders") or []):
+        path: Path_ = ("orders", i)
+        if not isinstance(item, dict) or len(item) != 1:
+            problems.append(Problem(path, f"an order is one of {', '.join(verbs)}: "
+                                          "a mapping with exactly one of these keys"))
+            continue
+        ((verb, arg),) = item.items()
+        if verb not in verbs:
+            problems.append(Problem(path, f"unknown order {verb!r}{suggest(str(verb), verbs)} "
+                                          f"(this phase takes: {', '.join(verbs)})"))
+            continue
+        yield i, str(verb), arg
+
+
+def check_keys(
+    arg: Any, path: Path_, required: tuple[str, ...], optional: tuple[str, ...],
+    problems: list[Problem],
+) -> bool:
+    if not isinstance(arg, dict):
+        problems.append(Problem(path, f"expected a mapping with {', '.join(required)}"))
+        return False
+    ok = True
+    for key in arg:
+        if key not in required + optional:
+            problems.append(Problem((*path, key), f"unknown key {key!r}"
+                                    f"{suggest(str(key), required + optional)} "
+                                    f"(expected: {', '.join(required + optional)})"))
+            ok = False
+    for key in required:
+        if key not in arg:
+            problems.append(Problem(path, f"missing {key!r}"))
+            ok = False
+    return ok
+
+
+def piece_id(b: Board, state: State, text: Any, path: Path_, problems: list[Problem]) -> str | None:
+    """A counter or leader named in orders, matched forgivingly."""
+    pid = b.pieces.get(text)
+    if pid is None or (pid not in state["units"] and pid != "treasure"):
+        problems.append(Problem(path, f"unknown unit or leader {text!r}{b.pieces.suggest(text)}"))
+        return None
+    return pid
+
+
+def place_name(b: Board, text: Any, path: Path_, problems: list[Problem]) -> str | None:
+    name = b.places.get(text)
+    if name is None:
+        problems.append(Problem(path, f"unknown zone {text!r}{b.places.suggest(text)}"))
+    return name
+
+
+def id_list(arg: Any) -> list[Any]:
+    """A single name or a list of names."""
+    if arg is None:
+        return []
+    return list(arg) if isinstance(arg, list) else [arg]
+
+
+def label_part(name: str) -> str:
+    """A zone or piece name as it appears in dice labels: lower case, no spaces."""
+    return "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")

@@ -1,0 +1,183 @@
+"""Folding Red Russia's events into its state: pure, no I/O, no randomness.
+
+Every event is checked as it is applied, so a referee's hand-written adjustment that
+names an unknown unit or zone fails with a message instead of corrupting the state.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from pbem.game import Event, GameData, State
+
+from .board import MAJORS, MINORS, Board, board
+
+STOPPED = 99  # half movement points: a unit that entered enemy units may not move on (7.3)
+
+
+def _unit(state: State, pid: Any) -> dict[str, Any]:
+    if pid not in state["units"]:
+        raise KeyError(f"no unit or leader {pid!r}")
+    unit: dict[str, Any] = state["units"][pid]
+    return unit
+
+
+def _place(b: Board, place: Any) -> str:
+    if place not in b.zones and place not in b.seas and place not in b.boxes:
+        raise ValueError(f"no zone, sea or box {place!r}")
+    return str(place)
+
+
+def _faction(value: Any, *, minors: bool = True, none: bool = False) -> Any:
+    known = (*MAJORS, *(MINORS if minors else ()), "allies")
+    if value is None and none:
+        return None
+    if value not in known:
+        raise ValueError(f"no faction {value!r}")
+    return value
+
+
+def _placed(b: Board, s: State, e: Event) -> None:
+    zone = _place(b, e["zone"])
+    for pid in e["units"]:
+        _unit(s, pid).update(status="map", zone=zone)
+        _unit(s, pid).pop("place", None)
+        _unit(s, pid).pop("by", None)
+
+
+def _reduced(b: Board, s: State, e: Event) -> None:
+    """A step loss: full strength flips to reduced, reduced is eliminated (8.6)."""
+    unit = _unit(s, e["unit"])
+    if unit["type"] == "leader":
+        raise ValueError(f"{e['unit']} is a leader; leaders have no steps")
+    if unit["reduced"]:
+        unit.update(status="eliminated", zone=None, reduced=False)
+    else:
+        unit["reduced"] = True
+
+
+def _moved(b: Board, s: State, e: Event) -> None:
+    path = [_place(b, p) for p in e["path"]]
+    for pid in e["units"]:
+        unit = _unit(s, pid)
+        unit["zone"] = path[-1]
+        spent = STOPPED if e.get("stopped") else s["moved"].get(pid, 0) + int(e["cost"])
+        s["moved"][pid] = spent
+    if e.get("treasure"):
+        s["treasure"]["zone"] = path[-1]
+    if e.get("rail"):
+        s["rail_used"][e["faction"]] = s["rail_used"].get(e["faction"], 0) + int(e["rail"])
+    for fleet in e.get("fleets", []):
+        s["moved"][fleet] = STOPPED  # 7.5 a transporting fleet stays at sea this phase
+        s.setdefault("transport", {}).setdefault(fleet, []).extend(e["units"])
+
+
+def _tank_breakdown(b: Board, s: State, e: Event) -> None:
+    if e["roll"] == 6:  # 8.91
+        _reduced(b, s, {"unit": e["unit"]})
+
+
+def _phase(b: Board, s: State, e: Event) -> None:
+    if e["turn"] != s["turn"]:
+        s["moved"] = {}
+        s["rail_used"] = {}
+        s["transport"] = {}
+    s["turn"] = int(e["turn"])
+    s["phase"] = str(e["phase"])
+    s["actor"] = e.get("actor")
+    if e.get("actor") is not None or e["phase"] != "action":
+        s["moved"] = {}
+        s["transport"] = {}
+
+
+def _initiative(b: Board, s: State, e: Event) -> None:
+    s["initiative"] = [_faction(f, minors=False) for f in e["order"]]
+
+
+def _standing(b: Board, s: State, e: Event) -> None:
+    s["standing"][_faction(e["faction"])] = dict(e["standing"])
+
+
+def _defeated(b: Board, s: State, e: Event) -> None:
+    """16.2: the defeated faction's pieces leave; its zones revert to their home owner."""
+    faction = _faction(e["faction"], minors=False)
+    for unit in s["units"].values():
+        if unit["faction"] == faction and unit["status"] == "map":
+            unit.update(status="eliminated", zone=None)
+    for zone, owner in s["control"].items():
+        if owner == faction:
+            home = b.zones[zone].get("home")
+            s["control"][zone] = None if home == faction else home
+    s["defeated"] = sorted({*s["defeated"], faction})
+
+
+def _game_over(b: Board, s: State, e: Event) -> None:
+    s["over"] = True
+    s["result"] = dict(e["result"])
+    s["phase"] = "over"
+    s["actor"] = None
+
+
+def _victory_points(b: Board, s: State, e: Event) -> None:
+    s["vp"] = {_faction(f, minors=False): int(v) for f, v in e["vp"].items()}
+
+
+# referee adjustments (pbem adjust): direct corrections, each checked
+def _set_control(b: Board, s: State, e: Event) -> None:
+    if e["zone"] not in b.zones:
+        raise ValueError(f"no zone {e['zone']!r}")
+    s["control"][e["zone"]] = _faction(e["faction"], none=True)
+
+
+def _set_unit(b: Board, s: State, e: Event) -> None:
+    unit = _unit(s, e["unit"])
+    if "zone" in e:
+        unit["zone"] = None if e["zone"] is None else _place(b, e["zone"])
+    if "status" in e:
+        if e["status"] not in ("map", "pool", "unused", "eliminated", "removed", "dead", "card"):
+            raise ValueError(f"unknown status {e['status']!r}")
+        unit["status"] = e["status"]
+    if "reduced" in e:
+        unit["reduced"] = bool(e["reduced"])
+
+
+def _set_resources(b: Board, s: State, e: Event) -> None:
+    faction = _faction(e["faction"], minors=False)
+    for key in ("money", "manpower"):
+        if key in e:
+            value = int(e[key])
+            if value < 0:  # 6.4
+                raise ValueError(f"{key} cannot be below zero (6.4)")
+            s[key][faction] = value
+
+
+APPLY: dict[str, Callable[[Board, State, Event], None]] = {
+    "placed": _placed,
+    "reduced": _reduced,
+    "moved": _moved,
+    "tank_breakdown": _tank_breakdown,
+    "phase": _phase,
+    "initiative": _initiative,
+    "standing": _standing,
+    "defeated": _defeated,
+    "game_over": _game_over,
+    "victory_points": _victory_points,
+    "set_control": _set_control,
+    "set_unit": _set_unit,
+    "set_resources": _set_resources,
+}
+# events that only record what happened (dice, explanations); they change nothing
+RECORD_ONLY = ("initiative_roll", "note")
+
+
+def apply(data: GameData, state: State, event: Event) -> State:
+    kind = event.get("type")
+    if kind in RECORD_ONLY:
+        return state
+    if kind not in APPLY:
+        raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
+    new = copy.deepcopy(state)
+    APPLY[kind](board(data), new, event)
+    return new

@@ -1,0 +1,470 @@
+"""Movement in the action phase (7.x, 10.3, 10.8x, 11.0, 18.1, 8.91).
+
+Costs are counted in half movement points so that no fractions are needed: a unit
+without a leader has 2 (one movement point, 7.1), entering a friendly zone costs 1.
+
+An order moves one stack along a path:
+
+    - move: {units: [red-inf-04, trotsky], from: Moscow, to: Kazan, via: [Vladimir]}
+
+Without `via` the cheapest legal land path is taken. A sea or the Caspian in `via` makes
+the step a naval transport (7.5, 7.7); a fleet moves between its sea and a port (7.43).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.game import Event, GameData, Problem, Rng, State
+
+from .board import WHITES, Board, board
+from .common import (
+    Path_,
+    check_keys,
+    enemy_units_at,
+    friendly_zone,
+    id_list,
+    iron_cross_closed,
+    label_part,
+    order_items,
+    piece_id,
+    place_name,
+)
+from .events import apply
+
+CASPIAN = "Caspian Sea"
+LEADER_MOVE = {"trotsky": 3}  # 10.83 Trotsky moves 3; other leaders 2 (10.3)
+COMMAND = {"lenin": 3}  # 10.8.1 Lenin commands 3 units although his combat value is 0 or 2
+BLACK_SEA_PORTS_OF_7_7 = ("Odessa", "Sevastopol", "Novorossiysk", "Batumi")
+
+
+@dataclass
+class Stack:
+    faction: str
+    pieces: list[str]
+    units: list[str] = field(default_factory=list)  # counters (not leaders, not the treasure)
+    leaders: list[str] = field(default_factory=list)
+    treasure: bool = False
+
+    def types(self, state: State) -> set[str]:
+        return {state["units"][u]["type"] for u in self.units}
+
+
+def _cavalry_move(state: State, stack: Stack) -> bool:
+    """7.42, 10.3: a stack of cavalry (and its leaders, but not Trotsky) moves as cavalry."""
+    return bool(stack.units) and stack.types(state) == {"cav"} and "trotsky" not in stack.leaders
+
+
+def step_cost(b: Board, state: State, stack: Stack, to: str, kind: str) -> int:
+    """Half movement points to enter `to` along a route of `kind`."""
+    if kind == "very_difficult":  # 7.7: one full point across a territory border, always
+        return 2
+    if _cavalry_move(state, stack):  # 7.42
+        return 2 if kind == "difficult" else 1
+    return 1 if friendly_zone(state, to, stack.faction) else 2  # 7.2
+
+
+def allowance(b: Board, state: State, stack: Stack, problems: list[Problem], path: Path_) -> int:
+    """Half movement points the stack may spend this phase (7.1, 10.1, 10.3, 10.83)."""
+    if not stack.leaders:
+        return 2
+    command = 0
+    for lid in stack.leaders:
+        command += COMMAND.get(lid, b.leaders[lid]["level"] + 1)  # 10.1
+    if len(stack.units) > command:
+        names = ", ".join(b.leaders[lid]["name"] for lid in stack.leaders)
+        problems.append(Problem(path, f"{names} can command at most {command} units (10.1); "
+                                      f"this stack has {len(stack.units)}"))
+    return 2 * max(LEADER_MOVE.get(lid, 2) for lid in stack.leaders)
+
+
+def rail_capacity(b: Board, state: State, faction: str) -> int:
+    """7.6, 19.1: rail movements a faction has this turn."""
+    if state["options"].get("railways"):  # 19.1: one unit per rail dot of the zones held
+        return sum(z.get("rail", 0) for n, z in b.zones.items() if state["control"].get(n) == faction)
+    return int(b.game["movement"]["rail_moves"].get(faction, 0))
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def plan(
+    data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None
+) -> tuple[list[Event], list[Problem]]:
+    """Check each move in order against the position it leaves; with `rng`, roll for tanks."""
+    b = board(data)
+    problems: list[Problem] = []
+    events: list[Event] = []
+    work = state
+    for i, _verb, arg in order_items(body, ("move",), problems):
+        path: Path_ = ("orders", i, "move")
+        found: list[Problem] = []
+        event = _one_move(b, work, faction, arg, path, found)
+        problems += found
+        if event is None or found:
+            continue
+        events.append(event)
+        work = apply(data, work, event)
+        if rng is not None:
+            for roll in _tank_rolls(b, state, event, i, rng):
+                events.append(roll)
+                work = apply(data, work, roll)
+    return events, problems
+
+
+def _one_move(
+    b: Board, state: State, faction: str, arg: Any, path: Path_, problems: list[Problem]
+) -> Event | None:
+    if not check_keys(arg, path, ("units", "to"), ("from", "via", "rail"), problems):
+        return None
+    stack = _stack(b, state, faction, arg["units"], (*path, "units"), problems)
+    if stack is None:
+        return None
+    starts = {state["units"][p]["zone"] for p in stack.pieces}
+    if stack.treasure:
+        starts.add(state["treasure"]["zone"])
+    if len(starts) != 1:
+        problems.append(Problem((*path, "units"), "the units of one move must start together "
+                                                  f"(10.3); they are in {', '.join(sorted(map(str, starts)))}"))
+        return None
+    start = str(starts.pop())
+    if "from" in arg:
+        given = place_name(b, arg["from"], (*path, "from"), problems)
+        if given is not None and given != start:
+            problems.append(Problem((*path, "from"), f"the units are in {start}, not {given}"))
+            return None
+    dest = place_name(b, arg["to"], (*path, "to"), problems)
+    via = [place_name(b, v, (*path, "via", j), problems) for j, v in enumerate(id_list(arg.get("via")))]
+    if dest is None or None in via:
+        return None
+    rail = arg.get("rail", False)
+    if not isinstance(rail, bool):
+        problems.append(Problem((*path, "rail"), "rail is true or false"))
+        return None
+    if enemy_units_at(state, start, faction) and start in b.zones:  # 7.3
+        problems.append(Problem(path, f"the units in {start} share the zone with enemy units and "
+                                      "may not move except to retreat (7.3)"))
+        return None
+    limit = allowance(b, state, stack, problems, (*path, "units"))
+    if rail:
+        limit += 2  # 7.6: rail adds one movement point
+    if stack.types(state) == {"fleet"} or "fleet" in stack.types(state):
+        return _fleet_move(b, state, stack, start, [*via, dest], path, problems)
+    if via or dest not in b.zones:
+        route = [start, *[v for v in via if v is not None], dest]
+    else:
+        route = _cheapest(b, state, stack, start, dest, limit, rail)
+        if route is None:
+            problems.append(Problem((*path, "to"), f"{dest} cannot be reached from {start} this "
+                                                   "phase" + (" by rail" if rail else "")
+                                                   + _why_not(b, state, stack, start, dest)))
+            return None
+    return _walk(b, state, stack, route, limit, rail, path, problems)
+
+
+def _stack(
+    b: Board, state: State, faction: str, names: Any, path: Path_, problems: list[Problem]
+) -> Stack | None:
+    stack = Stack(faction, [])
+    items = id_list(names)
+    if not items:
+        problems.append(Problem(path, "name at least one unit or leader"))
+        return None
+    for j, text in enumerate(items):
+        where = (*path, j) if isinstance(names, list) else path
+        pid = piece_id(b, state, text, where, problems)
+        if pid is None:
+            continue
+        if pid == "treasure":  # 15.1 carried by a unit that is not an aircraft
+            if state["treasure"]["owner"] != faction or state["treasure"]["zone"] is None:
+                problems.append(Problem(where, "the treasure is not yours to move"))
+            stack.treasure = True
+            continue
+        piece = state["units"][pid]
+        if piece["faction"] != faction:
+            problems.append(Problem(where, f"{pid} belongs to {piece['faction']}, not {faction}"))
+            continue
+        if piece["status"] != "map":
+            problems.append(Problem(where, f"{pid} is not on the map"))
+            continue
+        if pid in stack.pieces:
+            problems.append(Problem(where, f"{pid} is named twice"))
+            continue
+        stack.pieces.append(pid)
+        (stack.leaders if piece["type"] == "leader" else stack.units).append(pid)
+    if stack.treasure and not any(state["units"][u]["type"] != "air" for u in stack.units):
+        problems.append(Problem(path, "the treasure moves only with a unit that is not an aircraft (15.1)"))
+    if problems:
+        return None
+    return stack
+
+
+def _fleet_move(
+    b: Board, state: State, stack: Stack, start: str, rest: list[str], path: Path_,
+    problems: list[Problem],
+) -> Event | None:
+    """7.43: a fleet moves between its sea and a port of that sea, one step a phase."""
+    if stack.leaders or stack.treasure or stack.types(state) != {"fleet"}:
+        problems.append(Problem((*path, "units"), "fleets move on their own, without land units or "
+                                                  "leaders (land units go by naval transport, 7.5)"))
+        return None
+    dest = rest[-1]
+    if len(rest) != 1:
+        problems.append(Problem((*path, "via"), "a fleet moves one step: from its sea to a port or "
+                                                "from a port to its sea (7.43)"))
+        return None
+    for fid in stack.units:
+        sea = b.counters[fid]["sea"]
+        ports = b.ports.get(sea, [])
+        ok = (start == sea and dest in ports) or (start in ports and dest == sea)
+        if not ok:
+            problems.append(Problem((*path, "to"), f"{fid} belongs to the {sea}: it may go only between "
+                                                   f"the {sea} and its ports ({', '.join(sorted(ports))}) (7.43)"))
+        if state["moved"].get(fid, 0):
+            problems.append(Problem((*path, "units"), f"{fid} has already moved or transported this phase"))
+    if dest in b.zones and iron_cross_closed(b, state, dest):
+        problems.append(Problem((*path, "to"), f"{dest} is occupied by the Central Powers on turns 1-2 (11.0)"))
+    if problems:
+        return None
+    return {"type": "moved", "faction": stack.faction, "units": stack.pieces, "path": [start, dest],
+            "cost": 2, "stopped": bool(dest in b.zones and enemy_units_at(state, dest, stack.faction))}
+
+
+def _legal_step(
+    b: Board, state: State, stack: Stack, here: str, there: str, rail: bool
+) -> tuple[str | None, str]:
+    """(route kind, '') for a land step that may be taken, or (None, why not)."""
+    kind = b.routes.get(here, {}).get(there)
+    if kind is None:
+        return None, f"there is no route from {here} to {there}"
+    if iron_cross_closed(b, state, there):
+        return None, f"{there} is occupied by the Central Powers on turns 1-2 (11.0)"
+    if rail:
+        if not (friendly_zone(state, here, stack.faction) and friendly_zone(state, there, stack.faction)):
+            return None, f"rail movement only runs through friendly zones (7.6); {there} is not one"
+        if enemy_units_at(state, there, stack.faction):
+            return None, f"rail movement may not enter {there}, where there are enemy units (7.6)"
+    return kind, ""
+
+
+def _cheapest(
+    b: Board, state: State, stack: Stack, start: str, dest: str, limit: int, rail: bool
+) -> list[str] | None:
+    """Dijkstra over land routes, not passing through enemy units (7.3); ties by name."""
+    spent = max(state["moved"].get(p, 0) for p in stack.pieces)
+    best: dict[str, int] = {start: spent}
+    queue: list[tuple[int, list[str]]] = [(spent, [start])]
+    while queue:
+        cost, route = heapq.heappop(queue)
+        here = route[-1]
+        if here == dest:
+            return route
+        if cost > best.get(here, 1 << 30):
+            continue
+        if here != start and enemy_units_at(state, here, stack.faction):
+            continue  # 7.3 must stop here
+        for there in sorted(b.routes.get(here, {})):
+            kind, _ = _legal_step(b, state, stack, here, there, rail)
+            if kind is None:
+                continue
+            total = cost + step_cost(b, state, stack, there, kind)
+            if total <= limit and total < best.get(there, 1 << 30):
+                best[there] = total
+                heapq.heappush(queue, (total, [*route, there]))
+    return None
+
+
+def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str) -> str:
+    if dest in b.routes.get(start, {}):
+        kind, why = _legal_step(b, state, stack, start, dest, False)
+        if kind is None:
+            return f": {why}"
+        return (f": entering it costs {step_cost(b, state, stack, dest, kind) / 2:g} movement points "
+                f"and these units have {max(0, 2 - max(state['moved'].get(p, 0) for p in stack.pieces)) / 2:g} left")
+    return "; name the way with 'via' or move fewer zones (7.1: 1 movement point, 2 with a leader)"
+
+
+def _walk(
+    b: Board, state: State, stack: Stack, route: list[str], limit: int, rail: bool, path: Path_,
+    problems: list[Problem],
+) -> Event | None:
+    """Check a given path step by step and total its cost."""
+    cost = 0
+    fleets: list[str] = []
+    entered_enemy = False
+    for k in range(1, len(route)):
+        here, there = route[k - 1], route[k]
+        where = (*path, "via", k - 1) if k < len(route) - 1 else (*path, "to")
+        if entered_enemy:
+            problems.append(Problem(where, f"the units must stop in {here}: enemy units are there (7.3)"))
+            return None
+        if here in b.seas or here == CASPIAN:
+            continue  # the landing half of a transport step, already counted
+        if there in b.seas or there == CASPIAN:
+            if k + 1 >= len(route):
+                problems.append(Problem(where, "land units cannot end their move at sea; name the port "
+                                               "they land in after the sea (7.5)"))
+                return None
+            landing = route[k + 1]
+            used = _transport(b, state, stack, here, there, landing, rail, where, problems)
+            if used is None:
+                return None
+            fleets += used
+            cost += 2  # 7.5: one movement point, even between friendly ports
+            entered_enemy = bool(enemy_units_at(state, landing, stack.faction))
+            continue
+        kind, why = _legal_step(b, state, stack, here, there, rail)
+        if kind is None:
+            problems.append(Problem(where, why))
+            return None
+        cost += step_cost(b, state, stack, there, kind)
+        entered_enemy = bool(enemy_units_at(state, there, stack.faction))
+    for pid in stack.pieces:
+        spent = state["moved"].get(pid, 0)
+        if spent + cost > limit:
+            left = max(0, limit - spent)
+            problems.append(Problem((*path, "to"), f"this path costs {cost / 2:g} movement points; "
+                                                   f"{pid} has {left / 2:g} left (7.1, 7.2)"))
+            return None
+    dest = route[-1]
+    _check_end(b, state, stack, dest, (*path, "to"), problems)
+    if rail:
+        needed = len(stack.units) if state["options"].get("railways") else 1
+        used = state["rail_used"].get(stack.faction, 0)
+        capacity = rail_capacity(b, state, stack.faction)
+        if used + needed > capacity:
+            problems.append(Problem((*path, "rail"), f"{stack.faction} has {capacity - used} rail "
+                                                     f"movement(s) left this turn; this needs {needed} (7.6, 19.1)"))
+    if problems:
+        return None
+    event: Event = {"type": "moved", "faction": stack.faction, "units": stack.pieces, "path": route,
+                    "cost": cost, "stopped": entered_enemy}
+    if stack.treasure:
+        event["treasure"] = True
+    if rail:
+        event["rail"] = len(stack.units) if state["options"].get("railways") else 1
+    if fleets:
+        event["fleets"] = fleets
+    return event
+
+
+def _transport(
+    b: Board, state: State, stack: Stack, port: str, sea: str, landing: str, rail: bool,
+    where: Path_, problems: list[Problem],
+) -> list[str] | None:
+    """7.5 naval transport, 7.7 the Black Sea crossing to Batumi and the Caspian."""
+    faction = stack.faction
+    if rail:
+        problems.append(Problem(where, "a move by sea cannot also be a rail move"))
+        return None
+    if len(stack.units) > 1 or len(stack.leaders) > 1:
+        problems.append(Problem(where, "a naval transport carries one unit and one leader (7.5)"))
+        return None
+    for end in (port, landing):
+        if not friendly_zone(state, end, faction):
+            problems.append(Problem(where, f"naval transport runs between friendly ports (7.5); "
+                                           f"{end} is not friendly"))
+            return None
+    if sea == CASPIAN:  # 7.7: no fleet needed between Caspian ports
+        if port not in b.caspian or landing not in b.caspian:
+            problems.append(Problem(where, f"the Caspian crossing links its ports only: "
+                                           f"{', '.join(sorted(b.caspian))} (7.7)"))
+            return None
+        return []
+    ports = b.ports.get(sea, [])
+    if port not in ports or landing not in ports:
+        problems.append(Problem(where, f"{port} and {landing} must both be ports of the {sea}; "
+                                       f"its ports are {', '.join(sorted(ports))} (7.5)"))
+        return None
+    # 7.5: the fleet starts the phase at sea, stays there, carries one unit and one leader
+    places = [sea]
+    crossing = b.territory(port) != b.territory(landing)
+    if sea == "Black Sea" and crossing:  # 7.7: the fleet may also lie in one of the four ports
+        places += [p for p in BLACK_SEA_PORTS_OF_7_7 if p in b.zones]
+        enemy_fleets = [u for u in enemy_units_at(state, sea, faction)
+                        if state["units"][u]["type"] == "fleet"]
+        if enemy_fleets:
+            problems.append(Problem(where, "no crossing to Batumi while an enemy fleet is in the "
+                                           "Black Sea (7.7)"))
+            return None
+    for fid, fleet in sorted(state["units"].items()):
+        if (fleet["faction"] == faction and fleet["type"] == "fleet" and fleet["status"] == "map"
+                and fleet["zone"] in places and b.counters[fid]["sea"] == sea
+                and fid not in state["moved"] and not state.get("transport", {}).get(fid)):
+            return [fid]
+    problems.append(Problem(where, f"no {faction} fleet at sea in the {sea} is free to carry them "
+                                   "this phase (7.5)"))
+    return None
+
+
+def _check_end(b: Board, state: State, stack: Stack, dest: str, where: Path_,
+               problems: list[Problem]) -> None:
+    if stack.faction in WHITES:  # 18.1: no stacking with another White faction's units
+        others = sorted({state["units"][p]["faction"] for p in _units_at(state, dest)} & set(WHITES)
+                        - {stack.faction})
+        if others:
+            problems.append(Problem(where, f"White factions may pass through but not stop with "
+                                           f"{', '.join(others)} units in {dest} (18.1)"))
+    leaders_there = {p for p in _units_at(state, dest, leaders=True)}
+    moving = set(stack.leaders)
+    for a, c, rule in (("stalin", "trotsky", "10.82"), ("trotsky", "stalin", "10.83")):
+        if a in moving and c in leaders_there:
+            problems.append(Problem(where, f"{a.title()} may not end his move in the same zone as "
+                                           f"{c.title()} ({rule})"))
+
+
+def _units_at(state: State, place: str, leaders: bool = False) -> list[str]:
+    return [pid for pid, p in state["units"].items()
+            if p["status"] == "map" and p["zone"] == place and (p["type"] == "leader") == leaders]
+
+
+def _tank_rolls(b: Board, state: State, event: Event, index: int, rng: Rng) -> list[Event]:
+    """8.91: a tank entering a neutral or enemy zone (not in retreat) breaks down on a 6."""
+    out: list[Event] = []
+    for pid in event["units"]:
+        if state["units"][pid]["type"] != "tank":
+            continue
+        for zone in event["path"][1:]:
+            if zone in b.zones and not friendly_zone(state, zone, event["faction"]):
+                label = f"tank:t{state['turn']}:{event['faction']}:o{index}:{pid}:{label_part(zone)}"
+                roll = rng.roll(label, 6)
+                out.append({"type": "tank_breakdown", "unit": pid, "zone": zone, "label": label,
+                            "roll": roll})
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, Any]]:
+    """A few sensible moves: stacks step to a neighbouring zone without enemy units."""
+    b = board(data)
+    orders: list[dict[str, Any]] = []
+    work = state
+    zones = sorted({p["zone"] for p in state["units"].values()
+                    if p["faction"] == faction and p["status"] == "map" and p["zone"] in b.zones
+                    and p["type"] not in ("leader", "fleet")})
+    for zone in zones:
+        if rng.roll(f"bot:move:{faction}:{label_part(zone)}", 3) == 1:
+            continue  # some stacks hold
+        units = [p for p in _units_at(work, zone) if work["units"][p]["faction"] == faction
+                 and work["units"][p]["type"] != "fleet"]
+        if not units:
+            continue
+        neighbours = [n for n in sorted(b.routes.get(zone, {}))
+                      if not iron_cross_closed(b, work, n) and not enemy_units_at(work, n, faction)]
+        if not neighbours:
+            continue
+        dest = rng.choice(f"bot:dest:{faction}:{label_part(zone)}", neighbours)
+        count = rng.roll(f"bot:count:{faction}:{label_part(zone)}", len(units)) if len(units) > 1 else 1
+        take = units[:count]
+        order = {"move": {"units": take, "from": zone, "to": dest}}
+        events, problems = plan(data, work, faction, {"orders": [order]})
+        if problems:
+            continue
+        orders.append(order)
+        for event in events:
+            work = apply(data, work, event)
+    return orders

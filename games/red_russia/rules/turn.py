@@ -1,0 +1,148 @@
+"""The turn (4.0) as far as it is implemented: initiative (4.4), each faction's action
+phase in initiative order with movement (4.5, 7.x), and the victory phase (4.6, 16.x).
+
+The card, purchase and political phases (4.1-4.3), combat and siege inside the action
+phase, and the winter phases (4.7-4.9) come with the whole-turn work; until then a turn
+runs initiative -> action x4 -> victory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.dice import two_d6
+from pbem.game import Event, GameData, Rng, State
+
+from .board import CORPS, MAJORS, Board, board
+
+LENIN_CHOICES = {2: 2, -2: -2, 0: 0, "+2": 2, "-2": -2, "none": 0}
+
+
+def active(state: State) -> list[str]:
+    return [f for f in MAJORS if f not in state["defeated"]]
+
+
+def lenin_in_moscow(state: State) -> bool:
+    lenin = state["units"].get("lenin", {})
+    return lenin.get("status") == "map" and lenin.get("zone") == "Moscow"
+
+
+def initiative(data: GameData, state: State, rng: Rng) -> list[Event]:
+    """4.4: 2d6 each; Lenin in Moscow lets the Reds add or subtract 2 (10.8.1); ties re-rolled."""
+    turn = state["turn"]
+    events: list[Event] = []
+    totals: dict[str, int] = {}
+    for faction in active(state):
+        a, b_ = two_d6(rng, f"initiative:t{turn}:{faction}")
+        modifier = 0
+        if faction == "red" and lenin_in_moscow(state):
+            modifier = LENIN_CHOICES.get(state["standing"].get("red", {}).get("lenin_initiative", 0), 0)
+        totals[faction] = a + b_ + modifier
+        events.append({"type": "initiative_roll", "faction": faction, "dice": [a, b_],
+                       "modifier": modifier, "total": totals[faction]})
+    order = _rank(totals, rng, f"initiative:t{turn}", events)
+    events.append({"type": "initiative", "order": order})
+    return events
+
+
+def _rank(totals: dict[str, int], rng: Rng, label: str, events: list[Event], depth: int = 1) -> list[str]:
+    """Highest first; each group of equal totals re-rolls among itself, unmodified (4.4)."""
+    order: list[str] = []
+    for value in sorted(set(totals.values()), reverse=True):
+        tied = sorted(f for f, t in totals.items() if t == value)
+        if len(tied) == 1:
+            order += tied
+            continue
+        again: dict[str, int] = {}
+        for faction in tied:
+            a, b_ = two_d6(rng, f"{label}:reroll{depth}:{faction}")
+            again[faction] = a + b_
+            events.append({"type": "initiative_roll", "faction": faction, "dice": [a, b_],
+                           "modifier": 0, "total": again[faction], "reroll": depth})
+        order += _rank(again, rng, label, events, depth + 1)
+    return order
+
+
+def victory_points(b: Board, state: State) -> dict[str, int]:
+    """16.0: money of the zones held minus the starting base, plus the special points."""
+    vp: dict[str, int] = {}
+    for f in b.game["factions"]:
+        faction = f["id"]
+        held = 0
+        for zone, owner in state["control"].items():
+            if owner == faction:
+                money = b.zones[zone]["money"]
+                held += 2 * money if (faction == "red" and zone == "Warsaw") else money  # 13.5
+        vp[faction] = held - f["vp_base"]
+    if state["units"].get("lenin", {}).get("status") not in ("dead", "eliminated"):
+        vp["red"] += 1  # 10.8.1 Lenin alive is worth a point to the Reds
+    treasure = state["treasure"]
+    if treasure["owner"] in vp and treasure["zone"] is not None:
+        vp[treasure["owner"]] += {0: 2, 1: 1}.get(treasure["used"], 0)  # 15.1
+    if state["options"].get("czech_legion"):
+        vp["siberian"] += 1  # 19.3 the handicap point
+    return vp
+
+
+def victory(data: GameData, state: State) -> list[Event]:
+    """4.6: automatic victory and defeat each turn (16.0, 16.2); the final count (16.1)."""
+    b = board(data)
+    events: list[Event] = []
+    for faction in active(state):
+        corps = [u for u in state["units"].values() if u["faction"] == faction
+                 and u["status"] == "map" and u["type"] in CORPS]
+        if not corps:  # 16.2
+            events.append({"type": "defeated", "faction": faction})
+            state = {**state, "defeated": [*state["defeated"], faction]}
+    vp = victory_points(b, state)
+    events.append({"type": "victory_points", "vp": vp})
+    levels = b.game["victory"]["automatic"]
+    alive = active(state)
+    reached = [f for f in alive if vp[f] >= levels[f]]
+    if reached:
+        best = max(vp[f] - levels[f] for f in reached)
+        winners = sorted(f for f in reached if vp[f] - levels[f] == best)
+        events.append(_over(winners, "automatic victory (16.0)", vp, levels))
+    elif not alive or alive == ["red"] or "red" not in alive:
+        winners = alive or []
+        events.append(_over(winners, "automatic defeat of the other side (16.2)", vp, levels))
+    elif state["turn"] >= len(b.game["turns"]):
+        events.append(_final(vp, levels, alive))
+    else:
+        events.append({"type": "phase", "turn": state["turn"] + 1, "phase": "initiative"})
+    return events
+
+
+def _final(vp: dict[str, int], levels: dict[str, int], alive: list[str]) -> Event:
+    """16.1: the faction closest to its automatic victory level wins; Whites tied share it,
+    and the Reds win a tie with the Whites."""
+    distance = {f: levels[f] - vp[f] for f in alive}
+    best = min(distance.values())
+    winners = sorted(f for f in alive if distance[f] == best)
+    if "red" in winners:
+        winners = ["red"]
+    return _over(winners, "closest to its automatic victory level at the end of Spring 1921 (16.1)",
+                 vp, levels)
+
+
+def _over(winners: list[str], reason: str, vp: dict[str, int], levels: dict[str, int]) -> Event:
+    return {"type": "game_over", "result": {"winners": winners, "reason": reason, "vp": vp,
+                                            "levels": {f: levels[f] for f in vp}}}
+
+
+def next_actor(state: State) -> str | None:
+    order = [f for f in state["initiative"] if f in active(state)]
+    if state["actor"] not in order:
+        return order[0] if order else None
+    i = order.index(state["actor"])
+    return order[i + 1] if i + 1 < len(order) else None
+
+
+def standing_events(state: State, orders: dict[str, Any]) -> list[Event]:
+    out: list[Event] = []
+    for faction in sorted(orders):
+        standing = orders[faction].get("standing") or {}
+        if standing and standing != state["standing"].get(faction):
+            out.append({"type": "standing", "faction": faction, "standing": standing})
+    return out
+

@@ -1,0 +1,161 @@
+"""A campaign folder: config, lock, the current snapshot, and writing one step atomically.
+
+Each step writes its log entry and the new snapshot with temp file + os.replace and then
+commits them; if pbem dies anywhere in between, the next command (holding the lock)
+finds the work tree differs from HEAD in the files pbem manages and puts them back, so
+the campaign is always at the old commit or the new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem import yamlio
+from pbem.errors import Busy, CampaignError
+from pbem.game import Game, GameData, Phase, get_game, load_data
+from pbem.log import entry_hash, entry_name, normal
+
+CONFIG = "campaign.yaml"
+STATE = "state.yaml"
+MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash
+PRIVATE = ".pbem"
+LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
+
+
+@dataclass
+class Campaign:
+    root: Path
+    config: dict[str, Any]
+
+    # -- opening -------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: Path) -> Campaign:
+        path = root / CONFIG
+        if not path.exists():
+            raise CampaignError(
+                f"{root.resolve()}: no {CONFIG} here; run pbem in a campaign folder "
+                "(or give -C DIR), or create one with 'pbem new DIR --game ID'"
+            )
+        try:
+            config = yamlio.read_trusted(path)
+        except Exception as exc:  # a hand edit gone wrong
+            raise CampaignError(f"{path}: cannot be read: {exc}") from None
+        if not isinstance(config, dict) or "game" not in config:
+            raise CampaignError(f"{path}: not a pbem campaign file (no 'game' key)")
+        return cls(root, config)
+
+    @property
+    def id(self) -> str:
+        return str(self.config["campaign"])
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.config["game"])
+
+    @property
+    def data(self) -> GameData:
+        cached: GameData | None = getattr(self, "_data", None)
+        if cached is None:
+            cached = load_data(self.config["game"], self.config.get("overrides"))
+            self._data = cached
+        return cached
+
+    @property
+    def private(self) -> Path:
+        return self.root / PRIVATE
+
+    def factions(self) -> dict[str, dict[str, Any]]:
+        return dict(self.config.get("factions", {}))
+
+    def referee(self) -> tuple[str, str]:
+        ref = self.config.get("referee", {})
+        return (str(ref.get("name", "pbem referee")), str(ref.get("email", "referee@pbem.invalid")))
+
+    # -- state ---------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        path = self.root / STATE
+        if not path.exists():
+            raise CampaignError(f"{path}: missing; the campaign was not created completely")
+        loaded: dict[str, Any] = yamlio.read_trusted(path)
+        return loaded
+
+    def phase(self, state: dict[str, Any] | None = None) -> Phase:
+        state = state if state is not None else self.state()
+        return self.game.phase(self.data, state["game"])
+
+    def entry(self, seq: int) -> dict[str, Any]:
+        loaded: dict[str, Any] = yamlio.read_trusted(self.root / entry_name(seq))
+        return loaded
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        for path in sorted((self.root / "log").glob("*.yaml")):
+            yield yamlio.read_trusted(path)
+
+    # -- writing -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def locked(self, wait: float | None = None) -> Iterator[list[str]]:
+        """Hold the campaign lock; recover from an interrupted step first.
+
+        Yields the list of recovery actions taken (empty when the campaign was clean).
+        """
+        self.private.mkdir(exist_ok=True)
+        lock_path = self.private / "lock"
+        handle = open(lock_path, "a+")  # noqa: SIM115 - held for the whole block
+        try:
+            deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                        raise
+                    if time.monotonic() >= deadline:
+                        raise Busy(
+                            f"{self.root}: another pbem is working on this campaign "
+                            f"(waited {LOCK_WAIT:.0f} s for {lock_path})"
+                        ) from None
+                    time.sleep(0.05)
+            yield self.store().recover(MANAGED)
+        finally:
+            handle.close()
+
+    def store(self) -> Any:
+        from pbem.store import Store
+
+        return Store.open(self.root)
+
+    def write_step(
+        self,
+        entry: dict[str, Any],
+        state: dict[str, Any],
+        message: str,
+        extra: dict[str, str] | None = None,
+        tag: str | None = None,
+    ) -> str:
+        """Write one log entry, the new snapshot and any extra files; commit them."""
+        name = entry_name(entry["seq"])
+        if (self.root / name).exists():
+            raise CampaignError(f"{name} exists already; log entries are never rewritten")
+        state = normal(state)
+        state["seq"] = entry["seq"]
+        state["head"] = entry_hash(entry)
+        paths = [name, STATE]
+        yamlio.write_atomic(self.root / name, yamlio.dump(entry))
+        for rel, text in (extra or {}).items():
+            yamlio.write_atomic(self.root / rel, text)
+            paths.append(rel)
+        yamlio.write_atomic(self.root / STATE, yamlio.dump(state))
+        store = self.store()
+        sha: str = store.commit(paths, message, self.referee())
+        if tag:
+            store.tag(tag, message)
+        return sha

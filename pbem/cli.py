@@ -1,0 +1,361 @@
+"""The pbem command line: parse options, call one api function, print, set the exit code.
+
+Heavy modules (git, cryptography, jinja2) are imported inside the commands that need
+them, so `pbem --help` starts quickly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pbem.errors import PbemError
+
+app = typer.Typer(
+    name="pbem",
+    help="A play-by-email referee for hobby wargames: orders checked against the rules, dice "
+    "anyone can re-check, secrets sealed to their owners, and a git log every player may audit.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+
+class Options:
+    directory: Path = Path(".")
+    debug: bool = False
+
+
+OPTS = Options()
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+@app.callback()
+def _root(
+    directory: Annotated[
+        Path, typer.Option("-C", help="Run in campaign folder DIR, like git -C.", metavar="DIR")
+    ] = Path("."),
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the full traceback of an unexpected error.")
+    ] = False,
+) -> None:
+    """A play-by-email referee for hobby wargames."""
+    OPTS.directory = directory
+    OPTS.debug = debug
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def _say(text: str) -> None:
+    typer.echo(text)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+@app.command()
+def games(as_json: JsonOpt = False) -> None:
+    """List the game definitions: id, name, factions and options."""
+    from pbem import api
+
+    found = api.list_games()
+    if as_json:
+        _print_json(found)
+        return
+    for g in found:
+        _say(f"{g['id']}: {g['name']}")
+        _say("  factions: " + ", ".join(f"{f['id']} ({f['name']})" for f in g["factions"]))
+        for o in g["options"]:
+            _say(f"  --option {o['id']}=... (default {o['default']}): {o['help']}")
+
+
+@app.command()
+def new(
+    directory: Annotated[Path, typer.Argument(help="Folder for the new campaign (must not exist or be empty).")],
+    game: Annotated[str, typer.Option("--game", help="Game id (see 'pbem games').")],
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", help="FACTION=NAME <EMAIL>; a faction without one is played hot-seat."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Game option KEY=VALUE (see 'pbem games').")
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option("--seed", help="Derive every referee secret from TEXT: reproducible, NOT secret."),
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Campaign id (default: the folder's name).")
+    ] = None,
+    keys_dir: Annotated[
+        Path | None,
+        typer.Option("--keys-dir", help="Also write every faction's keys here (hot-seat games, tests)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a campaign: a new git repository with the set-up recorded as step 1."""
+    from pbem import api
+
+    result = api.new_campaign(directory, game, players=player, options=option, seed=seed,
+                              name=name, keys_dir=keys_dir)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"Created campaign {result['campaign']} ({game}) in {directory}")
+    if seed is not None:
+        _say("Note: --seed makes every secret and die of this campaign reproducible: it is NOT secret.")
+    _print_status(result)
+
+
+def _print_status(s: dict[str, Any]) -> None:
+    if s["over"]:
+        result = s.get("result") or {}
+        _say(f"Game over: {', '.join(result.get('winners', [])) or 'nobody'} won ({result.get('reason', '')}).")
+        return
+    _say(f"Turn {s['turn']}, {s['phase_title'] or s['phase']}")
+    if s["awaiting"]:
+        _say(f"  awaiting orders from: {', '.join(s['awaiting'])}" +
+             (f" (by {s['deadline']})" if s.get("deadline") else ""))
+        if s.get("prompt"):
+            _say(f"  to decide: {s['prompt']}")
+    if s["received"]:
+        _say(f"  orders received from: {', '.join(s['received'])}")
+
+
+@app.command()
+def status(as_json: JsonOpt = False) -> None:
+    """Show the turn, the phase, who is awaited and the deadline."""
+    from pbem import api
+
+    s = api.status(OPTS.directory)
+    if as_json:
+        _print_json(s)
+        return
+    _say(f"Campaign {s['campaign']} ({s['game']}), step {s['seq']}, head {s['head'][:12]}")
+    _print_status(s)
+
+
+@app.command()
+def check(
+    orders: Annotated[list[Path], typer.Argument(help="Orders file(s) to check.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate orders files without recording anything (players can run it on a clone)."""
+    from pbem import api
+
+    results = api.check(OPTS.directory, orders)
+    if as_json:
+        _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems} for c in results])
+    else:
+        for c in results:
+            if c.ok:
+                _say(f"{c.path}: OK ({c.faction})")
+            for line in c.problems:
+                typer.echo(line, err=True)
+    if not all(c.ok for c in results):
+        raise typer.Exit(1)
+
+
+@app.command("apply")
+def apply_cmd(
+    orders: Annotated[list[Path], typer.Argument(help="Orders file(s) to validate and record.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate and record orders; resolve every phase that is then complete."""
+    from pbem import api
+
+    result = api.apply(OPTS.directory, orders)
+    _print_applied(result, as_json)
+
+
+def _print_applied(result: Any, as_json: bool) -> None:
+    if as_json:
+        _print_json({"recorded": result.recorded, "resolved": result.resolved,
+                     "recovered": result.recovered, "status": result.status})
+        return
+    for line in result.recovered:
+        _say(f"recovered: {line}")
+    for r in result.recorded:
+        _say(f"recorded orders of {r['faction']} from {r['file']} (step {r['seq']})")
+    for r in result.resolved:
+        nmr = f", defaults for {', '.join(r['nmr'])}" if r["nmr"] else ""
+        _say(f"resolved turn {r['turn']} {r['phase']} (step {r['seq']}: {r['events']} events, "
+             f"{r['dice']} dice{nmr})")
+    _print_status(result.status)
+
+
+@app.command()
+def resolve(
+    nmr: Annotated[
+        bool, typer.Option("--nmr", help="Resolve now: factions without orders get their default orders.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve the awaited phase now (with --nmr, defaults for the missing orders)."""
+    from pbem import api
+
+    _print_applied(api.resolve(OPTS.directory, nmr=nmr), as_json)
+
+
+@app.command()
+def bot(
+    faction: Annotated[str, typer.Argument(help="The faction to write orders for.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the orders file here instead of printing it.")
+    ] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help="Vary the bot's choices.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write legal orders for the awaited decision of FACTION."""
+    from pbem import api, yamlio
+
+    orders = api.bot(OPTS.directory, faction, seed=seed)
+    text = json.dumps(orders, indent=2) + "\n" if as_json else yamlio.dump(orders)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        yamlio.write_atomic(out, text)
+        _say(f"wrote {out}")
+
+
+@app.command("log")
+def log_cmd(
+    events: Annotated[bool, typer.Option("--events", help="Also list every event of each step.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the history: seq, turn, phase, type, faction, summary."""
+    from pbem import api
+
+    entries = api.log(OPTS.directory)
+    if as_json:
+        _print_json(entries)
+        return
+    for e in entries:
+        who = f" [{e['faction']}]" if e["faction"] else ""
+        _say(f"{e['seq']:>5}  t{e['turn']:<2} {e['phase']:<17} {e['type']:<7}{who} {e['summary']}")
+        if events:
+            for line in e["events"]:
+                _say(f"{'':>7}- {line}")
+
+
+@app.command()
+def undo(
+    reason: Annotated[str, typer.Option("--reason", help="Why the step is taken back (recorded).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Take back the last step: recorded in the log with its reason, never erased."""
+    from pbem import api
+
+    result = api.undo(OPTS.directory, reason)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"took back step {result['undone']} (recorded as step {result['seq']})")
+    _print_status(result)
+
+
+@app.command()
+def adjust(
+    file: Annotated[Path, typer.Argument(help="YAML list of events to apply (see the game's ORDERS.md).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the correction is made (recorded).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a referee correction, with its reason."""
+    from pbem import api
+
+    result = api.adjust(OPTS.directory, file, reason)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"recorded the adjustment as step {result['seq']}")
+    _print_status(result)
+
+
+@app.command()
+def audit(
+    final: Annotated[bool, typer.Option("--final", help="After 'unseal': also check every opened secret.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay the whole history from git and verify it; exit 3 on any problem."""
+    from pbem import api
+
+    report = api.audit(OPTS.directory, final=final)
+    if as_json:
+        _print_json(report)
+    else:
+        c = report["checked"]
+        _say(f"checked {c['entries']} entries, {c['snapshots']} snapshots, {c['rolls']} dice")
+        for p in report["problems"]:
+            typer.echo(f"problem: {p}", err=True)
+        _say("audit: OK" if report["ok"] else f"audit: {len(report['problems'])} problem(s)")
+    if not report["ok"]:
+        raise typer.Exit(3)
+
+
+@app.command()
+def demo(
+    directory: Annotated[
+        Path | None, typer.Argument(help="Folder for the demo campaign (default: a new temporary folder).")
+    ] = None,
+    turns: Annotated[int, typer.Option("--turns", help="Stop after this many turns (0: play to the end).")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a whole sample campaign offline with the bot, from set-up to the end, and audit it."""
+    from pbem import demo as demo_
+
+    target = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    result = demo_.run(target, turns=turns, progress=None if as_json else _say)
+    if as_json:
+        _print_json(result)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: map errors to one line and the exit codes of DESIGN.md."""
+    import click
+
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="pbem", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        code = 2
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        code = 130
+    except PbemError as exc:
+        typer.echo(f"Error: {exc.message}", err=True)
+        for line in exc.details:
+            typer.echo(f"  {line}", err=True)
+        code = exc.exit_code
+    except Exception:  # noqa: BLE001 - the last resort: one line and a report file
+        if OPTS.debug:
+            traceback.print_exc()
+        else:
+            fd, crash = tempfile.mkstemp(prefix="pbem-crash-", suffix=".txt")
+            with os.fdopen(fd, "w") as handle:
+                traceback.print_exc(file=handle)
+            kind = sys.exc_info()[0]
+            typer.echo(f"Error: unexpected {kind.__name__ if kind else 'error'}; details written to "
+                       f"{crash} (run with --debug to see them)", err=True)
+        code = 70
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""The Game protocol and the registry of game definitions in games/.
+
+A game definition is a folder `games/<id>/` holding `game.yaml` (and whatever other data
+files it names), and `rules/__init__.py` whose module attribute `GAME` satisfies `Game`.
+The registry finds the folder in the source tree or, in an installed wheel, inside the
+package (`pbem/games`), and loads the rules by file path.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pbem.errors import DataError, UsageError
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Orders = dict[str, Any]
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """Labelled randomness: every draw is named from the game state (DESIGN.md)."""
+
+    def roll(self, label: str, sides: int = 6) -> int: ...
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]: ...
+
+    def choice(self, label: str, items: Sequence[T]) -> T: ...
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an orders file; `path` points into the file's data."""
+
+    path: tuple[str | int, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What the game waits for now."""
+
+    name: str
+    turn: int
+    awaiting: tuple[str, ...]  # factions whose orders are needed; empty: resolves by itself
+    title: str = ""
+    prompt: str = ""  # what the awaited players must decide, for reports and templates
+    over: bool = False
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class GameData:
+    """A game's data files, after overrides, with where each top-level part came from."""
+
+    game_id: str
+    folder: Path
+    files: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.files[name]
+
+
+class Game(Protocol):
+    """What every game definition provides (DESIGN.md, "The Game protocol")."""
+
+    id: str
+    name: str
+
+    def describe(self, data: GameData) -> dict[str, Any]:
+        """id, name, factions, options with defaults, what is implemented."""
+        ...
+
+    def check_data(self, data: GameData) -> list[str]:
+        """Problems with the data, each naming its file and key."""
+        ...
+
+    def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State: ...
+
+    def phase(self, data: GameData, state: State) -> Phase: ...
+
+    def validate(
+        self, data: GameData, state: State, faction: str, orders: Orders
+    ) -> list[Problem]: ...
+
+    def resolve(
+        self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng
+    ) -> list[Event]: ...
+
+    def apply(self, data: GameData, state: State, event: Event) -> State: ...
+
+    def view(self, data: GameData, state: State, who: str) -> dict[str, Any]: ...
+
+    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders: ...
+
+    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        """What a faction that sent nothing does (resolve --nmr)."""
+        ...
+
+    def summary(self, data: GameData, event: Event) -> str:
+        """One line describing an event, for the log."""
+        ...
+
+
+def games_dir() -> Path:
+    """games/ in the source tree, or pbem/games in an installed wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "games", here.parent / "games"):
+        if (candidate).is_dir() and any(candidate.glob("*/game.yaml")):
+            return candidate
+    raise DataError(f"no game definitions found (looked in {here / 'games'} and {here.parent / 'games'})")
+
+
+def templates_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if candidate.is_dir():
+            return candidate
+    raise DataError(f"no templates found (looked in {here / 'templates'} and {here.parent / 'templates'})")
+
+
+def game_ids() -> list[str]:
+    return sorted(p.parent.name for p in games_dir().glob("*/game.yaml")
+                  if (p.parent / "rules" / "__init__.py").exists())
+
+
+_LOADED: dict[str, Game] = {}
+
+
+def get_game(game_id: str) -> Game:
+    """The rules module of a game, loaded by file path and cached."""
+    if game_id in _LOADED:
+        return _LOADED[game_id]
+    known = game_ids()
+    if game_id not in known:
+        from pbem.names import suggest
+
+        hint = suggest(game_id, known)
+        raise UsageError(f"unknown game {game_id!r}{hint}; known games: {', '.join(known)}")
+    rules = games_dir() / game_id / "rules"
+    module_name = f"pbem_game_{game_id}"
+    spec = importlib.util.spec_from_file_location(
+        module_name, rules / "__init__.py", submodule_search_locations=[str(rules)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    game: Game = module.GAME
+    _LOADED[game_id] = game
+    return game
+
+
+def load_data(game_id: str, overrides: dict[str, Any] | None = None) -> GameData:
+    """Read a game's YAML files, apply a campaign's overrides, check the result."""
+    from pbem.yamlio import read_trusted
+
+    folder = games_dir() / game_id
+    data = GameData(game_id, folder)
+    data.files["game"] = read_trusted(folder / "game.yaml")
+    for name in data.files["game"].get("data_files", []):
+        path = folder / f"{name}.yaml"
+        if not path.exists():
+            raise DataError(f"{path}: missing (named in game.yaml data_files)")
+        data.files[name] = read_trusted(path)
+    for name, patch in (overrides or {}).items():
+        if name not in data.files:
+            raise DataError(
+                f"campaign.yaml: overrides.{name}: no such data file "
+                f"(known: {', '.join(sorted(data.files))})"
+            )
+        data.files[name] = deep_merge(data.files[name], patch, f"overrides.{name}")
+    problems = get_game(game_id).check_data(data)
+    if problems:
+        raise DataError(f"game data for {game_id} is not valid", details=problems)
+    return data
+
+
+def deep_merge(base: Any, patch: Any, where: str) -> Any:
+    """Overlay `patch` on `base`: mappings merge key by key, anything else replaces.
+
+    A key set to null in the patch removes it, so a house rule can delete a route or zone.
+    """
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = copy.deepcopy(base)
+        for key, value in patch.items():
+            if value is None:
+                out.pop(key, None)
+            elif key in out:
+                out[key] = deep_merge(out[key], value, f"{where}.{key}")
+            else:
+                out[key] = copy.deepcopy(value)
+        return out
+    return copy.deepcopy(patch)

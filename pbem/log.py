@@ -1,0 +1,114 @@
+"""Log entries: their form, their hash chain, and the fold of entries into state.
+
+Entry types:
+- ``new``: the set-up; folding it runs the game's `setup` with the recorded draws.
+- ``orders``: a faction's orders for the phase, held in `pending` until it resolves.
+- ``resolve``: the events of adjudicating a phase, folded through the game's `apply`.
+- ``adjust``: referee corrections as events, with a reason.
+- ``undo``: takes back the last step still in force; the state becomes what it was before.
+
+The engine's state (what state.yaml holds) is ``{seq, head, game, pending}``: `game` is
+the game's own state, `pending` the orders received for the current phase.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.game import Game, GameData, State
+
+ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo")
+GENESIS = "0" * 64
+
+
+def canonical_json(obj: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8: the form that is hashed and signed (DESIGN.md)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def entry_hash(entry: dict[str, Any]) -> str:
+    body = {k: v for k, v in entry.items() if k != "signature"}
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+def entry_name(seq: int) -> str:
+    return f"log/{seq:06d}.yaml"
+
+
+def normal(obj: Any) -> Any:
+    """Plain JSON data (tuples become lists), so folded and loaded states compare equal."""
+    return json.loads(canonical_json(obj))
+
+
+@dataclass
+class Folder:
+    """Folds entries one by one, keeping the states needed to undo."""
+
+    game: Game
+    data: GameData
+    state: dict[str, Any] = field(default_factory=dict)
+    # states before each step still in force (seq, state), for undo
+    stack: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    def fold(self, entry: dict[str, Any]) -> dict[str, Any]:
+        from pbem.dice import ReplayRng, Roll
+
+        kind = entry["type"]
+        before = self.state
+        if kind == "new":
+            rng = ReplayRng([Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])])
+            game_state = self.game.setup(self.data, entry.get("options", {}), rng)
+            after: dict[str, Any] = {"game": game_state, "pending": {}}
+        elif kind == "orders":
+            after = copy.deepcopy(before)
+            after["pending"][entry["faction"]] = entry["orders"]
+        elif kind in ("resolve", "adjust"):
+            after = copy.deepcopy(before)
+            game_state: State = after["game"]
+            for event in entry.get("events", []):
+                game_state = self.game.apply(self.data, game_state, event)
+            after["game"] = game_state
+            if kind == "resolve":
+                after["pending"] = {}
+        elif kind == "undo":
+            if not self.stack:
+                raise ValueError("nothing to undo")
+            undone, previous = self.stack.pop()
+            if undone != entry["undoes"]:
+                raise ValueError(f"undo names step {entry['undoes']} but the last step in force is {undone}")
+            after = copy.deepcopy(previous)
+        else:
+            raise ValueError(f"unknown entry type {kind!r}")
+        if kind not in ("new", "undo"):
+            self.stack.append((entry["seq"], before))
+        after["seq"] = entry["seq"]
+        after["head"] = entry_hash(entry)
+        self.state = normal(after)
+        return self.state
+
+
+def make_entry(
+    *,
+    seq: int,
+    prev: str,
+    kind: str,
+    turn: int,
+    phase: str,
+    summary: str,
+    **extra: Any,
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "seq": seq,
+        "prev": prev,
+        "type": kind,
+        "turn": turn,
+        "phase": phase,
+        "summary": summary,
+    }
+    entry.update({k: v for k, v in extra.items() if v is not None})
+    return normal(entry)

@@ -1,0 +1,163 @@
+"""Git, through GitPython: the only module that imports git.
+
+GitPython's exceptions never escape: they become CampaignError with the command's message.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from pbem.errors import CampaignError
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    message: str
+    parents: tuple[str, ...]
+
+
+class Store:
+    """A campaign's git repository."""
+
+    def __init__(self, root: Path, repo: git.Repo) -> None:
+        self.root = root
+        self._repo = repo
+
+    # -- opening -------------------------------------------------------------------------
+    @classmethod
+    def init(cls, root: Path) -> Store:
+        try:
+            repo = git.Repo.init(root, initial_branch="main")
+        except git.GitError as exc:
+            raise CampaignError(f"{root}: git init failed: {_msg(exc)}") from None
+        return cls(root, repo)
+
+    @classmethod
+    def open(cls, root: Path) -> Store:
+        try:
+            repo = git.Repo(root)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise CampaignError(f"{root}: not a git repository (is this a campaign folder?)") from None
+        return cls(root, repo)
+
+    # -- writing -------------------------------------------------------------------------
+    def recover(self, managed: list[str]) -> list[str]:
+        """Bring the work tree back to HEAD after a crash; return what was done.
+
+        Called while pbem holds the campaign lock, so a git lock file left behind can only
+        be stale (a git process killed mid-commit). Only the paths pbem manages are reset,
+        and untracked files pbem may have half-written there are removed.
+        """
+        done: list[str] = []
+        git_dir = Path(self._repo.git_dir)
+        for lock in ("index.lock", "HEAD.lock", "refs/heads/main.lock"):
+            if (git_dir / lock).exists():
+                (git_dir / lock).unlink()
+                done.append(f"removed stale .git/{lock}")
+        if not self._repo.head.is_valid():
+            return done
+        status = self._git("status", "--porcelain", "--untracked-files=all", "--", *managed)
+        if status.strip():
+            self._git("reset", "--quiet", "--", *managed)
+            self._git("checkout", "--quiet", "HEAD", "--", *managed)
+            self._git("clean", "--quiet", "-f", "--", *managed)
+            done.append("discarded an unfinished step: " + ", ".join(
+                line[3:] for line in status.splitlines()))
+        return done
+
+    def commit(self, paths: list[str], message: str, author: tuple[str, str]) -> str:
+        env = {
+            "GIT_AUTHOR_NAME": author[0],
+            "GIT_AUTHOR_EMAIL": author[1],
+            "GIT_COMMITTER_NAME": author[0],
+            "GIT_COMMITTER_EMAIL": author[1],
+        }
+        self._git("add", "--", *paths)
+        with self._repo.git.custom_environment(**env):
+            self._git("commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message)
+        return self.head()
+
+    def tag(self, name: str, message: str) -> None:
+        self._git("tag", "--force", name)
+
+    # -- reading -------------------------------------------------------------------------
+    def head(self) -> str:
+        try:
+            return str(self._repo.head.commit.hexsha)
+        except ValueError:
+            return ""
+
+    def is_clean(self) -> bool:
+        return not self._git("status", "--porcelain").strip()
+
+    def history(self) -> list[Commit]:
+        """First-parent history from the root commit to HEAD."""
+        out: list[Commit] = []
+        for c in self._repo.iter_commits("HEAD", first_parent=True):
+            out.append(Commit(c.hexsha, str(c.message), tuple(p.hexsha for p in c.parents)))
+        out.reverse()
+        return out
+
+    def read_at(self, sha: str, path: str) -> bytes | None:
+        """A file's bytes at a commit, from git objects (no checkout)."""
+        tree = self._repo.commit(sha).tree
+        try:
+            blob = tree / path
+        except KeyError:
+            return None
+        return bytes(blob.data_stream.read())
+
+    def list_at(self, sha: str, folder: str) -> list[str]:
+        tree = self._repo.commit(sha).tree
+        try:
+            sub = tree / folder
+        except KeyError:
+            return []
+        return sorted(str(item.path) for item in sub.traverse() if item.type == "blob")
+
+    def commit_of(self, path: str) -> str | None:
+        """The commit that added `path` (first parent line)."""
+        out = self._git("log", "--first-parent", "--diff-filter=A", "--format=%H", "--", path)
+        lines = out.split()
+        return lines[-1] if lines else None
+
+    def parent(self, sha: str) -> str | None:
+        parents = self._repo.commit(sha).parents
+        return str(parents[0].hexsha) if parents else None
+
+    def tags(self) -> dict[str, str]:
+        return {str(t.name): str(t.commit.hexsha) for t in self._repo.tags}
+
+    def all_blobs(self) -> Iterator[tuple[str, bytes]]:
+        """Every blob reachable from any commit, once: (path, bytes)."""
+        seen: set[str] = set()
+        for c in self._repo.iter_commits("--all"):
+            for item in c.tree.traverse():
+                if item.type == "blob" and item.hexsha not in seen:
+                    seen.add(item.hexsha)
+                    yield str(item.path), bytes(item.data_stream.read())
+
+    # -- remotes -------------------------------------------------------------------------
+    def push(self, remote: str) -> str:
+        return self._git("push", "--follow-tags", remote, "HEAD")
+
+    def _git(self, *args: str) -> str:
+        try:
+            return str(self._repo.git.execute(["git", *args]))
+        except git.GitCommandError as exc:
+            raise CampaignError(f"git {args[0]} failed: {_msg(exc)}") from None
+
+
+def _msg(exc: Exception) -> str:
+    text = getattr(exc, "stderr", "") or str(exc)
+    return " ".join(str(text).split()).removeprefix("stderr: ").strip("' ")
+
+
+def git_available() -> bool:
+    return any((Path(p) / "git").exists() for p in os.environ.get("PATH", "").split(os.pathsep))
