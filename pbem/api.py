@@ -5,7 +5,6 @@ Functions here never print or exit: they return data or raise PbemError.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import re
@@ -17,7 +16,7 @@ from typing import Any
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
 from pbem.errors import AuditFailed, CampaignError, InputFileError, Rejected, UsageError
-from pbem.game import Phase, game_ids, get_game, load_data
+from pbem.game import Phase, clone, game_ids, get_game, load_data
 from pbem.log import Folder, entry_hash, entry_name, make_entry, normal
 from pbem.orders import Checked, check_orders
 
@@ -281,7 +280,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dic
         seq=seq, prev=state["head"], kind="orders", turn=phase.turn, phase=phase.name,
         summary=summary, faction=c.faction, orders=body,
     )
-    new_state = copy.deepcopy(state)
+    new_state = clone(state)
     new_state["pending"][c.faction] = body
     stored = f"orders/t{phase.turn:02d}-{phase.name}-{c.faction}-{seq:06d}.yaml"
     campaign.write_step(entry, new_state, f"step {seq}: {summary}",
@@ -494,19 +493,19 @@ def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
     problems: list[str] = []
     checked = {"entries": 0, "snapshots": 0, "rolls": 0, "signatures": 0, "commitments": 0}
     folder = Folder(game, data)
-    seen: dict[str, bytes] = {}  # entry path -> bytes as first committed
+    seen: dict[str, str] = {}  # entry path -> blob id as first committed
     head_hash = "0" * 64
     seq = 0
     for commit in store.history():
-        names = store.list_at(commit.sha, "log")
-        for name in seen:
-            if store.read_at(commit.sha, name) != seen[name]:
+        blobs = store.blobs_at(commit.sha, "log")
+        for name, blob_id in seen.items():
+            if blobs.get(name) != blob_id:
                 problems.append(f"{name}: changed or removed in commit {commit.sha[:10]}")
-        for name in names:
+        for name in sorted(blobs):
             if name in seen:
                 continue
-            raw = store.read_at(commit.sha, name) or b""
-            seen[name] = raw
+            seen[name] = blobs[name]
+            raw = store.blob(blobs[name])
             try:
                 entry = yamlio.load_trusted(raw.decode("utf-8"))
             except Exception as exc:  # noqa: BLE001 - any damage is a finding

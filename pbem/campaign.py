@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.errors import Busy, CampaignError
-from pbem.game import Game, GameData, Phase, get_game, load_data
+from pbem.game import Game, GameData, Phase, clone, get_game, load_data
 from pbem.log import entry_hash, entry_name, normal
 
 CONFIG = "campaign.yaml"
@@ -28,6 +28,8 @@ STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash
 PRIVATE = ".pbem"
 LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
+# parsed snapshots by path, keyed on (path, mtime, size, inode): commands call state() often
+_STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
 
 
 @dataclass
@@ -81,11 +83,18 @@ class Campaign:
 
     # -- state ---------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
+        """The snapshot after the last step (state.yaml), parsed once per file version."""
         path = self.root / STATE
-        if not path.exists():
-            raise CampaignError(f"{path}: missing; the campaign was not created completely")
-        loaded: dict[str, Any] = yamlio.read_trusted(path)
-        return loaded
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            raise CampaignError(f"{path}: missing; the campaign was not created completely") from None
+        key = (str(path.resolve()), st.st_mtime_ns, st.st_size, st.st_ino)
+        cached = _STATES.get(key[0])
+        if cached is None or cached[0] != key:
+            cached = (key, yamlio.read_trusted(path))
+            _STATES[key[0]] = cached
+        return clone(cached[1])  # type: ignore[no-any-return]
 
     def phase(self, state: dict[str, Any] | None = None) -> Phase:
         state = state if state is not None else self.state()
@@ -154,6 +163,10 @@ class Campaign:
             yamlio.write_atomic(self.root / rel, text)
             paths.append(rel)
         yamlio.write_atomic(self.root / STATE, yamlio.dump(state))
+        path = self.root / STATE
+        st = path.stat()
+        _STATES[str(path.resolve())] = ((str(path.resolve()), st.st_mtime_ns, st.st_size, st.st_ino),
+                                        clone(state))
         store = self.store()
         sha: str = store.commit(paths, message, self.referee())
         if tag:

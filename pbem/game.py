@@ -108,6 +108,16 @@ class Game(Protocol):
         ...
 
 
+def clone(data: Any) -> Any:
+    """A copy of plain data (dicts, lists, scalars): several times faster than deepcopy,
+    which matters because every event is folded into a fresh copy of the state."""
+    if isinstance(data, dict):
+        return {k: clone(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [clone(v) for v in data]
+    return data
+
+
 def games_dir() -> Path:
     """games/ in the source tree, or pbem/games in an installed wheel."""
     here = Path(__file__).resolve().parent
@@ -157,8 +167,23 @@ def get_game(game_id: str) -> Game:
     return game
 
 
+_DATA: dict[str, GameData] = {}
+
+
 def load_data(game_id: str, overrides: dict[str, Any] | None = None) -> GameData:
-    """Read a game's YAML files, apply a campaign's overrides, check the result."""
+    """Read a game's YAML files, apply a campaign's overrides, check the result.
+
+    Loaded once per process for each game and set of overrides; treat it as read-only.
+    """
+    import json
+
+    key = json.dumps([game_id, overrides or {}], sort_keys=True, default=str)
+    if key not in _DATA:
+        _DATA[key] = _load_data(game_id, overrides)
+    return _DATA[key]
+
+
+def _load_data(game_id: str, overrides: dict[str, Any] | None) -> GameData:
     from pbem.yamlio import read_trusted
 
     folder = games_dir() / game_id

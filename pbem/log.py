@@ -13,13 +13,12 @@ the game's own state, `pending` the orders received for the current phase.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.game import Game, GameData, State
+from pbem.game import Game, GameData, State, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo")
 GENESIS = "0" * 64
@@ -65,10 +64,10 @@ class Folder:
             game_state = self.game.setup(self.data, entry.get("options", {}), rng)
             after: dict[str, Any] = {"game": game_state, "pending": {}}
         elif kind == "orders":
-            after = copy.deepcopy(before)
+            after = clone(before)
             after["pending"][entry["faction"]] = entry["orders"]
         elif kind in ("resolve", "adjust"):
-            after = copy.deepcopy(before)
+            after = clone(before)
             game_state: State = after["game"]
             for event in entry.get("events", []):
                 game_state = self.game.apply(self.data, game_state, event)
@@ -81,7 +80,7 @@ class Folder:
             undone, previous = self.stack.pop()
             if undone != entry["undoes"]:
                 raise ValueError(f"undo names step {entry['undoes']} but the last step in force is {undone}")
-            after = copy.deepcopy(previous)
+            after = clone(previous)
         else:
             raise ValueError(f"unknown entry type {kind!r}")
         if kind not in ("new", "undo"):

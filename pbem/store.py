@@ -113,13 +113,17 @@ class Store:
             return None
         return bytes(blob.data_stream.read())
 
-    def list_at(self, sha: str, folder: str) -> list[str]:
+    def blobs_at(self, sha: str, folder: str) -> dict[str, str]:
+        """path -> blob id of every file under `folder` at a commit (one tree read)."""
         tree = self._repo.commit(sha).tree
         try:
             sub = tree / folder
         except KeyError:
-            return []
-        return sorted(str(item.path) for item in sub.traverse() if item.type == "blob")
+            return {}
+        return {str(item.path): str(item.hexsha) for item in sub.traverse() if item.type == "blob"}
+
+    def blob(self, blob_id: str) -> bytes:
+        return bytes(self._repo.odb.stream(bytes.fromhex(blob_id)).read())
 
     def commit_of(self, path: str) -> str | None:
         """The commit that added `path` (first parent line)."""

@@ -6,11 +6,10 @@ names an unknown unit or zone fails with a message instead of corrupting the sta
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import Event, GameData, State
+from pbem.game import Event, GameData, State, clone
 
 from .board import MAJORS, MINORS, Board, board
 
@@ -178,6 +177,6 @@ def apply(data: GameData, state: State, event: Event) -> State:
         return state
     if kind not in APPLY:
         raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
-    new = copy.deepcopy(state)
+    new = clone(state)
     APPLY[kind](board(data), new, event)
     return new

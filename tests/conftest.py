@@ -1,0 +1,139 @@
+"""Test isolation and shared fixtures.
+
+Every test runs with HOME in a temporary folder, no system or global git config, and a
+test git identity, so nothing touches the real home directory (an autouse fixture).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(key, "pbem test")
+    for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(key, "test@pbem.invalid")
+    monkeypatch.setenv("PBEM_LOCK_WAIT", "30")
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def run_pbem(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None,
+             timeout: float = 120) -> Result:
+    """Run the real command line in a new process (`python -m pbem`)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pbem", *map(str, args)],
+        cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def pbem(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run the command line in this process (fast); returns exit code and output."""
+    from pbem.cli import main
+
+    def call(*args: str | Path) -> Result:
+        capsys.readouterr()
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return call
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def tree_state(root: Path) -> tuple[str, str]:
+    """HEAD and the porcelain status: what 'the campaign is unchanged' compares."""
+    return git(root, "rev-parse", "HEAD"), git(root, "status", "--porcelain")
+
+
+@pytest.fixture
+def new_campaign(tmp_path: Path) -> Callable[..., Path]:
+    """A seeded Red Russia campaign in a temporary folder."""
+    from pbem import api
+
+    def make(name: str = "camp", seed: str = "test-seed", **kwargs: Any) -> Path:
+        root = tmp_path / name
+        api.new_campaign(root, "red_russia", seed=seed, name=name, **kwargs)
+        return root
+
+    return make
+
+
+def play(root: Path, *, until_turn: int = 1, phase: str | None = None, seed: str = "bot",
+         max_steps: int = 500) -> dict[str, Any]:
+    """Apply bot orders until the given turn (and phase) is reached; returns the status."""
+    from pbem import api, yamlio
+
+    drafts = root.parent / f"{root.name}-orders"
+    for step in range(max_steps):
+        s = api.status(root)
+        if s["over"] or (s["turn"] >= until_turn and (phase is None or s["phase"] == phase)):
+            return s
+        files = []
+        for faction in s["awaiting"]:
+            path = drafts / f"{step:04d}-{faction}.yaml"
+            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed=seed)))
+            files.append(path)
+        if files:
+            api.apply(root, files)
+        else:
+            api.resolve(root)
+    raise AssertionError("play() did not reach the wanted point")
+
+
+@pytest.fixture
+def require_tool() -> Callable[[str], None]:
+    """Skip when a command-line tool is missing, or fail when CI demands it."""
+    import shutil
+
+    def need(name: str) -> None:
+        if shutil.which(name) is None:
+            if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
+                pytest.fail(f"{name} is required (PBEM_REQUIRE_TOOLS=1) but not on PATH")
+            pytest.skip(f"{name} is not installed")
+
+    return need
+
+
+@pytest.fixture
+def chdir_tmp(tmp_path: Path) -> Iterator[Path]:
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(old)
