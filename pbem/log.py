@@ -61,8 +61,8 @@ class Folder:
         before = self.state
         if kind == "new":
             rng = ReplayRng([Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])])
-            game_state = self.game.setup(self.data, entry.get("options", {}), rng)
-            after: dict[str, Any] = {"game": game_state, "pending": {}}
+            after: dict[str, Any] = {
+                "game": self.game.setup(self.data, entry.get("options", {}), rng), "pending": {}}
         elif kind == "orders":
             after = clone(before)
             after["pending"][entry["faction"]] = entry["orders"]
@@ -110,4 +110,5 @@ def make_entry(
         "summary": summary,
     }
     entry.update({k: v for k, v in extra.items() if v is not None})
-    return normal(entry)
+    out: dict[str, Any] = normal(entry)
+    return out

@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import git
 
@@ -120,7 +121,7 @@ class Store:
             sub = tree / folder
         except KeyError:
             return {}
-        return {str(item.path): str(item.hexsha) for item in sub.traverse() if item.type == "blob"}
+        return {str(item.path): str(item.hexsha) for item in _blobs(sub)}
 
     def blob(self, blob_id: str) -> bytes:
         return bytes(self._repo.odb.stream(bytes.fromhex(blob_id)).read())
@@ -142,8 +143,8 @@ class Store:
         """Every blob reachable from any commit, once: (path, bytes)."""
         seen: set[str] = set()
         for c in self._repo.iter_commits("--all"):
-            for item in c.tree.traverse():
-                if item.type == "blob" and item.hexsha not in seen:
+            for item in _blobs(c.tree):
+                if item.hexsha not in seen:
                     seen.add(item.hexsha)
                     yield str(item.path), bytes(item.data_stream.read())
 
@@ -156,6 +157,13 @@ class Store:
             return str(self._repo.git.execute(["git", *args]))
         except git.GitCommandError as exc:
             raise CampaignError(f"git {args[0]} failed: {_msg(exc)}") from None
+
+
+def _blobs(tree: Any) -> Iterator[Any]:
+    """The blobs below a tree (GitPython's traverse() is loosely typed)."""
+    for item in tree.traverse():
+        if getattr(item, "type", None) == "blob":
+            yield item
 
 
 def _msg(exc: Exception) -> str:

@@ -180,11 +180,11 @@ def dump(data: Any) -> str:
     )
 
 
-class _BlockDumper(_Dumper):  # type: ignore[misc, valid-type]
+class _BlockDumper(_Dumper):
     pass
 
 
-def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+def _str_representer(dumper: Any, value: str) -> Any:
     # Multi-line text (sealed age files, reasons) is written as a literal block scalar,
     # so an armored envelope can be copied from the file as it is.
     if "\n" in value:
@@ -192,7 +192,26 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
 
 
+def _plain(value: Any) -> bool:
+    return value is None or isinstance(value, bool | int | float) or (
+        isinstance(value, str) and "\n" not in value and len(value) < 60)
+
+
+def _dict_representer(dumper: Any, value: dict[Any, Any]) -> Any:
+    # A short mapping of plain values goes on one line ({zone: Tver, reduced: false}); big
+    # ones stay one key per line so that git diffs of the log and the snapshot stay readable.
+    flow = len(value) <= 6 and all(_plain(v) for v in value.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
+
+
+def _list_representer(dumper: Any, value: list[Any]) -> Any:
+    flow = len(value) <= 12 and all(_plain(v) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
 _BlockDumper.add_representer(str, _str_representer)
+_BlockDumper.add_representer(dict, _dict_representer)
+_BlockDumper.add_representer(list, _list_representer)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -67,7 +67,9 @@ class Board:
     def places(self) -> NameIndex:
         """Every place a unit can be: zones, seas and boxes, with aliases."""
         aliases = {n: list(z.get("aliases") or []) for n, z in self.zones.items()}
-        return NameIndex([*self.zones, *self.seas, *self.boxes], aliases)
+        aliases["Caspian Sea"] = ["Caspian"]
+        # the Caspian is no sea area (2.1) but names the 7.7 crossing between its ports
+        return NameIndex([*self.zones, *self.seas, *self.boxes, "Caspian Sea"], aliases)
 
     @cached_property
     def counters(self) -> dict[str, dict[str, Any]]:
@@ -122,7 +124,7 @@ def check(data: GameData) -> list[str]:
     problems: list[str] = []
     b = Board(data)
     m = data["map"]
-    territories = set((m.get("territories") or {}))
+    territories = set(m.get("territories") or {})
     owners = set(MAJORS) | set(MINORS)
 
     def bad(where: str, what: str) -> None:
@@ -180,7 +182,8 @@ def check(data: GameData) -> list[str]:
                 bad(f"boxes.{box}.disembark", f"unknown zone {name!r}{b.places.suggest(name)}")
     # 16.0: home zones' money adds up to each faction's victory base
     for f in data["game"]["factions"]:
-        total = sum(z.get("money", 0) for z in b.zones.values() if z.get("home") == f["id"])
+        total = sum(z["money"] for z in b.zones.values()
+                    if isinstance(z, dict) and z.get("home") == f["id"] and isinstance(z.get("money"), int))
         if total != f["vp_base"]:
             bad("zones", f"home zones of {f['id']} are worth {total} money; 16.0 says {f['vp_base']} "
                          "(game.yaml factions.vp_base)")

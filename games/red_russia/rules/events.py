@@ -24,7 +24,7 @@ def _unit(state: State, pid: Any) -> dict[str, Any]:
 
 
 def _place(b: Board, place: Any) -> str:
-    if place not in b.zones and place not in b.seas and place not in b.boxes:
+    if place not in b.zones and place not in b.seas and place not in b.boxes and place != "Caspian Sea":
         raise ValueError(f"no zone, sea or box {place!r}")
     return str(place)
 
@@ -177,6 +177,6 @@ def apply(data: GameData, state: State, event: Event) -> State:
         return state
     if kind not in APPLY:
         raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
-    new = clone(state)
+    new: State = clone(state)
     APPLY[kind](board(data), new, event)
     return new

@@ -136,8 +136,9 @@ def _one_move(
             problems.append(Problem((*path, "from"), f"the units are in {start}, not {given}"))
             return None
     dest = place_name(b, arg["to"], (*path, "to"), problems)
-    via = [place_name(b, v, (*path, "via", j), problems) for j, v in enumerate(id_list(arg.get("via")))]
-    if dest is None or None in via:
+    named = [place_name(b, v, (*path, "via", j), problems) for j, v in enumerate(id_list(arg.get("via")))]
+    via = [v for v in named if v is not None]
+    if dest is None or len(via) != len(named):
         return None
     rail = arg.get("rail", False)
     if not isinstance(rail, bool):
@@ -152,15 +153,15 @@ def _one_move(
         limit += 2  # 7.6: rail adds one movement point
     if stack.types(state) == {"fleet"} or "fleet" in stack.types(state):
         return _fleet_move(b, state, stack, start, [*via, dest], path, problems)
-    if via or dest not in b.zones:
-        route = [start, *[v for v in via if v is not None], dest]
-    else:
+    route: list[str] | None = [start, *via, dest]
+    if not via and dest in b.zones:
         route = _cheapest(b, state, stack, start, dest, limit, rail)
         if route is None:
             problems.append(Problem((*path, "to"), f"{dest} cannot be reached from {start} this "
                                                    "phase" + (" by rail" if rail else "")
-                                                   + _why_not(b, state, stack, start, dest)))
+                                                   + _why_not(b, state, stack, start, dest, limit)))
             return None
+    assert route is not None
     return _walk(b, state, stack, route, limit, rail, path, problems)
 
 
@@ -276,13 +277,14 @@ def _cheapest(
     return None
 
 
-def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str) -> str:
+def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str, limit: int) -> str:
     if dest in b.routes.get(start, {}):
         kind, why = _legal_step(b, state, stack, start, dest, False)
         if kind is None:
             return f": {why}"
+        left = max(0, limit - max(state["moved"].get(p, 0) for p in stack.pieces))
         return (f": entering it costs {step_cost(b, state, stack, dest, kind) / 2:g} movement points "
-                f"and these units have {max(0, 2 - max(state['moved'].get(p, 0) for p in stack.pieces)) / 2:g} left")
+                f"and these units have {left / 2:g} left (7.1, 7.2)")
     return "; name the way with 'via' or move fewer zones (7.1: 1 movement point, 2 with a leader)"
 
 

@@ -147,7 +147,7 @@ def _allies(b: Board, state: State, rng: Rng) -> None:
         return [p for a in at for p in (boxes if a == "boxes" else [a])]
 
     def take(kind: str, **match: Any) -> str:
-        for uid in sorted(units):
+        for uid in sorted(str(u) for u in units):
             c = b.counters.get(uid, {})
             if (units[uid]["faction"] == "allies" and units[uid]["type"] == kind
                     and units[uid]["status"] in ("pool", "card")
@@ -214,7 +214,7 @@ def _plan_place(
     problems: list[Problem] = []
     events: list[Event] = []
     needed = set(to_place(state, faction))
-    placed: dict[str, tuple[int, ...]] = {}
+    placed: dict[str, tuple[str | int, ...]] = {}
     for i, _verb, arg in order_items(body, ("place",), problems):
         path = ("orders", i, "place")
         if not check_keys(arg, path, ("zone", "units"), (), problems):
@@ -321,7 +321,7 @@ def _plan_reduce(
     elif len(plan["reduce"]) != 1:
         problems.append(Problem(("orders",), "reduce exactly one of your own units"))
     if "reduce_red" in verbs and len(set(plan.get("reduce_red", []))) < 2:
-        problems.append(Problem(("orders",), f"as the White faction drawn to reduce a Red unit, "
+        problems.append(Problem(("orders",), "as the White faction drawn to reduce a Red unit, "
                                              "list at least two Red units in order of preference "
                                              "under 'reduce_red' (the Reds reduce one first)"))
     return plan, problems

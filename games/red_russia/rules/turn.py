@@ -24,7 +24,7 @@ def active(state: State) -> list[str]:
 
 def lenin_in_moscow(state: State) -> bool:
     lenin = state["units"].get("lenin", {})
-    return lenin.get("status") == "map" and lenin.get("zone") == "Moscow"
+    return bool(lenin.get("status") == "map" and lenin.get("zone") == "Moscow")
 
 
 def initiative(data: GameData, state: State, rng: Rng) -> list[Event]:

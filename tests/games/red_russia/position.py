@@ -1,0 +1,76 @@
+"""Build Red Russia positions for rule tables: an empty map with the pieces a case names."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from pbem.dice import KeyedRng
+from pbem.game import GameData, Problem, State, get_game, load_data
+
+T = TypeVar("T")
+GAME = get_game("red_russia")
+# the rules package is loaded by file path under this name (pbem.game.get_game)
+setup_rules = importlib.import_module("pbem_game_red_russia.setup")
+board_rules = importlib.import_module("pbem_game_red_russia.board")
+
+
+def data() -> GameData:
+    return load_data("red_russia")
+
+
+def position(
+    pieces: dict[str, str],
+    *,
+    actor: str = "red",
+    turn: int = 3,
+    control: dict[str, str | None] | None = None,
+    reduced: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+) -> State:
+    """Turn `turn`, `actor`'s action phase; only `pieces` ({id: place}) on the map."""
+    state = GAME.setup(data(), dict(options or {}), KeyedRng(b"\x01" * 32))
+    for piece in state["units"].values():
+        if piece["status"] in ("map", "setup", "drawing"):
+            piece.update(status="pool", zone=None)
+        piece.pop("place", None)
+        piece.pop("by", None)
+    for pid, place in pieces.items():
+        if pid == "treasure":
+            state["treasure"]["zone"] = place
+            continue
+        state["units"][pid].update(status="map", zone=place, reduced=pid in reduced)
+    state["control"].update(control or {})
+    state.update(turn=turn, phase="action", actor=actor, initiative=["red", "siberian", "south", "north"])
+    return state
+
+
+def orders(*items: dict[str, Any], standing: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"orders": list(items), "standing": standing or {}}
+
+
+def problems(state: State, faction: str, body: dict[str, Any]) -> list[Problem]:
+    return GAME.validate(data(), state, faction, body)
+
+
+def messages(state: State, faction: str, body: dict[str, Any]) -> list[str]:
+    return [p.message for p in problems(state, faction, body)]
+
+
+class FixedRng:
+    """Dice that come up as given, recording the labels asked (for rule tests only)."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+        self.labels: list[str] = []
+
+    def roll(self, label: str, sides: int = 6) -> int:
+        self.labels.append(label)
+        return self.values.pop(0)
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        return list(items)
+
+    def choice(self, label: str, items: Sequence[T]) -> T:
+        return items[0]
