@@ -183,6 +183,12 @@ def generate_identity() -> tuple[str, str]:
     return _encode_identity(private), _encode_recipient(private.public_key())
 
 
+def identity_from_bytes(raw: bytes) -> tuple[str, str]:
+    """The key pair whose X25519 private key is `raw` (32 bytes): (identity, recipient)."""
+    private = X25519PrivateKey.from_private_bytes(raw)
+    return _encode_identity(private), _encode_recipient(private.public_key())
+
+
 def recipient_of(identity: str) -> str:
     """The `age1...` recipient of an identity."""
     return _encode_recipient(parse_identity(identity).public_key())

@@ -21,6 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import age, sshsig
+from pbem.canonical import canonical_json
 from pbem.errors import CryptoError, KeyFileError
 
 __all__ = [
@@ -45,35 +46,6 @@ PAD_SIZE = 512
 COMMIT_PREFIX = b"pbem-commit-v1\0"
 COMMIT_CONTEXT_KEYS = frozenset({"campaign", "kind", "id", "turn", "owner"})
 NONCE_SIZE = 32
-
-
-# --- canonical JSON -----------------------------------------------------------------
-
-
-def _check_json(value: object) -> None:
-    """Only JSON values that serialize one way: no floats, string keys only."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return
-    if isinstance(value, float):
-        raise TypeError("floats have no canonical JSON form in pbem; use integers or strings")
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            _check_json(item)
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"canonical JSON object keys must be strings, not {key!r}")
-            _check_json(item)
-        return
-    raise TypeError(f"{type(value).__name__} is not a JSON value")
-
-
-def canonical_json(obj: object) -> bytes:
-    """UTF-8 JSON with sorted keys, no spaces, non-ASCII kept; floats are a TypeError."""
-    _check_json(obj)
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8")
 
 
 # --- entry signatures (DESIGN.md: the referee's signature over an entry) ------------
@@ -209,22 +181,32 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
     os.chmod(path, mode)  # the umask may have narrowed it; make it exact
 
 
-def keygen_files(out_stem: Path) -> str:
+def keygen_files(out_stem: Path, material: bytes | None = None) -> str:
     """Write `<stem>.key`, `<stem>_ed25519` (both 0600) and `<stem>_ed25519.pub`.
 
-    Returns the public card: the `age1...` line and the `ssh-ed25519 ...` line.
+    Returns the public card: the `age1...` line and the `ssh-ed25519 ...` line. With
+    `material` (32 bytes or more) the keys derive from it, for reproducible campaigns
+    (`pbem new --seed`); such keys are not secret.
     """
     stem = Path(out_stem)
     paths = [stem.with_name(stem.name + suffix) for suffix in (".key", "_ed25519", "_ed25519.pub")]
     for path in paths:  # check all first, so a refusal leaves no half-written key set
         if path.exists():
             raise KeyFileError(f"{path}: already exists; pbem will not overwrite a key")
-    identity, recipient = age.generate_identity()
-    private, public = sshsig.generate_ssh_key(stem.name)
+    if material is None:
+        identity, recipient = age.generate_identity()
+        private, public = sshsig.generate_ssh_key(stem.name)
+    else:
+        identity, recipient = age.identity_from_bytes(_derive(material, b"age-x25519"))
+        private, public = sshsig.ssh_key_from_bytes(_derive(material, b"ssh-ed25519"), stem.name)
     _write_new(paths[0], age.identity_file_text(identity).encode(), 0o600)
     _write_new(paths[1], private, 0o600)
     _write_new(paths[2], (public + "\n").encode(), 0o644)
     return f"{recipient}\n{public}\n"
+
+
+def _derive(material: bytes, purpose: bytes) -> bytes:
+    return hmac.new(material, b"pbem-key-v1\0" + purpose, hashlib.sha256).digest()
 
 
 def _read_text(path: Path) -> str:

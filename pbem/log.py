@@ -18,16 +18,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.canonical import canonical_json
 from pbem.game import Game, GameData, State, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo")
 GENESIS = "0" * 64
-
-
-def canonical_json(obj: Any) -> bytes:
-    """Sorted keys, no spaces, UTF-8: the form that is hashed and signed (DESIGN.md)."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
 
 
 def entry_hash(entry: dict[str, Any]) -> str:

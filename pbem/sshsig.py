@@ -55,6 +55,17 @@ def generate_ssh_key(comment: str) -> tuple[bytes, str]:
     return private, public_line(key.public_key(), comment)
 
 
+def ssh_key_from_bytes(raw: bytes, comment: str) -> tuple[bytes, str]:
+    """The ed25519 key whose private seed is `raw` (32 bytes), as generate_ssh_key returns."""
+    key = Ed25519PrivateKey.from_private_bytes(raw)
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.OpenSSH,
+        serialization.NoEncryption(),
+    )
+    return private, public_line(key.public_key(), comment)
+
+
 def public_line(key: Ed25519PublicKey, comment: str = "") -> str:
     """The `ssh-ed25519 AAAA... comment` line of a public key."""
     line = key.public_bytes(
