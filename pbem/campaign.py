@@ -21,9 +21,12 @@ from typing import Any
 from pbem import yamlio
 from pbem.errors import Busy, CampaignError
 from pbem.game import Game, GameData, Phase, clone, get_game, load_data
-from pbem.log import entry_hash, entry_name, normal
+from pbem.log import entry_name, finish
 
 CONFIG = "campaign.yaml"
+# how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
+ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "summary", "reason", "undoes",
+               "options", "pending", "revealed", "nmr_orders", "events", "dice")
 STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash
 PRIVATE = ".pbem"
@@ -142,6 +145,22 @@ class Campaign:
 
         return Store.open(self.root)
 
+    def sign(self, entry: dict[str, Any]) -> str:
+        """The referee's Ed25519 signature over the entry's canonical JSON (DESIGN.md)."""
+        from pbem.crypto import load_ssh_private_file, sign_entry
+
+        key = getattr(self, "_signing_key", None)
+        if key is None:
+            key = load_ssh_private_file(self.private / "referee_ed25519")
+            self._signing_key = key
+        body = {k: v for k, v in entry.items() if k != "signature"}
+        return sign_entry(key, body)
+
+    def referee_identities(self) -> list[str]:
+        from pbem.crypto import load_identity_file
+
+        return load_identity_file(self.private / "referee.key")
+
     def write_step(
         self,
         entry: dict[str, Any],
@@ -154,9 +173,11 @@ class Campaign:
         name = entry_name(entry["seq"])
         if (self.root / name).exists():
             raise CampaignError(f"{name} exists already; log entries are never rewritten")
-        state = normal(state)
-        state["seq"] = entry["seq"]
-        state["head"] = entry_hash(entry)
+        entry = dict(entry)
+        entry["signature"] = self.sign(entry)
+        order = {k: i for i, k in enumerate(ENTRY_ORDER)}
+        entry = dict(sorted(entry.items(), key=lambda kv: order.get(kv[0], len(order))))
+        state = finish(state, entry)
         paths = [name, STATE]
         yamlio.write_atomic(self.root / name, yamlio.dump(entry))
         for rel, text in (extra or {}).items():

@@ -102,13 +102,17 @@ def new(
         Path | None,
         typer.Option("--keys-dir", help="Also write every faction's keys here (hot-seat games, tests)."),
     ] = None,
+    key: Annotated[
+        list[str] | None,
+        typer.Option("--key", help="FACTION=FILE: the public key card a player made with 'pbem keygen'."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Start a campaign: a new git repository with the set-up recorded as step 1."""
     from pbem import api
 
     result = api.new_campaign(directory, game, players=player, options=option, seed=seed,
-                              name=name, keys_dir=keys_dir)
+                              name=name, keys_dir=keys_dir, keys=key)
     if as_json:
         _print_json(result)
         return
@@ -131,6 +135,58 @@ def _print_status(s: dict[str, Any]) -> None:
             _say(f"  to decide: {s['prompt']}")
     if s["received"]:
         _say(f"  orders received from: {', '.join(s['received'])}")
+
+
+@app.command()
+def keygen(
+    out: Annotated[
+        Path, typer.Option("--out", help="Write FILE.key (age), FILE_ed25519 and FILE_ed25519.pub.")
+    ] = Path("pbem"),
+) -> None:
+    """Make a player's key pair and print the public card to send to the referee."""
+    from pbem.crypto import keygen_files
+
+    from pbem import yamlio
+
+    card = keygen_files(out)
+    card_file = out.with_name(out.name + ".card")
+    yamlio.write_atomic(card_file, card)
+    _say(f"# secret keys: {out}.key (age) and {out}_ed25519 (signing); keep them to yourself")
+    _say(f"# public card, also in {card_file}: send it to the referee (pbem new --key FACTION=FILE)")
+    typer.echo(card, nl=False)
+
+
+@app.command()
+def sign(
+    orders: Annotated[Path, typer.Argument(help="The orders file to sign.")],
+    key: Annotated[Path, typer.Option("--key", help="Your OpenSSH ed25519 private key (FILE_ed25519).")],
+) -> None:
+    """Sign an orders file: writes ORDERS.sig, as 'ssh-keygen -Y sign -n pbem-orders-v1' does."""
+    from pbem import api
+
+    _say(f"wrote {api.sign(orders, key)}")
+
+
+@app.command()
+def reveal(
+    key: Annotated[Path, typer.Option("--key", help="Your age identity file (FILE.key).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Decrypt your own secrets from the campaign (a clone is enough) and check each one."""
+    from pbem import api
+
+    found = api.reveal(OPTS.directory, key)
+    if as_json:
+        _print_json(found)
+        return
+    if not found:
+        _say("no sealed value in this campaign opens with that key")
+    for s in found:
+        mark = "verified" if s["verified"] else "DOES NOT MATCH ITS COMMITMENT"
+        _say(f"{s['kind']} {s['id']} (step {s['seq']}): {mark}")
+        _say(f"  {json.dumps(s['value'], ensure_ascii=False)[:400]}")
+    if not all(s["verified"] for s in found):
+        raise typer.Exit(3)
 
 
 @app.command()
@@ -295,7 +351,10 @@ def audit(
         _print_json(report)
     else:
         c = report["checked"]
-        _say(f"checked {c['entries']} entries, {c['snapshots']} snapshots, {c['rolls']} dice")
+        _say(f"checked {c['entries']} entries, {c['snapshots']} snapshots, {c['rolls']} dice, "
+             f"{c['signatures']} signatures, {c['commitments']} commitments")
+        if report.get("unopened"):
+            _say("sealed and not yet revealed: " + ", ".join(report["unopened"]))
         for p in report["problems"]:
             typer.echo(f"problem: {p}", err=True)
         _say("audit: OK" if report["ok"] else f"audit: {len(report['problems'])} problem(s)")

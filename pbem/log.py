@@ -60,7 +60,7 @@ class Folder:
                 "game": self.game.setup(self.data, entry.get("options", {}), rng), "pending": {}}
         elif kind == "orders":
             after = clone(before)
-            after["pending"][entry["faction"]] = entry["orders"]
+            after["pending"][entry["faction"]] = entry["pending"]
         elif kind in ("resolve", "adjust"):
             after = clone(before)
             game_state: State = after["game"]
@@ -80,10 +80,22 @@ class Folder:
             raise ValueError(f"unknown entry type {kind!r}")
         if kind not in ("new", "undo"):
             self.stack.append((entry["seq"], before))
-        after["seq"] = entry["seq"]
-        after["head"] = entry_hash(entry)
-        self.state = normal(after)
+        self.state = finish(after, entry)
         return self.state
+
+
+def finish(state: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """The engine's fields of a snapshot after `entry`: seq, head, and the heads of the
+    current phase (the log heads a player may name in signed orders)."""
+    out: dict[str, Any] = normal(state)
+    digest = entry_hash(entry)
+    out["seq"] = entry["seq"]
+    out["head"] = digest
+    if entry["type"] in ("new", "resolve"):
+        out["heads"] = [digest]
+    else:
+        out["heads"] = [*out.get("heads", []), digest]
+    return out
 
 
 def make_entry(

@@ -18,6 +18,20 @@ HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "orders", "standi
 REQUIRED = ("campaign", "turn", "phase", "faction", "orders")
 
 
+SIGNATURE_NAMESPACE = "pbem-orders-v1"
+
+
+@dataclass
+class Signing:
+    """What the campaign knows to check signatures: each faction's ssh key, whether it may
+    send unsigned orders, and the log heads a player may have seen in this phase."""
+
+    keys: dict[str, str | None] = field(default_factory=dict)
+    unsigned_ok: dict[str, bool] = field(default_factory=dict)
+    heads: list[str] = field(default_factory=list)
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 @dataclass
 class Checked:
     """An orders file after checking: its data, and every problem as FILE:LINE: message."""
@@ -25,6 +39,9 @@ class Checked:
     path: Path
     doc: yamlio.Doc | None
     problems: list[str] = field(default_factory=list)
+    raw: str = ""
+    signature: str | None = None
+    head_index: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -37,8 +54,11 @@ class Checked:
     def body(self) -> dict[str, Any]:
         """What the game sees: the orders and standing instructions."""
         assert self.doc is not None
-        data = self.doc.data
-        return {"orders": data.get("orders") or [], "standing": data.get("standing") or {}}
+        return body_of(self.doc.data)
+
+
+def body_of(data: dict[str, Any]) -> dict[str, Any]:
+    return {"orders": data.get("orders") or [], "standing": data.get("standing") or {}}
 
 
 def read_orders(path: Path) -> yamlio.Doc:
@@ -60,13 +80,14 @@ def check_orders(
     data: GameData,
     game_state: dict[str, Any],
     factions: list[str],
+    signing: Signing | None = None,
 ) -> Checked:
-    """Header checks, then the game's own validation; every problem at once."""
+    """Header checks, the signature, then the game's own validation; every problem at once."""
     try:
         doc = read_orders(path)
     except InputFileError as exc:
         return Checked(path, None, [exc.message])
-    checked = Checked(path, doc)
+    checked = Checked(path, doc, raw=path.read_bytes().decode("utf-8"))
     problems = checked.problems
     data_ = doc.data
     if not isinstance(data_, dict):
@@ -118,6 +139,69 @@ def check_orders(
         problems.append(f"{doc.where(('standing',))}: 'standing' must be a mapping")
     if problems:
         return checked
+    if signing is not None:
+        _check_signature(checked, str(faction), signing)
     for problem in game.validate(data, game_state, str(faction), checked.body()):
         problems.append(f"{doc.where(problem.path)}: {problem.message}")
     return checked
+
+
+def signature_path(path: Path) -> Path:
+    """Where `ssh-keygen -Y sign` writes the signature of a file: FILE.sig."""
+    return path.with_name(path.name + ".sig")
+
+
+def _check_signature(checked: Checked, faction: str, signing: Signing) -> None:
+    """DESIGN.md "Orders signatures": SSHSIG by the faction's key over the file's bytes.
+
+    A signed file must name the log head its player saw, one of this phase's heads, and
+    not older than the orders of that faction already recorded (no replays).
+    """
+    assert checked.doc is not None
+    problems, doc = checked.problems, checked.doc
+    sig_file = signature_path(checked.path)
+    key = signing.keys.get(faction)
+    if not sig_file.exists():
+        if not signing.unsigned_ok.get(faction, True):
+            problems.append(f"{checked.path}:1: orders of {faction} must be signed: no {sig_file.name} "
+                            f"beside the file (pbem sign {checked.path.name} --key YOUR_ed25519, or "
+                            f"ssh-keygen -Y sign -n {SIGNATURE_NAMESPACE} -f YOUR_ed25519 "
+                            f"{checked.path.name})")
+        return
+    if key is None:
+        problems.append(f"{sig_file}:1: {faction} has no public key in campaign.yaml, so its "
+                        "signature cannot be checked (register it with pbem new --key)")
+        return
+    from pbem import sshsig
+    from pbem.errors import KeyFileError, SignatureError
+
+    try:
+        checked.signature = sig_file.read_text(encoding="ascii")
+        sshsig.verify(key, checked.path.read_bytes(), checked.signature, SIGNATURE_NAMESPACE)
+    except (SignatureError, KeyFileError) as exc:
+        problems.append(f"{sig_file}:1: {exc.message} (the signature must be by {faction}'s key "
+                        "over this exact file)")
+        return
+    except (OSError, UnicodeError) as exc:
+        problems.append(f"{sig_file}:1: cannot be read: {exc}")
+        return
+    head = doc.data.get("head")
+    if head not in signing.heads:
+        problems.append(f"{doc.where(('head',))}: signed orders must name the log head you saw in "
+                        f"this phase ('head:' from pbem status); {str(head)[:16]!r} is not one "
+                        "(an orders file from another phase or campaign?)")
+        return
+    checked.head_index = signing.heads.index(head)
+    earlier = signing.pending.get(faction) or {}
+    digest = _digest(checked.signature)
+    if earlier.get("sig_digest") == digest:
+        problems.append(f"{checked.path}:1: these signed orders were recorded already")
+    elif earlier.get("head_index", -1) > checked.head_index:
+        problems.append(f"{doc.where(('head',))}: newer orders of {faction} are recorded already; "
+                        "an older signed file cannot replace them")
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

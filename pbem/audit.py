@@ -1,0 +1,204 @@
+"""`pbem audit`: replay the whole history from git objects and verify everything.
+
+What is checked, per commit on the first-parent line from the root:
+- log entries are never changed or removed once committed, and numbered without gaps;
+- each entry's `prev` is the hash of the entry before it (the chain) and its `signature`
+  is the referee's, by the key in campaign.yaml as first committed;
+- recorded orders are legal in the position they were given in; revealed sealed orders
+  open their commitments, and their signatures verify;
+- every resolution is what the rules produce from the orders and the recorded dice;
+- folding the entries gives exactly the committed state.yaml.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem import yamlio
+from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
+from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal
+from pbem.orders import SIGNATURE_NAMESPACE
+
+
+class _Audit:
+    def __init__(self, root: Path) -> None:
+        self.campaign = Campaign.open(root)
+        self.store = self.campaign.store()
+        self.game = self.campaign.game
+        self.data = self.campaign.data
+        self.problems: list[str] = []
+        self.checked = {"entries": 0, "snapshots": 0, "rolls": 0, "signatures": 0,
+                        "commitments": 0}
+        self.folder = Folder(self.game, self.data)
+        self.referee_ssh: str | None = None
+        self.factions: dict[str, Any] = {}
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    def run(self) -> dict[str, Any]:
+        seen: dict[str, str] = {}  # entry path -> blob id as first committed
+        head = GENESIS
+        seq = 0
+        for commit in self.store.history():
+            if self.referee_ssh is None:
+                self._settings(commit.sha)
+            blobs = self.store.blobs_at(commit.sha, "log")
+            for name, blob_id in seen.items():
+                if blobs.get(name) != blob_id:
+                    self.problem(f"{name}: changed or removed in commit {commit.sha[:10]}")
+            for name in sorted(blobs):
+                if name in seen:
+                    continue
+                seen[name] = blobs[name]
+                seq += 1
+                entry = self._entry(name, blobs[name], seq, head)
+                if entry is None:
+                    return self.result()
+                head = entry_hash(entry)
+                if not self._replay(name, entry, commit.sha):
+                    return self.result()
+            raw_state = self.store.read_at(commit.sha, STATE)
+            if raw_state is not None and self.folder.state:
+                self.checked["snapshots"] += 1
+                if normal(yamlio.load_trusted(raw_state.decode("utf-8"))) != self.folder.state:
+                    self.problem(f"{STATE} in commit {commit.sha[:10]} is not the replay of the "
+                                 f"log up to step {seq}")
+        if seq == 0:
+            self.problem("no log entries in the history")
+        dirty = self.store._git("status", "--porcelain", "--", *MANAGED)
+        if dirty.strip():
+            self.problem("the work tree differs from the last commit: "
+                         + ", ".join(line[3:] for line in dirty.splitlines()))
+        return self.result()
+
+    def result(self) -> dict[str, Any]:
+        unopened = [f"{r['sealed']['kind']} {r['sealed']['id']} of {r['sealed']['owner']}"
+                    for r in (self.folder.state or {}).get("pending", {}).values() if "sealed" in r]
+        return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
+                "unopened": unopened}
+
+    def _settings(self, sha: str) -> None:
+        raw = self.store.read_at(sha, CONFIG)
+        if raw is None:
+            return
+        config = yamlio.load_trusted(raw.decode("utf-8"))
+        self.referee_ssh = config.get("referee", {}).get("ssh")
+        self.factions = config.get("factions", {})
+        if self.referee_ssh is None:
+            self.problem(f"{CONFIG} as first committed names no referee key; signatures cannot "
+                         "be checked")
+
+    def _entry(self, name: str, blob_id: str, seq: int, head: str) -> dict[str, Any] | None:
+        from pbem.crypto import verify_entry
+
+        try:
+            entry: dict[str, Any] = yamlio.load_trusted(self.store.blob(blob_id).decode("utf-8"))
+        except Exception as exc:  # noqa: BLE001 - any damage is a finding
+            self.problem(f"{name}: cannot be read: {exc}")
+            return None
+        if not isinstance(entry, dict):
+            self.problem(f"{name}: not a log entry")
+            return None
+        self.checked["entries"] += 1
+        if name != entry_name(seq) or entry.get("seq") != seq:
+            self.problem(f"{name}: expected step {seq} here (entries missing or out of order)")
+        if entry.get("prev") != head:
+            self.problem(f"{name}: 'prev' is not the hash of the step before it")
+        if self.referee_ssh:
+            body = {k: v for k, v in entry.items() if k != "signature"}
+            if verify_entry(self.referee_ssh, body, str(entry.get("signature", ""))):
+                self.checked["signatures"] += 1
+            else:
+                self.problem(f"{name}: the referee's signature does not verify (changed entry?)")
+        return entry
+
+    def _replay(self, name: str, entry: dict[str, Any], sha: str) -> bool:
+        from pbem.dice import DiceMismatch, ReplayRng, Roll
+
+        before = self.folder.state
+        try:
+            kind = entry["type"]
+            if kind == "orders":
+                self._orders(name, entry, before, sha)
+            elif kind == "resolve":
+                orders = self._revealed(name, entry, before)
+                orders.update(entry.get("nmr_orders", {}))
+                rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
+                replay = ReplayRng(rolls)
+                events = normal(self.game.resolve(self.data, before["game"], orders, replay))
+                self.checked["rolls"] += len(rolls)
+                if not replay.finished():
+                    self.problem(f"{name}: recorded dice that the rules never asked for")
+                if events != entry.get("events", []):
+                    self.problem(f"{name}: the recorded events are not what the rules produce "
+                                 "from the orders and dice")
+            self.folder.fold(entry)
+        except (DiceMismatch, ValueError, KeyError, TypeError) as exc:
+            self.problem(f"{name}: cannot be replayed: {exc}")
+            return False
+        return True
+
+    def _orders(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
+        record = entry["pending"]
+        faction = entry["faction"]
+        if "sealed" in record:
+            return  # checked when it is revealed
+        self._legal(name, faction, record["body"], before)
+        sig_path = f"{record['file']}.sig"
+        signature = self.store.read_at(sha, sig_path)
+        if signature is not None:
+            raw = self.store.read_at(sha, record["file"]) or b""
+            self._signature(name, faction, raw, signature.decode("ascii", "replace"))
+
+    def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+        from pbem import sealed
+
+        bodies: dict[str, Any] = {}
+        revealed = entry.get("revealed", {})
+        for faction, record in before["pending"].items():
+            if "sealed" not in record:
+                bodies[faction] = record["body"]
+                continue
+            opening = revealed.get(faction)
+            if opening is None:
+                self.problem(f"{name}: the sealed orders of {faction} were resolved but not revealed")
+                continue
+            self.checked["commitments"] += 1
+            value = opening["value"]
+            if not sealed.check_opening(self.campaign.id, record["sealed"], opening["nonce"], value):
+                self.problem(f"{name}: the revealed orders of {faction} do not open their commitment")
+            self._legal(name, faction, value["body"], before)
+            if value.get("signature"):
+                self._signature(name, faction, value["file"].encode("utf-8"), value["signature"])
+                from pbem.orders import body_of
+
+                doc = yamlio.load_untrusted(value["file"], f"{name}: revealed orders of {faction}")
+                if body_of(doc.data) != value["body"]:
+                    self.problem(f"{name}: the revealed orders of {faction} are not the signed file")
+            bodies[faction] = value["body"]
+        return bodies
+
+    def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:
+        found = self.game.validate(self.data, before["game"], faction, body)
+        if found:
+            self.problem(f"{name}: the orders of {faction} are not legal: {found[0].message}")
+
+    def _signature(self, name: str, faction: str, raw: bytes, signature: str) -> None:
+        from pbem import sshsig
+        from pbem.errors import KeyFileError, SignatureError
+
+        key = self.factions.get(faction, {}).get("ssh")
+        if key is None:
+            self.problem(f"{name}: orders of {faction} are signed but campaign.yaml has no key for it")
+            return
+        try:
+            sshsig.verify(key, raw, signature, SIGNATURE_NAMESPACE)
+            self.checked["signatures"] += 1
+        except (SignatureError, KeyFileError) as exc:
+            self.problem(f"{name}: the signature of {faction}'s orders does not verify: {exc.message}")
+
+
+def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
+    return _Audit(root).run()
