@@ -144,9 +144,8 @@ def keygen(
     ] = Path("pbem"),
 ) -> None:
     """Make a player's key pair and print the public card to send to the referee."""
-    from pbem.crypto import keygen_files
-
     from pbem import yamlio
+    from pbem.crypto import keygen_files
 
     card = keygen_files(out)
     card_file = out.with_name(out.name + ".card")
