@@ -50,6 +50,16 @@ def _rng_key(secret: bytes, purpose: str) -> bytes:
     return hmac.new(secret, f"pbem-step-v1\0{purpose}".encode(), hashlib.sha256).digest()
 
 
+def secret_commitment(secret: bytes) -> str:
+    """Published at `new`; `unseal` reveals the secret and `audit --final` checks it."""
+    return hashlib.sha256(b"pbem-secret-v1\0" + secret).hexdigest()
+
+
+def step_key(secret: bytes, seq: int | None) -> bytes:
+    """The key of the dice rolled at step `seq` (the set-up's when None)."""
+    return _rng_key(secret, "setup" if seq is None else f"step:{seq}")
+
+
 def seed_secret(seed: str) -> bytes:
     """The referee secret of a reproducible campaign (`new --seed`)."""
     return hashlib.sha256(b"pbem-seed-v1\0" + seed.encode("utf-8")).digest()
@@ -177,7 +187,7 @@ def new_campaign(
     from pbem.store import Store
 
     Store.init(root)
-    rng = KeyedRng(_rng_key(secret, "setup"))
+    rng = KeyedRng(step_key(secret, None))
     game_state = game.setup(data, chosen, rng)
     campaign = Campaign(root, config)
     phase = game.phase(data, game_state)
@@ -186,6 +196,7 @@ def new_campaign(
         summary=f"new {desc['name']} campaign {campaign_id}"
                 + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
         options=chosen, dice=[r._asdict() for r in rng.rolls],
+        secret_commitment=secret_commitment(secret),
     )
     campaign.write_step(
         entry, {"game": game_state, "pending": {}},
@@ -406,7 +417,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             bot_rng = KeyedRng(_rng_key(secret, f"nmr:{seq}:{faction}"))
             orders[faction] = game.default_orders(data, state["game"], faction, bot_rng)
             defaults.append(faction)
-        rng = KeyedRng(_rng_key(secret, f"step:{seq}"))
+        rng = KeyedRng(step_key(secret, seq))
         events = game.resolve(data, state["game"], orders, rng)
         new_game = state["game"]
         for event in events:
@@ -646,3 +657,59 @@ def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
                           "seq": entry["seq"], "value": opened.value,
                           "commitment": opened.commitment, "verified": opened.verified})
     return found
+
+
+# ---------------------------------------------------------------------------------------
+# unseal / dice
+
+
+def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
+    """End of game: publish the referee's secret so every die can be recomputed.
+
+    Before the game is over this would let everyone predict the dice still to come, so it
+    needs `force`. Orders still sealed at that point are published with their openings.
+    """
+    campaign = Campaign.open(root)
+    with campaign.locked():
+        state = campaign.state()
+        phase = campaign.phase(state)
+        if not phase.over and not force:
+            raise Rejected("the game is not over: unsealing now would let every player predict "
+                           "the dice still to come (use --force to do it anyway)")
+        if any(e["type"] == "unseal" for e in campaign.entries()):
+            raise Rejected("the campaign was unsealed already")
+        secret = _secret(campaign)
+        _, openings = _open_pending(campaign, state.get("pending", {}))
+        seq = state["seq"] + 1
+        summary = "unsealed: the referee's secret and every opening are published"
+        entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
+                           phase=phase.name, summary=summary, secret=secret.hex(),
+                           revealed=openings or None)
+        campaign.write_step(entry, state, f"step {seq}: {summary}")
+    return {"seq": seq, "revealed": sorted(openings), **status(root)}
+
+
+def dice(root: Path) -> list[dict[str, Any]]:
+    """Every die so far: label, sides, value, and `verified` once the secret is public
+    (recomputed from it) or `pending` before."""
+    from pbem.dice import die
+
+    campaign = Campaign.open(root)
+    entries = list(campaign.entries())
+    secret = next((bytes.fromhex(e["secret"]) for e in entries if e["type"] == "unseal"), None)
+    if secret is not None:
+        committed = entries[0].get("secret_commitment")
+        if committed != secret_commitment(secret):
+            raise AuditFailed("the published secret does not match the commitment made at 'new'")
+    out = []
+    for entry in entries:
+        if not entry.get("dice"):
+            continue
+        key = step_key(secret, None if entry["type"] == "new" else entry["seq"]) if secret else None
+        for d in entry["dice"]:
+            state = "pending"
+            if key is not None:
+                state = "verified" if die(key, d["label"], d["sides"]) == d["value"] else "WRONG"
+            out.append({"seq": entry["seq"], "turn": entry["turn"], "label": d["label"],
+                        "sides": d["sides"], "value": d["value"], "state": state})
+    return out

@@ -122,6 +122,10 @@ class _Audit:
             kind = entry["type"]
             if kind == "orders":
                 self._orders(name, entry, before, sha)
+            elif kind == "unseal":
+                self._revealed(name, entry, before)
+            elif kind == "new":
+                self.checked["rolls"] += len(entry.get("dice", []))  # replayed by the fold
             elif kind == "resolve":
                 orders = self._revealed(name, entry, before)
                 orders.update(entry.get("nmr_orders", {}))
@@ -201,4 +205,28 @@ class _Audit:
 
 
 def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
-    return _Audit(root).run()
+    report = _Audit(root).run()
+    if final:
+        _final(root, report)
+    return report
+
+
+def _final(root: Path, report: dict[str, Any]) -> None:
+    """After `pbem unseal`: recompute every die from the published secret."""
+    from pbem.api import dice
+    from pbem.errors import AuditFailed
+
+    problems = report["problems"]
+    try:
+        rolls = dice(root)
+    except AuditFailed as exc:
+        problems.append(exc.message)
+    else:
+        if not any(True for _ in Campaign.open(root).entries() if _["type"] == "unseal"):
+            problems.append("audit --final needs the campaign to be unsealed first (pbem unseal)")
+        wrong = [r for r in rolls if r["state"] != "verified"]
+        for r in wrong[:20]:
+            problems.append(f"log/{r['seq']:06d}.yaml: die {r['label']} = {r['value']} is not what "
+                            "the published secret gives")
+        report["checked"]["rolls_recomputed"] = len(rolls) - len(wrong)
+    report["ok"] = not problems

@@ -362,6 +362,38 @@ def audit(
 
 
 @app.command()
+def unseal(
+    force: Annotated[bool, typer.Option("--force", help="Unseal before the game is over.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """End of game: publish the referee's secret and every opening, for 'audit --final'."""
+    from pbem import api
+
+    result = api.unseal(OPTS.directory, force=force)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"unsealed (step {result['seq']}); anyone can now run 'pbem audit --final'")
+
+
+@app.command("dice")
+def dice_cmd(as_json: JsonOpt = False) -> None:
+    """Every die so far: label, sides, value, verified (after unseal) or pending."""
+    from pbem import api
+
+    rolls = api.dice(OPTS.directory)
+    if as_json:
+        _print_json(rolls)
+        return
+    for r in rolls:
+        _say(f"{r['seq']:>5}  t{r['turn']:<2} {r['label']:<44} d{r['sides']:<3} {r['value']:>3}  {r['state']}")
+    counts = {s: sum(1 for r in rolls if r["state"] == s) for s in ("verified", "pending", "WRONG")}
+    _say(f"{len(rolls)} dice: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+    if counts["WRONG"]:
+        raise typer.Exit(3)
+
+
+@app.command()
 def demo(
     directory: Annotated[
         Path | None, typer.Argument(help="Folder for the demo campaign (default: a new temporary folder).")

@@ -21,7 +21,7 @@ from typing import Any
 from pbem.canonical import canonical_json
 from pbem.game import Game, GameData, State, clone
 
-ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo")
+ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal")
 GENESIS = "0" * 64
 
 
@@ -69,6 +69,8 @@ class Folder:
             after["game"] = game_state
             if kind == "resolve":
                 after["pending"] = {}
+        elif kind == "unseal":
+            after = clone(before)
         elif kind == "undo":
             if not self.stack:
                 raise ValueError("nothing to undo")
@@ -78,7 +80,7 @@ class Folder:
             after = clone(previous)
         else:
             raise ValueError(f"unknown entry type {kind!r}")
-        if kind not in ("new", "undo"):
+        if kind not in ("new", "undo", "unseal"):
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)
         return self.state
