@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
-from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
+from pbem.errors import AuditFailed, CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
 from pbem.log import GENESIS, entry_name, make_entry, normal
 from pbem.orders import Checked, Signing, check_orders
