@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -402,6 +400,8 @@ def demo(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole sample campaign offline with the bot, from set-up to the end, and audit it."""
+    import tempfile
+
     from pbem import demo as demo_
 
     target = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
@@ -434,6 +434,9 @@ def main(argv: list[str] | None = None) -> None:
             typer.echo(f"  {line}", err=True)
         code = exc.exit_code
     except Exception:  # noqa: BLE001 - the last resort: one line and a report file
+        import tempfile
+        import traceback
+
         if OPTS.debug:
             traceback.print_exc()
         else:
