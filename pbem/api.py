@@ -72,11 +72,29 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _PLAYER = re.compile(r"^\s*(?P<faction>[^=\s]+)\s*=\s*(?P<name>[^<]*?)\s*(?:<(?P<email>[^>]+)>)?\s*$")
 
 
-def parse_player(text: str) -> tuple[str, str, str]:
+def parse_player(text: str) -> tuple[list[str], str, str]:
+    """FACTION[,FACTION...]=NAME <EMAIL>: one player may command several factions."""
     m = _PLAYER.match(text)
     if not m or not m.group("name"):
-        raise UsageError(f"--player {text!r}: expected FACTION=NAME <EMAIL>")
-    return m.group("faction"), m.group("name"), (m.group("email") or "").strip()
+        raise UsageError(f"--player {text!r}: expected FACTION=NAME <EMAIL> "
+                         "(or FACTION,FACTION=NAME <EMAIL> for a player of several factions)")
+    factions = [f.strip() for f in m.group("faction").split(",") if f.strip()]
+    return factions, m.group("name"), (m.group("email") or "").strip()
+
+
+def _check_seating(desc: dict[str, Any], players: dict[str, list[str]]) -> None:
+    """A game may list the seatings its rules allow (Red Russia 1.0: 2, 3 or 4 players)."""
+    seatings = desc.get("seatings")
+    if not seatings or not any(len(fs) > 1 for fs in players.values()):
+        return
+    groups = sorted(sorted(fs) for fs in players.values())
+    allowed = [sorted(sorted(g) for g in seating) for seating in seatings.values()]
+    shared = [g for g in groups if len(g) > 1]
+    if not any(all(g in seating for g in shared) for seating in allowed):
+        text = "; ".join(f"{n} players: " + " / ".join("+".join(g) for g in s)
+                         for n, s in seatings.items())
+        raise UsageError(f"--player: {', '.join('+'.join(g) for g in shared)} is not a seating the "
+                         f"rules allow ({text})")
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -87,11 +105,12 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key.strip(), loaded
 
 
-def parse_key(text: str) -> tuple[str, Path]:
+def parse_key(text: str) -> tuple[list[str], Path]:
+    """FACTION[,FACTION...]=FILE: the public key card of the player of those factions."""
     if "=" not in text:
         raise UsageError(f"--key {text!r}: expected FACTION=FILE (a public key card from pbem keygen)")
-    faction, file = text.split("=", 1)
-    return faction.strip(), Path(file.strip())
+    factions, file = text.split("=", 1)
+    return [f.strip() for f in factions.split(",") if f.strip()], Path(file.strip())
 
 
 def _known_faction(faction: str, known: list[str], flag: str, text: str, game_id: str) -> None:
@@ -129,17 +148,24 @@ def new_campaign(
         raise UsageError(f"{root}: exists and is not empty; choose a new folder")
     known = [f["id"] for f in desc["factions"]]
     factions: dict[str, dict[str, Any]] = {}
+    seated: dict[str, list[str]] = {}
     for text in players or []:
-        faction, pname, email = parse_player(text)
-        _known_faction(faction, known, "--player", text, game_id)
-        factions[faction] = {"player": pname, "email": email, "hotseat": False}
+        names, pname, email = parse_player(text)
+        for faction in names:
+            _known_faction(faction, known, "--player", text, game_id)
+            if faction in factions:
+                raise UsageError(f"--player {text!r}: {faction} has a player already")
+            factions[faction] = {"player": pname, "email": email, "hotseat": False}
+        seated[f"{pname} <{email}>"] = seated.get(f"{pname} <{email}>", []) + names
+    _check_seating(desc, seated)
     for faction in known:
         factions.setdefault(faction, {"player": "hot-seat", "email": "", "hotseat": True})
     for text in keys or []:
-        faction, file = parse_key(text)
-        _known_faction(faction, known, "--key", text, game_id)
+        names, file = parse_key(text)
         recipient, ssh = read_key_card(file)
-        factions[faction].update(age=recipient, ssh=ssh, unsigned_ok=False)
+        for faction in names:
+            _known_faction(faction, known, "--key", text, game_id)
+            factions[faction].update(age=recipient, ssh=ssh, unsigned_ok=False)
     if keys_dir is not None:
         clash = [keys_dir / f"{f}{s}" for f in known for s in (".key", "_ed25519")
                  if (keys_dir / f"{f}{s}").exists()]

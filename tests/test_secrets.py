@@ -369,3 +369,21 @@ def test_apply_without_the_referee_key_fails_cleanly(played: tuple[Path, Path]) 
         api.resolve(root, nmr=True)
     assert "referee_ed25519" in " ".join(caught.value.lines())
     assert tree_state(root) == before
+
+
+def test_a_player_of_several_factions_has_one_key_pair(tmp_path: Path, pbem: Any) -> None:
+    assert pbem("keygen", "--out", tmp_path / "bob").code == 0
+    root = tmp_path / "camp"
+    result = pbem("new", root, "--game", "red_russia", "--player", "south,north=Bob <bob@example.org>",
+                  "--key", f"south,north={tmp_path / 'bob.card'}")
+    assert result.code == 0, result.err
+    config = yamlio.read_trusted(root / "campaign.yaml")
+    assert config["factions"]["south"]["ssh"] == config["factions"]["north"]["ssh"]
+    assert config["factions"]["north"]["player"] == "Bob"
+
+
+def test_1_0_only_the_seatings_of_the_rules_are_allowed(tmp_path: Path, pbem: Any) -> None:
+    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--player", "south,siberian=Bob <b@x>")
+    assert result.code == 2 and "not a seating the rules allow" in result.err
+    assert pbem("new", tmp_path / "d", "--game", "red_russia",
+                "--player", "siberian,south,north=Bob <b@x>").code == 0

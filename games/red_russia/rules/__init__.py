@@ -52,6 +52,7 @@ class RedRussia:
             "options": [{"id": k, "default": v["default"], "help": v["help"]}
                         for k, v in g.get("options", {}).items()],
             "phases": list(PHASES),
+            "seatings": g.get("seatings", {}),
         }
 
     def check_data(self, data: GameData) -> list[str]:
