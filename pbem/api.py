@@ -246,7 +246,7 @@ def _config_text(config: dict[str, Any]) -> str:
 
 
 def status(root: Path) -> dict[str, Any]:
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     state = campaign.state()
     phase = campaign.phase(state)
     pending = sorted(state.get("pending", {}))
@@ -301,7 +301,7 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path]) -> list
 
 
 def check(root: Path, paths: list[Path]) -> list[Checked]:
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     return _check(campaign, campaign.state(), paths)
 
 
@@ -502,7 +502,7 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
     """Legal orders for the awaited decision, as a complete orders file (data)."""
     from pbem.dice import KeyedRng
 
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     state = campaign.state()
     phase = campaign.phase(state)
     factions = list(campaign.factions())
@@ -532,7 +532,7 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
 
 
 def log(root: Path) -> list[dict[str, Any]]:
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     out = []
     for entry in campaign.entries():
         out.append({
@@ -581,8 +581,8 @@ def undo(root: Path, reason: str) -> dict[str, Any]:
         summary = f"undo step {target} ({undone['summary']}): {reason.strip()}"
         entry = make_entry(seq=seq, prev=state["head"], kind="undo", turn=phase.turn,
                            phase=phase.name, summary=summary, undoes=target, reason=reason.strip())
-        campaign.write_step(entry, {"game": before["game"], "pending": before["pending"]},
-                            f"step {seq}: {summary}")
+        campaign.write_step(entry, {"game": before["game"], "pending": before["pending"],
+                                    "heads": before.get("heads", [])}, f"step {seq}: {summary}")
     return {"undone": target, "seq": seq, **status(root)}
 
 
@@ -616,8 +616,8 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,
                            phase=phase.name, summary=summary, reason=reason.strip(),
                            events=normal(events))
-        campaign.write_step(entry, {"game": game_state, "pending": state["pending"]},
-                            f"step {seq}: {summary}")
+        campaign.write_step(entry, {"game": game_state, "pending": state["pending"],
+                                    "heads": state.get("heads", [])}, f"step {seq}: {summary}")
     return {"seq": seq, **status(root)}
 
 
@@ -666,7 +666,7 @@ def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
     from pbem.crypto import load_identity_file
     from pbem.errors import CryptoError
 
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     identities = load_identity_file(key)
     found: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -720,7 +720,7 @@ def dice(root: Path) -> list[dict[str, Any]]:
     (recomputed from it) or `pending` before."""
     from pbem.dice import die
 
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)
     entries = list(campaign.entries())
     secret = next((bytes.fromhex(e["secret"]) for e in entries if e["type"] == "unseal"), None)
     if secret is not None:

@@ -23,7 +23,7 @@ from pbem.orders import SIGNATURE_NAMESPACE
 
 class _Audit:
     def __init__(self, root: Path) -> None:
-        self.campaign = Campaign.open(root)
+        self.campaign = Campaign.settled(root)
         self.store = self.campaign.store()
         self.game = self.campaign.game
         self.data = self.campaign.data
@@ -77,7 +77,7 @@ class _Audit:
         unopened = [f"{r['sealed']['kind']} {r['sealed']['id']} of {r['sealed']['owner']}"
                     for r in (self.folder.state or {}).get("pending", {}).values() if "sealed" in r]
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
-                "unopened": unopened}
+                "unopened": unopened, "recovered": self.campaign.recovered}
 
     def _settings(self, sha: str) -> None:
         raw = self.store.read_at(sha, CONFIG)

@@ -14,7 +14,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
 class Campaign:
     root: Path
     config: dict[str, Any]
+    recovered: list[str] = field(default_factory=list)  # what opening put right, if anything
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -57,6 +58,18 @@ class Campaign:
         if not isinstance(config, dict) or "game" not in config:
             raise CampaignError(f"{path}: not a pbem campaign file (no 'game' key)")
         return cls(root, config)
+
+    @classmethod
+    def settled(cls, root: Path) -> Campaign:
+        """Open for reading, after putting right any step a crash left half-written.
+
+        Reading commands take the lock for a moment too, so they wait for a step in progress
+        and never show a snapshot that was not committed.
+        """
+        campaign = cls.open(root)
+        with campaign.locked() as recovered:
+            campaign.recovered = recovered
+        return campaign
 
     @property
     def id(self) -> str:

@@ -347,6 +347,8 @@ def audit(
     if as_json:
         _print_json(report)
     else:
+        for line in report.get("recovered", []):
+            _say(f"recovered first: {line}")
         c = report["checked"]
         _say(f"checked {c['entries']} entries, {c['snapshots']} snapshots, {c['rolls']} dice, "
              f"{c['signatures']} signatures, {c['commitments']} commitments")
@@ -413,19 +415,28 @@ def demo(
 # ---------------------------------------------------------------------------------------
 
 
+def _click_exit(exc: Exception) -> int | None:
+    """Exit code for click's own exceptions (typer may carry its own copy of click, so
+    they are recognised by what they are, not by which module defined them)."""
+    name = type(exc).__name__
+    if name == "Exit" or isinstance(exc, typer.Exit):
+        return int(getattr(exc, "exit_code", 0))
+    if name == "Abort":
+        typer.echo("interrupted", err=True)
+        return 130
+    show = getattr(exc, "show", None)
+    if callable(show) and hasattr(exc, "exit_code"):
+        show()
+        return 2
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: map errors to one line and the exit codes of DESIGN.md."""
-    import click
-
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="pbem", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        code = exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        code = 2
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         code = 130
     except PbemError as exc:
@@ -433,7 +444,10 @@ def main(argv: list[str] | None = None) -> None:
         for line in exc.details:
             typer.echo(f"  {line}", err=True)
         code = exc.exit_code
-    except Exception:  # noqa: BLE001 - the last resort: one line and a report file
+    except Exception as exc:  # noqa: BLE001 - the last resort: one line and a report file
+        handled = _click_exit(exc)
+        if handled is not None:
+            sys.exit(handled)
         import tempfile
         import traceback
 

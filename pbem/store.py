@@ -65,8 +65,10 @@ class Store:
             return done
         status = self._git("status", "--porcelain", "--untracked-files=all", "--", *managed)
         if status.strip():
+            tracked = [p for p in managed if self._git("ls-tree", "--name-only", "HEAD", "--", p).strip()]
             self._git("reset", "--quiet", "--", *managed)
-            self._git("checkout", "--quiet", "HEAD", "--", *managed)
+            if tracked:
+                self._git("checkout", "--quiet", "HEAD", "--", *tracked)
             self._git("clean", "--quiet", "-f", "--", *managed)
             done.append("discarded an unfinished step: " + ", ".join(
                 line[3:] for line in status.splitlines()))

@@ -83,7 +83,7 @@ def load_untrusted(text: str | bytes, source: str) -> Doc:
     try:
         node = yaml.compose(decoded, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        raise _syntax(exc, source) from None
+        raise _syntax(exc, source, decoded) from None
     except yaml.YAMLError as exc:
         raise _fail(source, 1, f"YAML syntax error: {exc}") from None
     doc = Doc(data=None, source=source)
@@ -93,9 +93,15 @@ def load_untrusted(text: str | bytes, source: str) -> Doc:
     return doc
 
 
-def _syntax(exc: yaml.MarkedYAMLError, source: str) -> InputFileError:
+def _syntax(exc: yaml.MarkedYAMLError, source: str, text: str) -> InputFileError:
     mark = exc.problem_mark or exc.context_mark
+    ended = mark is not None and mark.line >= len(text.splitlines())
+    if exc.context_mark is not None and (ended or "end of stream" in str(exc.problem)):
+        mark = exc.context_mark  # an unclosed quote or bracket: where it was opened
     line = mark.line + 1 if mark is not None else 1
+    lines = text.splitlines()
+    if line > len(lines):  # the parser ran off the end: point at the last line with text
+        line = max((i + 1 for i, t in enumerate(lines) if t.strip()), default=1)
     problem = exc.problem or exc.context or "not valid YAML"
     return _fail(source, line, f"YAML syntax error: {problem}")
 
@@ -126,7 +132,7 @@ def _scan_events(text: str, source: str) -> None:
             elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
                 depth -= 1
     except yaml.MarkedYAMLError as exc:
-        raise _syntax(exc, source) from None
+        raise _syntax(exc, source, text) from None
 
 
 _SCALARS = yaml.constructor.SafeConstructor()

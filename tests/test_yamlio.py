@@ -1,0 +1,252 @@
+"""The one safe YAML loader: limits, rejected constructs and FILE:LINE in every message."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem import yamlio
+from pbem.errors import InputFileError
+
+SOURCE = "orders.yaml"
+
+
+def _rejected(text: str | bytes) -> tuple[int, str]:
+    """Load `text`, expect InputFileError; return (line, message after FILE:LINE:)."""
+    with pytest.raises(InputFileError) as info:
+        yamlio.load_untrusted(text, SOURCE)
+    message = info.value.message
+    m = re.match(rf"^{re.escape(SOURCE)}:(\d+): (.+)$", message, re.S)
+    assert m, f"message does not start with FILE:LINE: {message!r}"
+    return int(m.group(1)), m.group(2)
+
+
+# (name, text, expected line, a word the message must contain)
+BAD = [
+    ("anchor", "campaign: c\nturn: 1\nbase: &b {x: 1}\n", 3, "anchor"),
+    ("alias", "campaign: c\nturn: 1\nfaction: red\nother: *b\n", 4, "alias"),
+    ("python-object", "campaign: c\nturn: 1\nx: !!python/object:os.system ls\n", 3, "tag"),
+    ("python-apply", "a: 1\nb: 2\nc: 3\nd: !!python/object/apply:os.system [ls]\n", 4, "tag"),
+    ("custom-tag", "a: 1\n\nb: !foo bar\n", 3, "tag"),
+    ("custom-tag-on-map", "a: 1\nb: !thing\n  c: 1\n", 2, "tag"),
+    ("set-tag", "a: 1\nb: !!set {x: null}\n", 2, "tag"),
+    ("binary-tag", "a: 1\nb: !!binary aGVsbG8=\n", 2, "tag"),
+    ("duplicate-key", "campaign: c\nturn: 1\nphase: x\nturn: 2\n", 4, "duplicate"),
+    ("duplicate-nested", "orders:\n  - move:\n      from: A\n      to: B\n      from: C\n", 5, "duplicate"),
+    ("duplicate-int", "x:\n  1: a\n  01: b\n", 3, "duplicate"),
+    ("merge-key", "a: 1\nb:\n  c: 2\n  <<: {d: 3}\n", 4, "merge"),
+    ("two-documents", "a: 1\nb: 2\n---\nc: 3\n", 3, "document"),
+    ("two-documents-explicit", "---\na: 1\n---\nb: 2\n", 3, "document"),
+    ("syntax-mapping", "campaign: c\nturn: 1\nphase: a: b\norders: []\n", 3, "syntax"),
+    ("syntax-tab", "campaign: c\norders:\n\t- x\n", 3, "syntax"),
+    ("complex-key", "a: 1\n? [x, y]\n: 2\n", 2, "key"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "word"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_rejected_with_file_and_line(text: str, line: int, word: str) -> None:
+    got_line, message = _rejected(text)
+    assert word in message.lower(), message
+    assert got_line == line, message
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("a: 1\nb: 2\nc: 3\nd: 'open\n\ne: 5\n", 4),
+    ("campaign: c\nturn: 1\nphase: [x,\n", 3),
+], ids=["unclosed-quote", "unclosed-bracket"])
+def test_unclosed_construct_reports_where_it_opens(text: str, line: int) -> None:
+    got_line, message = _rejected(text)
+    assert "syntax" in message.lower()
+    assert got_line <= text.count("\n"), f"line {got_line} is past the end of the file"
+    assert got_line == line, message
+
+
+def test_too_big() -> None:
+    text = "a: '" + "x" * (yamlio.MAX_BYTES) + "'\n"
+    line, message = _rejected(text)
+    assert line == 1
+    assert "bytes" in message
+
+
+def test_just_under_size_limit_is_accepted() -> None:
+    text = "a: " + "x" * (yamlio.MAX_BYTES - 10) + "\n"
+    assert len(text.encode()) <= yamlio.MAX_BYTES
+    assert yamlio.load_untrusted(text, SOURCE).data == {"a": "x" * (yamlio.MAX_BYTES - 10)}
+
+
+def test_size_limit_counts_bytes_not_characters() -> None:
+    # 600 000 two-byte characters: fewer characters than the limit, more bytes
+    text = "a: " + "é" * 600_000 + "\n"
+    assert len(text) < yamlio.MAX_BYTES < len(text.encode())
+    line, message = _rejected(text)
+    assert line == 1 and "bytes" in message
+
+
+def _nested(levels: int) -> str:
+    # a mapping at the top plus levels-1 flow sequences: `levels` collections in all
+    inner = "[" * (levels - 1) + "]" * (levels - 1)
+    return f"a: 1\nb: 2\nx: {inner}\n"
+
+
+def test_depth_limit() -> None:
+    assert yamlio.load_untrusted(_nested(yamlio.MAX_DEPTH), SOURCE).data["a"] == 1
+    line, message = _rejected(_nested(yamlio.MAX_DEPTH + 1))
+    assert line == 3
+    assert "deeper" in message
+
+
+def test_deep_block_nesting_reports_the_line_where_the_limit_is_passed() -> None:
+    lines = [f"{'  ' * i}k{i}:" for i in range(yamlio.MAX_DEPTH + 1)]
+    text = "\n".join(lines) + " 1\n"
+    line, message = _rejected(text)
+    # the 41st mapping starts on line 41 (its first key)
+    assert line == yamlio.MAX_DEPTH + 1
+    assert "deeper" in message
+
+
+def test_deep_nesting_bomb_is_rejected_quickly() -> None:
+    text = "x: " + "[" * 200_000 + "]" * 200_000 + "\n"
+    line, message = _rejected(text)
+    assert line == 1 and "deeper" in message
+
+
+def test_not_utf8_reports_the_line_of_the_bad_byte() -> None:
+    line, message = _rejected(b"campaign: c\nturn: 1\nphase: caf\xe9\n")
+    assert line == 3
+    assert "UTF-8" in message
+
+
+def test_utf16_is_not_utf8() -> None:
+    line, message = _rejected("a: 1\n".encode("utf-16"))
+    assert line == 1 and "UTF-8" in message
+
+
+def test_utf8_bom_is_accepted() -> None:
+    assert yamlio.load_untrusted(b"\xef\xbb\xbfa: 1\n", SOURCE).data == {"a": 1}
+
+
+def test_message_is_also_the_exception_text() -> None:
+    with pytest.raises(InputFileError, match=r"^orders\.yaml:2: duplicate key 'a'$"):
+        yamlio.load_untrusted("a: 1\na: 2\n", SOURCE)
+
+
+def test_empty_document_is_none() -> None:
+    assert yamlio.load_untrusted("", SOURCE).data is None
+    assert yamlio.load_untrusted("# only a comment\n", SOURCE).data is None
+
+
+def test_timestamps_stay_text_and_yaml11_scalars() -> None:
+    doc = yamlio.load_untrusted("d: 2026-01-05\nn: no\no: 012\nf: 1.5\ne: ~\n", SOURCE)
+    assert doc.data == {"d": "2026-01-05", "n": False, "o": 10, "f": 1.5, "e": None}
+
+
+def test_keys_that_are_not_text_or_int_keep_their_spelling() -> None:
+    doc = yamlio.load_untrusted("yes: 1\n~: 2\n1.5: 3\n7: 4\n", SOURCE)
+    assert doc.data == {"yes": 1, "~": 2, "1.5": 3, 7: 4}
+
+
+GOOD = """\
+campaign: rr-2026-01
+turn: 3
+phase: action
+faction: red
+orders:
+  - move: {units: [red-inf-04, red-cav-02], from: Moscow, to: Kazan}
+  - attack:
+      zone: Kazan
+      spend: 3
+standing:
+  retreat_before_combat: never
+  losses:
+    - reduced-first
+    - cavalry-last
+"""
+
+
+def test_lines_of_nested_paths() -> None:
+    doc = yamlio.load_untrusted(GOOD, SOURCE)
+    assert doc.data["orders"][0]["move"]["units"] == ["red-inf-04", "red-cav-02"]
+    expected = {
+        (): 1,
+        ("campaign",): 1,
+        ("turn",): 2,
+        ("phase",): 3,
+        ("faction",): 4,
+        ("orders", 0): 6,
+        ("orders", 0, "move"): 6,
+        ("orders", 0, "move", "units", 1): 6,
+        ("orders", 0, "move", "to"): 6,
+        ("orders", 1): 7,
+        ("orders", 1, "attack"): 8,
+        ("orders", 1, "attack", "zone"): 8,
+        ("orders", 1, "attack", "spend"): 9,
+        ("standing", "retreat_before_combat"): 11,
+        ("standing", "losses"): 13,
+        ("standing", "losses", 0): 13,
+        ("standing", "losses", 1): 14,
+    }
+    for path, line in expected.items():
+        assert doc.line(path) == line, path
+    assert doc.where(("orders", 1, "attack", "spend")) == f"{SOURCE}:9"
+
+
+def test_line_of_a_missing_path_is_its_nearest_ancestor() -> None:
+    doc = yamlio.load_untrusted(GOOD, SOURCE)
+    assert doc.line(("orders", 1, "attack", "nothing", 3)) == 8
+    assert doc.line(("orders", 99)) == doc.line(("orders",))
+    assert doc.line(("no-such-key",)) == 1
+
+
+def test_line_numbers_after_comments_and_blank_lines() -> None:
+    text = "# header\n\n# more\ncampaign: c\n\n\norders:\n  # a comment\n  - place: {zone: Kiev}\n"
+    doc = yamlio.load_untrusted(text, SOURCE)
+    assert doc.line(("campaign",)) == 4
+    assert doc.line(("orders", 0, "place", "zone")) == 9
+
+
+def test_no_internal_key_marker_left_in_lines() -> None:
+    doc = yamlio.load_untrusted(GOOD, SOURCE)
+    assert not any("\0key" in p for p in doc.lines if isinstance(p, tuple))
+
+
+# ---------------------------------------------------------------------------------------
+# round trip: what pbem dumps, the strict loader reads back as it was
+
+_text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=30)
+_json_like = st.recursive(
+    st.none() | st.booleans() | st.integers() | _text,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(_text, children, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_json_like)
+def test_dump_then_load_untrusted_round_trips(value: object) -> None:
+    text = yamlio.dump(value)
+    assert yamlio.load_untrusted(text, SOURCE).data == value
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(st.sampled_from("ab \n\t:#-'\"|>"), max_size=12), max_size=4))
+def test_multi_line_text_round_trips(lines: list[str]) -> None:
+    value = {"reason": "\n".join(lines), "more": lines}
+    assert yamlio.load_untrusted(yamlio.dump(value), SOURCE).data == value
+
+
+@pytest.mark.parametrize("word", ["yes", "no", "on", "off", "null", "~", "012", "0x1f", "1e3",
+                                  "2026-01-05", "", " lead", "trail ", "- x", "a: b", "#c"])
+def test_text_that_looks_like_something_else_round_trips(word: str) -> None:
+    value = {word: [word], "k": word}
+    assert yamlio.load_untrusted(yamlio.dump(value), SOURCE).data == value
+
+
+def test_write_atomic_leaves_no_temp_file(tmp_path) -> None:
+    target = tmp_path / "sub" / "f.yaml"
+    yamlio.write_atomic(target, "a: 1\n")
+    yamlio.write_atomic(target, "a: 2\n")
+    assert target.read_text() == "a: 2\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["f.yaml"]
