@@ -57,7 +57,8 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
         assert f"pbem/games/red_russia/examples/{example.name}" in names, example.name
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
 
-    installed = _run(py, "-m", "pip", "install", "--no-deps", "--no-index", wheel)
+    # --ignore-installed: a pbem already in the system site-packages must not satisfy it
+    installed = _run(py, "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed", wheel)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     elsewhere = tmp_path / "elsewhere"
