@@ -6,18 +6,18 @@ Functions here never print or exit: they return data or raise PbemError.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
-from pbem.errors import AuditFailed, CampaignError, InputFileError, Rejected, UsageError
+from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
-from pbem.log import GENESIS, entry_name, make_entry, normal
+from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal
 from pbem.orders import Checked, Signing, check_orders
 
 # ---------------------------------------------------------------------------------------
@@ -44,20 +44,6 @@ def _secret(campaign: Campaign) -> bytes:
             "referee's own copy of the campaign"
         )
     return bytes.fromhex(path.read_text().strip())
-
-
-def _rng_key(secret: bytes, purpose: str) -> bytes:
-    return hmac.new(secret, f"pbem-step-v1\0{purpose}".encode(), hashlib.sha256).digest()
-
-
-def secret_commitment(secret: bytes) -> str:
-    """Published at `new`; `unseal` reveals the secret and `audit --final` checks it."""
-    return hashlib.sha256(b"pbem-secret-v1\0" + secret).hexdigest()
-
-
-def step_key(secret: bytes, seq: int | None) -> bytes:
-    """The key of the dice rolled at step `seq` (the set-up's when None)."""
-    return _rng_key(secret, "setup" if seq is None else f"step:{seq}")
 
 
 def seed_secret(seed: str) -> bytes:
@@ -136,7 +122,9 @@ def new_campaign(
 
     Everything given is checked before anything is written.
     """
+    from pbem import randomness
     from pbem.crypto import keygen_files, read_key_card
+    from pbem.store import Store
 
     game = get_game(game_id)
     data = load_data(game_id)
@@ -182,53 +170,61 @@ def new_campaign(
         chosen[key] = value
     secret = seed_secret(seed) if seed is not None else secrets.token_bytes(32)
 
-    root.mkdir(parents=True, exist_ok=True)
-    private = root / PRIVATE
-    private.mkdir()
-    (private / "secret").write_text(secret.hex() + "\n")
-    (private / "secret").chmod(0o600)
-    card = keygen_files(private / "referee", material=secret if seed is not None else None)
-    referee_age, referee_ssh = card.split()[0], " ".join(card.splitlines()[1].split()[:2])
-    if keys_dir is not None:  # hot-seat and test keys: registered, unsigned orders allowed
-        keys_dir.mkdir(parents=True, exist_ok=True)
-        for faction in known:
-            if "age" in factions[faction]:
-                continue
-            lines = keygen_files(keys_dir / faction).splitlines()
-            factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=True)
-    config: dict[str, Any] = {
-        "pbem": 1,
-        "campaign": campaign_id,
-        "game": game_id,
-        "options": chosen,
-        "factions": factions,
-        "referee": {"name": "pbem referee", "email": "referee@pbem.invalid",
-                    "age": referee_age, "ssh": referee_ssh},
-        "reproducible": seed is not None,
-        "overrides": {},
-    }
-    if seed is not None:
-        config["seed"] = seed
-    from pbem.dice import KeyedRng
-    from pbem.store import Store
-
-    Store.init(root)
-    rng = KeyedRng(step_key(secret, None))
-    game_state = game.setup(data, chosen, rng)
-    campaign = Campaign(root, config)
-    phase = game.phase(data, game_state)
-    entry = make_entry(
-        seq=1, prev=GENESIS, kind="new", turn=phase.turn, phase=phase.name,
-        summary=f"new {desc['name']} campaign {campaign_id}"
-                + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
-        options=chosen, dice=[r._asdict() for r in rng.rolls],
-        secret_commitment=secret_commitment(secret),
-    )
-    campaign.write_step(
-        entry, {"game": game_state, "pending": {}},
-        f"new: {desc['name']} campaign {campaign_id}",
-        extra={CONFIG: _config_text(config), ".gitignore": f"{PRIVATE}/\n"},
-    )
+    existed = root.exists()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        private = root / PRIVATE
+        private.mkdir()
+        (private / "secret").write_text(secret.hex() + "\n")
+        (private / "secret").chmod(0o600)
+        card = keygen_files(private / "referee", material=secret if seed is not None else None)
+        referee_age, referee_ssh = card.split()[0], " ".join(card.splitlines()[1].split()[:2])
+        if keys_dir is not None:  # hot-seat and test keys: registered, unsigned orders allowed
+            keys_dir.mkdir(parents=True, exist_ok=True)
+            for faction in known:
+                if "age" in factions[faction]:
+                    continue
+                lines = keygen_files(keys_dir / faction).splitlines()
+                factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=True)
+        config: dict[str, Any] = {
+            "pbem": 1,
+            "campaign": campaign_id,
+            "game": game_id,
+            "options": chosen,
+            "factions": factions,
+            "referee": {"name": "pbem referee", "email": "referee@pbem.invalid",
+                        "age": referee_age, "ssh": referee_ssh},
+            "reproducible": seed is not None,
+            "dice": randomness.published(secret),
+            "overrides": {},
+        }
+        if seed is not None:
+            config["seed"] = seed
+        Store.init(root)
+        rng = randomness.hidden_rng(secret)  # set-up draws: hidden until unseal
+        game_state = game.setup(data, chosen, rng)
+        campaign = Campaign(root, config)
+        phase = game.phase(data, game_state)
+        entry = make_entry(
+            seq=1, prev=GENESIS, kind="new", turn=phase.turn, phase=phase.name,
+            summary=f"new {desc['name']} campaign {campaign_id}"
+                    + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
+            options=chosen, randomness=randomness.published(secret),
+            dice=[r._asdict() for r in rng.rolls],
+        )
+        campaign.write_step(
+            entry, {"game": game_state, "pending": {}},
+            f"new: {desc['name']} campaign {campaign_id}",
+            extra={CONFIG: _config_text(config), ".gitignore": f"{PRIVATE}/\n"},
+        )
+    except BaseException:
+        # a campaign is created whole or not at all: remove what this call made
+        if existed:
+            for child in root.iterdir():
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+        raise
     return {"campaign": campaign_id, "dir": str(root), "game": game_id, **status(root)}
 
 
@@ -284,6 +280,7 @@ def signing(campaign: Campaign, state: dict[str, Any]) -> Signing:
         unsigned_ok={f: bool(v.get("unsigned_ok", "ssh" not in v)) for f, v in factions.items()},
         heads=list(state.get("heads", [state["head"]])),
         pending=dict(state.get("pending", {})),
+        salt_commits=dict(state.get("salt_commits", {})),
     )
 
 
@@ -365,17 +362,19 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dic
     record: dict[str, Any] = {
         "head_index": c.head_index,
         "sig_digest": _hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
+        "salt_next": c.salt_next,
     }
     extra: dict[str, str] = {}
     record["file"] = f"{stem}.yaml"
     if sealed_phase(phase):
         # the file itself joins orders/ when the phase resolves and its opening is published
         ctx = sealed.context(campaign.id, "orders", f"t{phase.turn}:{phase.name}", phase.turn, c.faction)
-        value = {"body": body, "file": c.raw, "signature": c.signature}
+        value = {"body": body, "file": c.raw, "signature": c.signature, "salt": c.salt}
         record["sealed"] = sealed.seal(ctx, value, _recipients(campaign, c.faction))
         what = "sealed until the phase resolves"
     else:
         record["body"] = body
+        record["salt"] = c.salt
         extra[f"{stem}.yaml"] = c.raw
         if c.signature:
             extra[f"{stem}.yaml.sig"] = c.signature
@@ -420,6 +419,16 @@ def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str
     return bodies, revealed
 
 
+def pending_salts(pending: dict[str, Any], revealed: dict[str, Any]) -> dict[str, str]:
+    """The salts the players sent with the orders of the phase being resolved."""
+    salts = {}
+    for faction, record in pending.items():
+        salt = revealed[faction]["value"].get("salt") if faction in revealed else record.get("salt")
+        if salt:
+            salts[faction] = salt
+    return salts
+
+
 def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> list[dict[str, Any]]:
     """Resolve phases while every awaited faction has orders (or the phase needs nobody)."""
     resolved: list[dict[str, Any]] = []
@@ -435,15 +444,19 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             break
         secret = _secret(campaign)
         seq = state["seq"] + 1
+        from pbem import randomness
         from pbem.dice import KeyedRng
 
         orders, revealed = _open_pending(campaign, pending)
+        # a phase that takes no orders mixes in the salts of the last phase that did
+        salts = pending_salts(pending, revealed) or state.get("last_salts", {})
         defaults = []
         for faction in missing:
-            bot_rng = KeyedRng(_rng_key(secret, f"nmr:{seq}:{faction}"))
+            bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
             orders[faction] = game.default_orders(data, state["game"], faction, bot_rng)
             defaults.append(faction)
-        rng = KeyedRng(step_key(secret, seq))
+        batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
+        rng, seed = randomness.batch_rng(secret, batch, salts)
         events = game.resolve(data, state["game"], orders, rng)
         new_game = state["game"]
         for event in events:
@@ -458,6 +471,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             seq=seq, prev=state["head"], kind="resolve", turn=phase.turn, phase=phase.name,
             summary=summary, revealed=revealed or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
+            batch=batch, seed=seed, salts=salts,
             events=events, dice=[r._asdict() for r in rng.rolls],
         )
         tag = f"turn-{after.turn:04d}" if after.turn != phase.turn else None
@@ -467,7 +481,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             files[stored] = opening["value"]["file"]
             if opening["value"].get("signature"):
                 files[f"{stored}.sig"] = opening["value"]["signature"]
-        campaign.write_step(entry, {"game": new_game, "pending": {}},
+        campaign.write_step(entry, {**state, "game": new_game, **after_resolve(state, entry)},
                             f"step {seq}: {summary}", extra=files, tag=tag)
         state = campaign.state()
         resolved.append({"seq": seq, "phase": phase.name, "turn": phase.turn,
@@ -498,8 +512,31 @@ def resolve(root: Path, *, nmr: bool = False) -> Applied:
 # bot
 
 
+def bot_salt_after(salt: str) -> str:
+    return hashlib.sha256(b"pbem-bot-salt-v1\0" + bytes.fromhex(salt)).hexdigest()
+
+
+def bot_salt(campaign_id: str, faction: str, committed: str | None, seq: int) -> str:
+    """The bot's salts form a hash chain of its own, each derived from the one before, so
+    it finds again the salt it committed to last time without remembering anything. They
+    are predictable (campaign and faction only): a player who wants a salt of their own
+    writes it, and its SHA-256 as the previous file's salt_next (docs/fairness.md)."""
+    from pbem import randomness
+
+    salt = hashlib.sha256(f"pbem-bot-salt-v1\0{campaign_id}\0{faction}".encode()).hexdigest()
+    if committed is None:
+        return salt
+    for _ in range(seq + 2):  # one salt per orders file at most, so this many suffice
+        salt = bot_salt_after(salt)
+        if randomness.salt_commitment(salt) == committed:
+            return salt
+    raise Rejected(f"{faction} committed to a salt of its own last time (salt_next): the bot "
+                   "cannot know it; put that salt in 'salt:' yourself")
+
+
 def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
     """Legal orders for the awaited decision, as a complete orders file (data)."""
+    from pbem import randomness
     from pbem.dice import KeyedRng
 
     campaign = Campaign.settled(root)
@@ -517,6 +554,11 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
     # the bot's choices depend on the step, not on hashes, so a seeded demo replays the same
     key = hashlib.sha256(f"pbem-bot-v1\0{seed or ''}\0{state['seq']}\0{faction}".encode()).digest()
     body = campaign.game.bot(campaign.data, state["game"], faction, KeyedRng(key))
+    # a salt for the dice, and the commitment to the next one (docs/fairness.md); the bot
+    # derives both from its seed so that it can reveal next time what it commits to now
+    salt = bot_salt(campaign.id, faction, state.get("salt_commits", {}).get(faction), state["seq"])
+    body["salt"] = salt
+    body["salt_next"] = randomness.salt_commitment(bot_salt_after(salt))
     return {
         "campaign": campaign.id,
         "turn": phase.turn,
@@ -690,52 +732,37 @@ def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
 
 
 def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
-    """End of game: publish the referee's secret so every die can be recomputed.
+    """End of game: publish the hidden secret (set-up draws, decks) and every opening.
 
-    Before the game is over this would let everyone predict the dice still to come, so it
-    needs `force`. Orders still sealed at that point are published with their openings.
+    Before the game is over this would show what is still hidden, so it needs `force`.
     """
+    from pbem import randomness
+
     campaign = Campaign.open(root)
     with campaign.locked():
         state = campaign.state()
         phase = campaign.phase(state)
         if not phase.over and not force:
-            raise Rejected("the game is not over: unsealing now would let every player predict "
-                           "the dice still to come (use --force to do it anyway)")
+            raise Rejected("the game is not over: unsealing now would show every player what is "
+                           "still hidden (use --force to do it anyway)")
         if any(e["type"] == "unseal" for e in campaign.entries()):
             raise Rejected("the campaign was unsealed already")
         secret = _secret(campaign)
         _, openings = _open_pending(campaign, state.get("pending", {}))
         seq = state["seq"] + 1
-        summary = "unsealed: the referee's secret and every opening are published"
+        summary = "unsealed: the hidden secret and every opening are published"
         entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
-                           phase=phase.name, summary=summary, secret=secret.hex(),
-                           revealed=openings or None)
+                           phase=phase.name, summary=summary,
+                           hidden=randomness.hidden_secret(secret).hex(), revealed=openings or None)
         campaign.write_step(entry, state, f"step {seq}: {summary}")
     return {"seq": seq, "revealed": sorted(openings), **status(root)}
 
 
 def dice(root: Path) -> list[dict[str, Any]]:
-    """Every die so far: label, sides, value, and `verified` once the secret is public
-    (recomputed from it) or `pending` before."""
-    from pbem.dice import die
+    """Every die so far: label, sides, value and its state: `verified` (recomputed from the
+    published seed and salts, or after unseal from the hidden secret), `hidden` (set-up
+    draws before unseal) or `WRONG`."""
+    from pbem.audit import dice_states
 
     campaign = Campaign.settled(root)
-    entries = list(campaign.entries())
-    secret = next((bytes.fromhex(e["secret"]) for e in entries if e["type"] == "unseal"), None)
-    if secret is not None:
-        committed = entries[0].get("secret_commitment")
-        if committed != secret_commitment(secret):
-            raise AuditFailed("the published secret does not match the commitment made at 'new'")
-    out = []
-    for entry in entries:
-        if not entry.get("dice"):
-            continue
-        key = step_key(secret, None if entry["type"] == "new" else entry["seq"]) if secret else None
-        for d in entry["dice"]:
-            state = "pending"
-            if key is not None:
-                state = "verified" if die(key, d["label"], d["sides"]) == d["value"] else "WRONG"
-            out.append({"seq": entry["seq"], "turn": entry["turn"], "label": d["label"],
-                        "sides": d["sides"], "value": d["value"], "state": state})
-    return out
+    return dice_states(list(campaign.entries()))

@@ -33,6 +33,10 @@ class _Audit:
         self.folder = Folder(self.game, self.data)
         self.referee_ssh: str | None = None
         self.factions: dict[str, Any] = {}
+        self.entries: list[dict[str, Any]] = []
+        self.last_seed: bytes | None = None  # the anchor, then each published batch seed
+        self.batches = 0
+        self.labels: dict[str, int] = {}  # die label -> step that rolled it (steps in force)
 
     def problem(self, text: str) -> None:
         self.problems.append(text)
@@ -126,7 +130,12 @@ class _Audit:
                 self._revealed(name, entry, before)
             elif kind == "new":
                 self.checked["rolls"] += len(entry.get("dice", []))  # replayed by the fold
+                self.last_seed = bytes.fromhex(entry.get("randomness", {}).get("anchor", "00"))
+            elif kind == "undo":
+                for label in [k for k, v in self.labels.items() if v == entry["undoes"]]:
+                    del self.labels[label]  # a step taken back may roll its labels again
             elif kind == "resolve":
+                self._chain(name, entry)
                 orders = self._revealed(name, entry, before)
                 orders.update(entry.get("nmr_orders", {}))
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
@@ -143,6 +152,34 @@ class _Audit:
             self.problem(f"{name}: cannot be replayed: {exc}")
             return False
         return True
+
+    def _chain(self, name: str, entry: dict[str, Any]) -> None:
+        """The batch is the next element of the published seed chain, used once; its dice
+        are what the seed and the salts give; no label is used twice."""
+        from pbem import dice
+
+        self.batches += 1  # undone steps keep their batch: chain elements are never reused
+        if entry.get("batch") != self.batches:
+            self.problem(f"{name}: uses batch {entry.get('batch')} of the seed chain; the next "
+                         f"unused one is {self.batches} (a reused or skipped chain element)")
+        try:
+            seed = bytes.fromhex(entry["seed"])
+        except (KeyError, ValueError):
+            self.problem(f"{name}: no seed published for its dice")
+            return
+        if self.last_seed is None or not dice.verify_link(self.last_seed, seed):
+            self.problem(f"{name}: its seed is not the next element of the seed chain "
+                         "(SHA-256 of it must be the seed before it, or the anchor)")
+        self.last_seed = seed
+        key = dice.batch_key(seed, entry.get("salts", {}))
+        for d in entry.get("dice", []):
+            if dice.die(key, d["label"], d["sides"]) != d["value"]:
+                self.problem(f"{name}: die {d['label']} = {d['value']} is not what the seed and "
+                             "salts give")
+            if d["label"] in self.labels:
+                self.problem(f"{name}: die label {d['label']} was used already at step "
+                             f"{self.labels[d['label']]}")
+            self.labels[d["label"]] = entry["seq"]
 
     def _orders(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         record = entry["pending"]
@@ -212,21 +249,45 @@ def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
 
 
 def _final(root: Path, report: dict[str, Any]) -> None:
-    """After `pbem unseal`: recompute every die from the published secret."""
-    from pbem.api import dice
-    from pbem.errors import AuditFailed
-
+    """After `pbem unseal`: the hidden secret opens its commitment and gives every hidden draw."""
     problems = report["problems"]
-    try:
-        rolls = dice(root)
-    except AuditFailed as exc:
-        problems.append(exc.message)
-    else:
-        if not any(True for _ in Campaign.open(root).entries() if _["type"] == "unseal"):
-            problems.append("audit --final needs the campaign to be unsealed first (pbem unseal)")
-        wrong = [r for r in rolls if r["state"] != "verified"]
-        for r in wrong[:20]:
-            problems.append(f"log/{r['seq']:06d}.yaml: die {r['label']} = {r['value']} is not what "
-                            "the published secret gives")
-        report["checked"]["rolls_recomputed"] = len(rolls) - len(wrong)
+    entries = list(Campaign.open(root).entries())
+    if not any(e["type"] == "unseal" for e in entries):
+        problems.append("audit --final needs the campaign to be unsealed first (pbem unseal)")
+    rolls = dice_states(entries)
+    wrong = [r for r in rolls if r["state"] != "verified"]
+    for r in wrong[:20]:
+        problems.append(f"log/{r['seq']:06d}.yaml: die {r['label']} = {r['value']} is {r['state']}")
+    report["checked"]["rolls_recomputed"] = len(rolls) - len(wrong)
     report["ok"] = not problems
+
+
+def dice_states(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompute every recorded die from what the log publishes (docs/fairness.md)."""
+    from pbem import dice
+
+    published = entries[0].get("randomness", {}) if entries else {}
+    hidden_hex = next((e["hidden"] for e in entries if e["type"] == "unseal"), None)
+    hidden_key = None
+    if hidden_hex is not None:
+        hidden = bytes.fromhex(hidden_hex)
+        if dice.commit_secret(hidden) == published.get("hidden_commitment"):
+            hidden_key = dice.hidden_key(hidden)
+    out = []
+    for entry in entries:
+        if not entry.get("dice"):
+            continue
+        if entry["type"] == "new":
+            key = hidden_key
+        elif entry.get("seed"):
+            key = dice.batch_key(bytes.fromhex(entry["seed"]), entry.get("salts", {}))
+        else:
+            key = None
+        for d in entry["dice"]:
+            if key is None:
+                state = "hidden" if entry["type"] == "new" else "WRONG"
+            else:
+                state = "verified" if dice.die(key, d["label"], d["sides"]) == d["value"] else "WRONG"
+            out.append({"seq": entry["seq"], "turn": entry["turn"], "label": d["label"],
+                        "sides": d["sides"], "value": d["value"], "state": state})
+    return out

@@ -387,7 +387,7 @@ def dice_cmd(as_json: JsonOpt = False) -> None:
         return
     for r in rolls:
         _say(f"{r['seq']:>5}  t{r['turn']:<2} {r['label']:<44} d{r['sides']:<3} {r['value']:>3}  {r['state']}")
-    counts = {s: sum(1 for r in rolls if r["state"] == s) for s in ("verified", "pending", "WRONG")}
+    counts = {s: sum(1 for r in rolls if r["state"] == s) for s in ("verified", "hidden", "WRONG")}
     _say(f"{len(rolls)} dice: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
     if counts["WRONG"]:
         raise typer.Exit(3)

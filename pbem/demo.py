@@ -46,13 +46,17 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
         files = []
         for faction in s["awaiting"]:
             example = examples.get((s["turn"], s["phase"], faction))
-            if example is not None:
-                files.append(example)
-                used_examples += 1
-                continue
             orders = api.bot(root, faction, seed=DEMO_SEED)
             path = drafts / f"t{s['turn']:02d}-{s['phase']}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(orders))
+            if example is None:
+                yamlio.write_atomic(path, yamlio.dump(orders))
+            else:
+                # the example as written, with the dice salts a player's 'pbem bot' gives
+                text = example.read_text(encoding="utf-8")
+                if "salt:" not in text:
+                    text += f"salt: {orders['salt']}\nsalt_next: {orders['salt_next']}\n"
+                yamlio.write_atomic(path, text)
+                used_examples += 1
             files.append(path)
         if not files:
             api.resolve(root)

@@ -68,7 +68,7 @@ class Folder:
                 game_state = self.game.apply(self.data, game_state, event)
             after["game"] = game_state
             if kind == "resolve":
-                after["pending"] = {}
+                after.update(after_resolve(before, entry))
         elif kind == "unseal":
             after = clone(before)
         elif kind == "undo":
@@ -84,6 +84,17 @@ class Folder:
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)
         return self.state
+
+
+def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """The engine's fields after a phase resolves: no orders pending, the seed-chain batch
+    used, and each faction's commitment to the salt of its next orders file."""
+    commits = dict(before.get("salt_commits", {}))
+    for faction, record in before.get("pending", {}).items():
+        if record.get("salt_next"):
+            commits[faction] = record["salt_next"]
+    return {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
+            "salt_commits": commits, "last_salts": entry.get("salts", {})}
 
 
 def finish(state: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ Every problem is collected and reported at once as FILE:LINE: message.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from pbem.errors import InputFileError
 from pbem.game import Game, GameData, Phase
 from pbem.names import suggest
 
-HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "orders", "standing")
+HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "salt", "salt_next", "orders",
+               "standing")
 REQUIRED = ("campaign", "turn", "phase", "faction", "orders")
 
 
@@ -30,6 +32,7 @@ class Signing:
     unsigned_ok: dict[str, bool] = field(default_factory=dict)
     heads: list[str] = field(default_factory=list)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    salt_commits: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -42,6 +45,8 @@ class Checked:
     raw: str = ""
     signature: str | None = None
     head_index: int | None = None
+    salt: str | None = None
+    salt_next: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -137,6 +142,7 @@ def check_orders(
         data_["standing"], dict
     ):
         problems.append(f"{doc.where(('standing',))}: 'standing' must be a mapping")
+    _check_salt(checked, str(faction), signing)
     if problems:
         return checked
     if signing is not None:
@@ -205,3 +211,34 @@ def _digest(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_HEX = re.compile(r"^(?:[0-9a-f]{2}){16,64}$")
+
+
+def _check_salt(checked: Checked, faction: str, signing: Signing | None) -> None:
+    """docs/fairness.md: the salt mixed into the dice, committed to in the file before."""
+    assert checked.doc is not None
+    data, doc, problems = checked.doc.data, checked.doc, checked.problems
+    for key in ("salt", "salt_next"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not _HEX.match(value):
+            problems.append(f"{doc.where((key,))}: {key} is 16 to 64 bytes in lower-case hex")
+            return
+    checked.salt, checked.salt_next = data.get("salt"), data.get("salt_next")
+    if checked.salt_next is not None and len(checked.salt_next) != 64:
+        problems.append(f"{doc.where(('salt_next',))}: salt_next is the SHA-256 (64 hex digits) "
+                        "of the salt of your next orders file")
+    committed = (signing.salt_commits if signing else {}).get(faction)
+    if committed is None:
+        return
+    from pbem.randomness import salt_commitment
+
+    if checked.salt is None:
+        problems.append(f"{doc.where(())}: {faction} committed to the salt of this file last "
+                        "time (salt_next); give it as 'salt:'")
+    elif salt_commitment(checked.salt) != committed:
+        problems.append(f"{doc.where(('salt',))}: this salt is not the one {faction} committed "
+                        "to last time (its SHA-256 must equal that salt_next)")

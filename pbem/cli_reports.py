@@ -1,0 +1,82 @@
+"""`pbem report`: the command that renders turn reports (pbem/report.py does the work).
+
+`register(app)` adds the command to the main Typer app (pbem/cli.py calls it), so the
+report code can grow without touching the rest of the command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add `report` to `app`."""
+    app.command("report")(report)
+
+
+def report(
+    turn: Annotated[
+        int | None,
+        typer.Option("--turn", help="Report on turn N only (default: the latest complete turn "
+                     "and the current one so far).", metavar="N"),
+    ] = None,
+    who: Annotated[
+        str,
+        typer.Option("--for", help="Whose report: a faction id, 'public' (nothing secret, for "
+                     "forums) or 'referee' (everything).", metavar="WHO"),
+    ] = "public",
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="text (mail), html (mail and browser, with a map), md "
+                     "(Markdown) or bbcode (forum posts).", metavar="text|html|md|bbcode"),
+    ] = "text",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write DIR/<campaign>-t<turn>-<who>.<ext> and print its path "
+                     "(default: print the report).", metavar="DIR"),
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option("--key", help="The faction's age identity file (FILE.key), to show its own "
+                     "sealed values opened.", metavar="FILE"),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report's data (its template context) as JSON.")
+    ] = False,
+) -> None:
+    """Render a turn report: what happened, the position, and what is awaited."""
+    import json
+
+    from pbem import report as report_
+    from pbem import yamlio
+    from pbem.cli import OPTS
+    from pbem.errors import UsageError
+
+    if fmt not in report_.FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(report_.FORMATS)}")
+    if turn is not None and turn < 0:
+        raise UsageError(f"--turn {turn}: a turn is 0 (the set-up) or more")
+    identities = None
+    if key is not None:
+        from pbem.crypto import load_identity_file
+
+        identities = load_identity_file(key)
+    context = report_.build_context(OPTS.directory, who, turn, identities)
+    if as_json:
+        typer.echo(json.dumps(context, indent=2, ensure_ascii=False, default=str))
+        return
+    from pbem.campaign import Campaign
+
+    text = report_.render_context(context, Campaign.open(OPTS.directory).data.folder, fmt)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / report_.report_name(context, fmt)
+    yamlio.write_atomic(target, text)
+    typer.echo(str(target))

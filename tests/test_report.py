@@ -1,0 +1,373 @@
+"""Turn reports (pbem/report.py, pbem/cli_reports.py, templates/).
+
+Golden files: tests/golden/report/ holds every format's report for `public`, `red` and
+`referee` of a seeded campaign played to turn 2, and text reports of a campaign with sealed
+orders pending. What varies between runs (log heads, commitments, salts: any 64-digit hex)
+is normalised before comparing. To regenerate them after a deliberate change, run
+
+    PBEM_REGEN_GOLDEN=1 python -m pytest tests/test_report.py
+
+and review the diff of tests/golden/report/ like any other change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import Result, play  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "report"
+REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
+FORMATS = ("text", "html", "md", "bbcode")
+READERS = ("public", "red", "referee")
+EXT = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
+
+
+@pytest.fixture(scope="module")
+def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Module fixtures run before the autouse HOME fixture, so they isolate git themselves."""
+    home = tmp_path_factory.mktemp("report-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+            mp.setenv(key, "pbem test")
+        for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+            mp.setenv(key, "test@pbem.invalid")
+        yield
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> Path:
+    """The golden campaign: seeded, played by the bot to turn 2's action phase."""
+    from pbem import api
+
+    root = tmp_path_factory.mktemp("report") / "golden"
+    api.new_campaign(root, "red_russia", seed="golden", name="golden")
+    play(root, until_turn=2, phase="action", seed="golden")
+    return root
+
+
+@pytest.fixture(scope="module")
+def sealed_camp(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> dict[str, Any]:
+    """A campaign in the simultaneous White placement, with the Siberians' orders sealed."""
+    from pbem import api, sealed, yamlio
+    from pbem.campaign import Campaign
+
+    base = tmp_path_factory.mktemp("report-sealed")
+    root, keys = base / "sealed", base / "keys"
+    api.new_campaign(root, "red_russia", seed="sealed", name="sealed", keys_dir=keys)
+    orders = base / "siberian.yaml"
+    yamlio.write_atomic(orders, yamlio.dump(api.bot(root, "siberian", seed="sealed")))
+    api.apply(root, [orders])
+    campaign = Campaign.open(root)
+    node = campaign.state()["pending"]["siberian"]["sealed"]
+    opened = sealed.open_node(campaign.id, node, campaign.referee_identities())
+    return {"root": root, "keys": keys, "value": opened.value}
+
+
+def normalise(text: str) -> str:
+    """What changes from run to run: hashes, commitments, salts (64 hex digits), age armor."""
+    text = re.sub(r"-----BEGIN AGE ENCRYPTED FILE-----.*?-----END AGE ENCRYPTED FILE-----",
+                  "<age>", text, flags=re.S)
+    return re.sub(r"\b[0-9a-f]{64}\b", "<hex>", text)
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    got = normalise(text)
+    if REGEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(got)
+        return
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run PBEM_REGEN_GOLDEN=1 pytest {__file__}")
+    want = path.read_text()
+    assert got == want, f"{name} differs from its golden file (PBEM_REGEN_GOLDEN=1 regenerates)"
+
+
+# ---------------------------------------------------------------------------------------
+# golden files
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("who", READERS)
+def test_golden(golden: Path, who: str, fmt: str) -> None:
+    from pbem import report
+
+    check_golden(f"golden-t2-{who}.{EXT[fmt]}", report.render(golden, who, fmt))
+
+
+@pytest.mark.parametrize("who", ["public", "siberian", "south", "referee"])
+def test_golden_sealed(sealed_camp: dict[str, Any], who: str) -> None:
+    from pbem import report
+    from pbem.crypto import load_identity_file
+
+    ids = load_identity_file(sealed_camp["keys"] / "siberian.key") if who == "siberian" else None
+    check_golden(f"sealed-t0-{who}.txt", report.render(sealed_camp["root"], who, "text",
+                                                       identities=ids))
+
+
+def test_every_report_warns_of_a_reproducible_campaign(golden: Path) -> None:
+    from pbem import report
+
+    for fmt in FORMATS:
+        text = report.render(golden, "south", fmt)
+        assert "this campaign is reproducible" in text, fmt
+
+
+def test_report_of_an_earlier_turn(golden: Path) -> None:
+    from pbem import report
+
+    ctx = report.build_context(golden, "public", turn=1)
+    assert {s["turn"] for s in ctx["steps"]} == {1}
+    assert ctx["orders_templates"] == []
+    assert ctx["dice_count"] == sum(len(s["dice"]) for s in ctx["steps"]) > 0
+    assert all({"label", "sides", "value"} == set(d) for s in ctx["steps"] for d in s["dice"])
+
+
+def test_orders_template_is_the_bots(golden: Path) -> None:
+    from pbem import api, report, yamlio
+
+    ctx = report.build_context(golden, "red")
+    (template,) = ctx["orders_templates"]
+    assert template["text"].startswith("# Orders template for red")
+    assert "only a legal EXAMPLE" in template["text"]
+    assert yamlio.load_trusted(template["text"]) == api.bot(golden, "red", seed="golden")
+    (bare,) = report.build_context(golden, "south")["orders_templates"]
+    assert yamlio.load_trusted(bare["text"])["orders"] == []
+
+
+# ---------------------------------------------------------------------------------------
+# secrets
+
+
+def test_no_sealed_plaintext_in_others_reports(sealed_camp: dict[str, Any]) -> None:
+    """The public and the other factions see that the Siberians sent orders, never what."""
+    from pbem import report
+
+    value = sealed_camp["value"]
+    raw = value["file"]
+    assert "place" in raw  # the bot's placement orders, as the player's file holds them
+    secrets = [raw, value["salt"], *(line.strip() for line in raw.splitlines()
+                                     if line.strip().startswith(("salt", "units: [")))]
+    for who in ("public", "south", "north", "red", "siberian"):
+        for fmt in FORMATS:
+            text = report.render(sealed_camp["root"], who, fmt)
+            assert "-----BEGIN AGE" not in text, (who, fmt)
+            for secret in secrets:
+                assert secret not in text, (who, fmt, secret)
+            assert "sealed" in text
+
+
+def test_own_sealed_values_with_the_own_key(sealed_camp: dict[str, Any]) -> None:
+    from pbem import report
+    from pbem.crypto import load_identity_file
+
+    root, keys, value = sealed_camp["root"], sealed_camp["keys"], sealed_camp["value"]
+    mine = report.build_context(root, "siberian", identities=load_identity_file(keys / "siberian.key"))
+    (secret,) = mine["secrets"]
+    assert secret["verified"] and value["salt"] in secret["value"]
+    # another faction's key opens nothing of the Siberians'
+    other = report.build_context(root, "siberian", identities=load_identity_file(keys / "south.key"))
+    assert other["secrets"][0]["value"] is None
+    south = report.build_context(root, "south", identities=load_identity_file(keys / "south.key"))
+    assert south["secrets"] == []
+    referee = report.render(root, "referee", "text")
+    assert value["salt"] in referee  # the referee's report carries everything
+
+
+def test_golden_reports_hold_no_age_armor(golden: Path) -> None:
+    from pbem import report
+
+    for who in ("public", "red", "siberian", "referee"):
+        for fmt in FORMATS:
+            assert "-----BEGIN AGE" not in report.render(golden, who, fmt)
+
+
+# ---------------------------------------------------------------------------------------
+# HTML and the map
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "circle", "line", "rect", "ellipse", "path"}
+
+
+class Checker(HTMLParser):
+    """Checks that elements nest and close, and counts the map's zone groups."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.problems: list[str] = []
+        self.zones: list[str] = []
+        self.svgs = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "svg":
+            self.svgs += 1
+        if tag == "g" and a.get("class") == "zone" and "svg" in self.stack:
+            self.zones.append(str(a.get("data-zone")))
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        pass  # <circle .../>: nothing to close
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'} at {self.getpos()}")
+            return
+        self.stack.pop()
+
+
+@pytest.mark.parametrize("who", READERS)
+def test_html_parses_and_maps_every_zone(golden: Path, who: str) -> None:
+    from pbem import report
+    from pbem.campaign import Campaign
+
+    checker = Checker()
+    checker.feed(report.render(golden, who, "html"))
+    checker.close()
+    assert checker.problems == []
+    assert checker.stack == []
+    assert checker.svgs == 1
+    zones = Campaign.open(golden).data["map"]["zones"]
+    assert sorted(checker.zones) == sorted(zones)
+
+
+def png_colours(path: Path) -> set[bytes]:
+    """The distinct RGB colours of an 8-bit, non-interlaced RGB(A) PNG (standard library only)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, []
+    width = height = ctype = 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, ctype, _c, _f, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and interlace == 0 and ctype in (2, 6), (depth, interlace, ctype)
+        elif kind == b"IDAT":
+            idat.append(body)
+        pos += 12 + length
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * bpp
+    prev = bytearray(stride)
+    seen: set[bytes] = set()
+    for y in range(height):
+        start = y * (stride + 1)
+        kind_, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        if kind_ == 1:  # Sub
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif kind_ == 2:  # Up
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev, strict=True))
+        elif kind_ == 3:  # Average
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + (left + prev[i]) // 2) & 255
+        elif kind_ == 4:  # Paeth
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        seen.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp))
+        prev = line
+    return seen
+
+
+def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
+                                  require_tool: Callable[[str], None]) -> None:
+    """The HTML report, map included, renders in a real browser (headless Chromium)."""
+    from pbem import report
+
+    require_tool("chromium")
+    page = tmp_path / "report.html"
+    page.write_text(report.render(golden, "red", "html"))
+    png = tmp_path / "report.png"
+    proc = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={png}",
+         "--window-size=1200,1600", page.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert png.exists(), proc.stderr[-2000:]
+    keep = os.environ.get("PBEM_KEEP_SCREENSHOT")
+    if keep:
+        shutil.copy(png, keep)
+    colours = png_colours(png)
+    assert len(colours) > 20
+    # the map drew zones in the factions' colours
+    for hex_ in ("c0392b", "2e86c1", "d4ac0d", "7d3c98"):
+        assert bytes.fromhex(hex_) in colours, hex_
+
+
+# ---------------------------------------------------------------------------------------
+# the command
+
+
+@pytest.fixture
+def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
+    """The in-process CLI with `report` registered (pbem/cli.py does it once it is wired)."""
+    from pbem.cli import app
+    from pbem.cli_reports import register
+
+    if not any(c.name == "report" for c in app.registered_commands):
+        register(app)
+    return pbem
+
+
+def test_cli_report(golden: Path, tmp_path: Path, cli: Callable[..., Result]) -> None:
+    r = cli("-C", golden, "report", "--for", "red", "--format", "md")
+    assert r.code == 0, r.err
+    assert r.out.startswith("# Red Russia")
+    out = tmp_path / "reports"
+    r = cli("-C", golden, "report", "--for", "referee", "--format", "html", "--out", out)
+    assert r.code == 0, r.err
+    assert r.out.strip() == str(out / "golden-t2-referee.html")
+    assert (out / "golden-t2-referee.html").read_text().startswith("<!DOCTYPE html>")
+    r = cli("-C", golden, "report", "--turn", "1", "--out", out)
+    assert r.out.strip() == str(out / "golden-t1-public.txt")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--for", "reds"], "Error: --for 'reds': not a reader of this campaign"),
+    (["--format", "pdf"], "Error: --format 'pdf': choose one of text, html, md, bbcode"),
+    (["--turn", "7"], "Error: --turn 7: no such turn in this campaign"),
+])
+def test_cli_report_usage_errors(golden: Path, cli: Callable[..., Result], args: list[str],
+                                 message: str) -> None:
+    r = cli("-C", golden, "report", *args)
+    assert r.code == 2
+    assert r.err.startswith(message)
+
+
+def test_cli_report_key(sealed_camp: dict[str, Any], cli: Callable[..., Result]) -> None:
+    root, keys = sealed_camp["root"], sealed_camp["keys"]
+    r = cli("-C", root, "report", "--for", "siberian", "--key", keys / "siberian.key")
+    assert r.code == 0, r.err
+    assert sealed_camp["value"]["salt"] in r.out
+    r = cli("-C", root, "report", "--for", "siberian")
+    assert sealed_camp["value"]["salt"] not in r.out
+    assert "sealed (give --key to see it)" in r.out
