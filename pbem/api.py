@@ -17,7 +17,7 @@ from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
-from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal
+from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal, sealed_files
 from pbem.orders import Checked, Signing, check_orders
 
 # ---------------------------------------------------------------------------------------
@@ -369,9 +369,24 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dic
     if sealed_phase(phase):
         # the file itself joins orders/ when the phase resolves and its opening is published
         ctx = sealed.context(campaign.id, "orders", f"t{phase.turn}:{phase.name}", phase.turn, c.faction)
-        value = {"body": body, "file": c.raw, "signature": c.signature, "salt": c.salt}
+        value = {"body": body, "file": c.raw, "signature": c.signature, "salt": c.salt,
+                 "secret": c.secret}
         record["sealed"] = sealed.seal(ctx, value, _recipients(campaign, c.faction))
         what = "sealed until the phase resolves"
+    elif c.secret is not None:
+        # public orders with a secret part: the secret is sealed until the rules reveal it,
+        # and the file as sent (which holds it) until the turn ends
+        record["body"] = body
+        record["salt"] = c.salt
+        recipients = _recipients(campaign, c.faction)
+        ident = f"t{phase.turn}:{phase.name}:{c.faction}:{seq}"
+        record["secret"] = sealed.seal(
+            sealed.context(campaign.id, "orders-secret", ident, phase.turn, c.faction), c.secret,
+            recipients)
+        record["file_sealed"] = sealed.seal(
+            sealed.context(campaign.id, "orders-file", ident, phase.turn, c.faction),
+            {"file": c.raw, "signature": c.signature}, recipients)
+        what = f"{count} order{'s' if count != 1 else ''}, a sealed part"
     else:
         record["body"] = body
         record["salt"] = c.salt
@@ -407,16 +422,49 @@ def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str
     identities: list[str] | None = None
     for faction, record in sorted(pending.items()):
         if "sealed" not in record:
-            bodies[faction] = record["body"]
+            bodies[faction] = dict(record["body"])
+            if "secret" in record:
+                bodies[faction]["secret"] = record["secret"]  # opened by the rules, if ever
             continue
         if identities is None:
             identities = campaign.referee_identities()
         opened = sealed.open_node(campaign.id, record["sealed"], identities)
         if not opened.verified:
             raise CampaignError(f"the sealed orders of {faction} do not match their commitment")
-        bodies[faction] = opened.value["body"]
+        bodies[faction] = dict(opened.value["body"])
+        if opened.value.get("secret") is not None:
+            bodies[faction]["secret"] = opened.value["secret"]
         revealed[faction] = {"nonce": opened.nonce, "value": opened.value}
     return bodies, revealed
+
+
+class _LazySecrets:
+    """The referee's opener, loading the referee's identity only if a secret is opened."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self._inner: Any = None
+        self.openings: list[dict[str, Any]] = []
+
+    def open(self, node: dict[str, Any]) -> Any:
+        from pbem.sealed import RefereeSecrets
+
+        if self._inner is None:
+            self._inner = RefereeSecrets(self.campaign.id, self.campaign.referee_identities())
+            self.openings = self._inner.openings
+        return self._inner.open(node)
+
+
+def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from pbem import sealed
+
+    out = []
+    identities = campaign.referee_identities() if files else []
+    for item in files:
+        opened = sealed.open_node(campaign.id, item["node"], identities)
+        out.append({"file": item["file"], "faction": item["faction"], "nonce": opened.nonce,
+                    "value": opened.value})
+    return out
 
 
 def pending_salts(pending: dict[str, Any], revealed: dict[str, Any]) -> dict[str, str]:
@@ -457,11 +505,14 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             defaults.append(faction)
         batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
         rng, seed = randomness.batch_rng(secret, batch, salts)
-        events = game.resolve(data, state["game"], orders, rng)
+        secrets = _LazySecrets(campaign)
+        events = game.resolve(data, state["game"], orders, rng, secrets)
         new_game = state["game"]
         for event in events:
             new_game = game.apply(data, new_game, event)
         after = campaign.game.phase(data, new_game)
+        # orders files that held a secret are published when the turn ends
+        files_out = _reveal_files(campaign, sealed_files(state)) if after.turn != phase.turn else []
         summary = f"{phase.title or phase.name} resolved"
         if revealed:
             summary += f"; sealed orders of {', '.join(revealed)} revealed"
@@ -471,7 +522,8 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             seq=seq, prev=state["head"], kind="resolve", turn=phase.turn, phase=phase.name,
             summary=summary, revealed=revealed or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
-            batch=batch, seed=seed, salts=salts,
+            batch=batch, seed=seed, salts=salts, opened=secrets.openings or None,
+            files_revealed=files_out or None,
             events=events, dice=[r._asdict() for r in rng.rolls],
         )
         tag = f"turn-{after.turn:04d}" if after.turn != phase.turn else None
@@ -481,6 +533,10 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             files[stored] = opening["value"]["file"]
             if opening["value"].get("signature"):
                 files[f"{stored}.sig"] = opening["value"]["signature"]
+        for out in files_out:
+            files[out["file"]] = out["value"]["file"]
+            if out["value"].get("signature"):
+                files[f"{out['file']}.sig"] = out["value"]["signature"]
         campaign.write_step(entry, {**state, "game": new_game, **after_resolve(state, entry)},
                             f"step {seq}: {summary}", extra=files, tag=tag)
         state = campaign.state()

@@ -17,8 +17,9 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
-from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal
+from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
+from pbem.sealed import PublishedSecrets
 
 
 class _Audit:
@@ -37,6 +38,7 @@ class _Audit:
         self.last_seed: bytes | None = None  # the anchor, then each published batch seed
         self.batches = 0
         self.labels: dict[str, int] = {}  # die label -> step that rolled it (steps in force)
+        self.opened: dict[str, Any] = {}  # commitment -> value, for every published opening
 
     def problem(self, text: str) -> None:
         self.problems.append(text)
@@ -140,7 +142,10 @@ class _Audit:
                 orders.update(entry.get("nmr_orders", {}))
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
-                events = normal(self.game.resolve(self.data, before["game"], orders, replay))
+                secrets = PublishedSecrets(self.campaign.id, entry.get("opened", []))
+                events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
+                self._openings(name, entry, secrets)
+                self._files(name, entry, before)
                 self.checked["rolls"] += len(rolls)
                 if not replay.finished():
                     self.problem(f"{name}: recorded dice that the rules never asked for")
@@ -181,12 +186,51 @@ class _Audit:
                              f"{self.labels[d['label']]}")
             self.labels[d["label"]] = entry["seq"]
 
+    def _openings(self, name: str, entry: dict[str, Any], secrets: Any) -> None:
+        for opening in entry.get("opened", []):
+            commitment = opening["node"]["commitment"]
+            self.checked["commitments"] += 1
+            if commitment not in secrets.used:
+                self.problem(f"{name}: publishes the opening of {opening['node']['kind']} "
+                             f"{opening['node']['id']}, which the rules did not open")
+            self.opened[commitment] = opening["value"]
+
+    def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
+        """Orders files kept sealed for their secret part, published at the end of a turn."""
+        from pbem import sealed
+        from pbem.orders import body_of
+
+        waiting = {item["file"]: item for item in sealed_files(before)}
+        for out in entry.get("files_revealed", []):
+            item = waiting.pop(out["file"], None)
+            if item is None:
+                self.problem(f"{name}: reveals {out['file']}, which was not sealed")
+                continue
+            self.checked["commitments"] += 1
+            value = out["value"]
+            if not sealed.check_opening(self.campaign.id, item["node"], out["nonce"], value):
+                self.problem(f"{name}: the revealed {out['file']} does not open its commitment")
+                continue
+            doc = yamlio.load_untrusted(value["file"], f"{name}: {out['file']}")
+            if body_of(doc.data) != item["body"]:
+                self.problem(f"{name}: {out['file']} is not the orders that were recorded")
+            if item["secret"] in self.opened and doc.data.get("secret") != self.opened[item["secret"]]:
+                self.problem(f"{name}: the secret part of {out['file']} is not the one opened")
+            if value.get("signature"):
+                self._signature(name, item["faction"], value["file"].encode("utf-8"),
+                                value["signature"])
+        if entry.get("files_revealed") and waiting:
+            self.problem(f"{name}: leaves {', '.join(sorted(waiting))} sealed at the end of the turn")
+
     def _orders(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         record = entry["pending"]
         faction = entry["faction"]
         if "sealed" in record:
             return  # checked when it is revealed
-        self._legal(name, faction, record["body"], before)
+        body = dict(record["body"])
+        if "secret" in record:
+            body["secret"] = record["secret"]  # the sealed part is checked when it is opened
+        self._legal(name, faction, body, before)
         sig_path = f"{record['file']}.sig"
         signature = self.store.read_at(sha, sig_path)
         if signature is not None:
@@ -200,7 +244,9 @@ class _Audit:
         revealed = entry.get("revealed", {})
         for faction, record in before["pending"].items():
             if "sealed" not in record:
-                bodies[faction] = record["body"]
+                bodies[faction] = dict(record["body"])
+                if "secret" in record:
+                    bodies[faction]["secret"] = record["secret"]
                 continue
             opening = revealed.get(faction)
             if opening is None:
@@ -218,7 +264,9 @@ class _Audit:
                 doc = yamlio.load_untrusted(value["file"], f"{name}: revealed orders of {faction}")
                 if body_of(doc.data) != value["body"]:
                     self.problem(f"{name}: the revealed orders of {faction} are not the signed file")
-            bodies[faction] = value["body"]
+            bodies[faction] = dict(value["body"])
+            if value.get("secret") is not None:
+                bodies[faction]["secret"] = value["secret"]
         return bodies
 
     def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:

@@ -26,8 +26,8 @@ from pbem.log import entry_name, finish
 CONFIG = "campaign.yaml"
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
 ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "summary", "reason", "undoes",
-               "options", "randomness", "hidden", "pending", "revealed", "batch", "seed", "salts",
-               "nmr_orders",
+               "options", "randomness", "hidden", "pending", "revealed", "opened",
+               "files_revealed", "batch", "seed", "salts", "nmr_orders",
                "events", "dice")
 STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash

@@ -412,6 +412,12 @@ def demo(
         _print_json(result)
 
 
+# the report and mail commands live beside this module and add themselves to the app
+from pbem import cli_reports  # noqa: E402 - after app and OPTS, which they use
+
+cli_reports.register(app)
+
+
 # ---------------------------------------------------------------------------------------
 
 

@@ -34,6 +34,13 @@ class Rng(Protocol):
     def choice(self, label: str, items: Sequence[T]) -> T: ...
 
 
+class Secrets(Protocol):
+    """Opens sealed values during adjudication (the referee's copy: decrypts and records
+    the opening for the log; an audit: takes the opening the log published and checks it)."""
+
+    def open(self, node: dict[str, Any]) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with an orders file; `path` points into the file's data."""
@@ -90,8 +97,12 @@ class Game(Protocol):
     ) -> list[Problem]: ...
 
     def resolve(
-        self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng
-    ) -> list[Event]: ...
+        self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+        secrets: Secrets | None = None,
+    ) -> list[Event]:
+        """Adjudicate. Secret parts of orders arrive as sealed nodes; `secrets.open` gives
+        their values when the rules reveal them."""
+        ...
 
     def apply(self, data: GameData, state: State, event: Event) -> State: ...
 

@@ -93,8 +93,18 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
     for faction, record in before.get("pending", {}).items():
         if record.get("salt_next"):
             commits[faction] = record["salt_next"]
+    files = [] if entry.get("files_revealed") else sealed_files(before)
     return {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
-            "salt_commits": commits, "last_salts": entry.get("salts", {})}
+            "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
+
+
+def sealed_files(before: dict[str, Any]) -> list[dict[str, Any]]:
+    """Orders files that hold a secret, kept sealed until the turn ends: those of earlier
+    phases of the turn and those of the phase resolving now."""
+    return [*before.get("sealed_files", []),
+            *({"file": r["file"], "node": r["file_sealed"], "body": r["body"],
+               "secret": r["secret"]["commitment"], "faction": f}
+              for f, r in sorted(before.get("pending", {}).items()) if "file_sealed" in r)]
 
 
 def finish(state: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pbem.game import Game, GameData, Phase
 from pbem.names import suggest
 
 HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "salt", "salt_next", "orders",
-               "standing")
+               "standing", "secret")
 REQUIRED = ("campaign", "turn", "phase", "faction", "orders")
 
 
@@ -57,9 +57,16 @@ class Checked:
         return str(self.doc.data["faction"]) if self.doc else ""
 
     def body(self) -> dict[str, Any]:
-        """What the game sees: the orders and standing instructions."""
+        """The public part: the orders and standing instructions."""
         assert self.doc is not None
         return body_of(self.doc.data)
+
+    @property
+    def secret(self) -> Any:
+        """The part sealed to the owner and the referee until the rules reveal it (such as
+        Red Russia's attack spending, 8.3), or None."""
+        assert self.doc is not None
+        return self.doc.data.get("secret")
 
 
 def body_of(data: dict[str, Any]) -> dict[str, Any]:
@@ -138,16 +145,18 @@ def check_orders(
             )
     if "orders" in data_ and data_["orders"] is not None and not isinstance(data_["orders"], list):
         problems.append(f"{doc.where(('orders',))}: 'orders' must be a list (use [] for none)")
-    if "standing" in data_ and data_["standing"] is not None and not isinstance(
-        data_["standing"], dict
-    ):
-        problems.append(f"{doc.where(('standing',))}: 'standing' must be a mapping")
+    for key in ("standing", "secret"):
+        if key in data_ and data_[key] is not None and not isinstance(data_[key], dict):
+            problems.append(f"{doc.where((key,))}: '{key}' must be a mapping")
     _check_salt(checked, str(faction), signing)
     if problems:
         return checked
     if signing is not None:
         _check_signature(checked, str(faction), signing)
-    for problem in game.validate(data, game_state, str(faction), checked.body()):
+    full = checked.body()
+    if checked.secret is not None:
+        full["secret"] = checked.secret
+    for problem in game.validate(data, game_state, str(faction), full):
         problems.append(f"{doc.where(problem.path)}: {problem.message}")
     return checked
 

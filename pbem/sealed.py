@@ -85,3 +85,41 @@ def find_sealed(data: Any) -> list[dict[str, Any]]:
         for value in data:
             found += find_sealed(value)
     return found
+
+
+class RefereeSecrets:
+    """Opens sealed nodes with the referee's identity and keeps each opening to publish."""
+
+    def __init__(self, campaign: str, identities: list[str]) -> None:
+        self.campaign = campaign
+        self.identities = identities
+        self.openings: list[dict[str, Any]] = []
+
+    def open(self, node: dict[str, Any]) -> Any:
+        opened = open_node(self.campaign, node, self.identities)
+        if not opened.verified:
+            raise CryptoError(f"sealed {node['kind']} {node['id']} does not match its commitment")
+        meta = {k: node[k] for k in ("kind", "id", "owner", "turn", "commitment")}
+        if not any(o["node"]["commitment"] == node["commitment"] for o in self.openings):
+            self.openings.append({"node": meta, "nonce": opened.nonce, "value": opened.value})
+        return opened.value
+
+
+class PublishedSecrets:
+    """For an audit: the openings a log entry published, each checked against its node."""
+
+    def __init__(self, campaign: str, openings: list[dict[str, Any]]) -> None:
+        self.campaign = campaign
+        self.by_commitment = {o["node"]["commitment"]: o for o in openings}
+        self.used: set[str] = set()
+
+    def open(self, node: dict[str, Any]) -> Any:
+        opening = self.by_commitment.get(node.get("commitment", ""))
+        if opening is None:
+            raise ValueError(f"the rules open sealed {node.get('kind')} {node.get('id')}, "
+                             "but the log publishes no opening for it")
+        if not check_opening(self.campaign, node, opening["nonce"], opening["value"]):
+            raise ValueError(f"the published opening of {node.get('kind')} {node.get('id')} "
+                             "does not match its commitment")
+        self.used.add(node["commitment"])
+        return opening["value"]

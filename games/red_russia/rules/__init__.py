@@ -10,17 +10,26 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, State
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
 from pbem.names import suggest
 
 from . import board as board_
-from . import movement, setup, turn
+from . import combat, movement, setup, turn
 from .board import MAJORS, WHITES
+from .common import order_items
 from .events import apply as apply_event
 
-STANDING_KEYS: dict[str, dict[Any, int]] = {
+STANDING_KEYS: dict[str, Any] = {
     # 10.8.1: Lenin in Moscow lets the Reds add or subtract 2 from their initiative roll
     "lenin_initiative": turn.LENIN_CHOICES,
+    # 8.4 when attacked: retreat before combat where the rules allow it
+    "retreat_before_combat": {"never": 0, "always": 1},
+    # 8.4, 8.7: zones to retreat to, in order of preference
+    "retreat_to": list,
+    # 8.6: units (ids) or types (inf, cav, tank, air) to take losses first
+    "loss_order": list,
+    # 8.3: how many rounds an invasion is fought before the attacker stops
+    "invasion_rounds": int,
 }
 
 PHASES: dict[str, tuple[str, str]] = {
@@ -89,12 +98,13 @@ class RedRussia:
         elif name in ("setup-reduce", "setup-reduce-red"):
             problems += setup.validate_reduce(data, state, faction, orders)
         elif name == "action":
-            problems += movement.plan(data, state, faction, orders)[1]
+            problems += action(data, state, faction, orders)[1]
         else:
             problems.append(Problem(("phase",), f"no orders are taken in phase {name}"))
         return problems
 
-    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng) -> list[Event]:
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
         name = state["phase"]
         events = turn.standing_events(state, orders)
         work = state
@@ -118,11 +128,11 @@ class RedRussia:
             events.append({"type": "phase", "turn": work["turn"], "phase": "action", "actor": order[0]})
         elif name == "action":
             actor = work["actor"]
-            moves, problems = movement.plan(data, work, actor, orders.get(actor, {}), rng)
+            found, problems = action(data, work, actor, orders.get(actor, {}), rng, secrets)
             if problems:
                 raise ValueError(f"{actor}: {problems[0].message}")
-            events += moves
-            for e in moves:
+            events += found
+            for e in found:
                 work = apply_event(data, work, e)
             following = turn.next_actor(work)
             if following:
@@ -154,10 +164,36 @@ class RedRussia:
             return setup.bot_reduce(data, state, faction, rng)
         if name == "action":
             body: Orders = {"orders": movement.bot(data, state, faction, rng)}
+            self._bot_attacks(data, state, faction, body, rng)
+            body["standing"] = {"retreat_before_combat": "never", "invasion_rounds": 3}
             if faction == "red":
-                body["standing"] = {"lenin_initiative": "+2"}
+                body["standing"]["lenin_initiative"] = "+2"
             return body
         return {"orders": []}
+
+    def _bot_attacks(self, data: GameData, state: State, faction: str, body: Orders, rng: Rng) -> None:
+        """8.2, 8.3: attack where the odds look good and the money allows it."""
+        work = state
+        for e in movement.plan(data, state, faction, body)[0]:
+            work = apply_event(data, work, e)
+        money = work["money"][faction]
+        spend: dict[str, int] = {}
+        for zone in sorted({p["zone"] for p in work["units"].values()
+                            if p["faction"] == faction and p["status"] == "map"}):
+            if zone not in board_.board(data).zones or not combat.defenders_of(work, zone, faction):
+                continue
+            mine = [u for u, p in work["units"].items() if p["faction"] == faction
+                    and p["status"] == "map" and p["zone"] == zone and p["type"] in ("inf", "cav", "tank")]
+            if not mine:
+                continue
+            cost = rng.choice(f"bot:spend:{faction}:{zone}", [1, 3, 3, 5])
+            if cost > money:
+                continue
+            money -= cost
+            spend[zone] = cost
+            body["orders"].append({"attack": {"zone": zone}})
+        if spend:
+            body["secret"] = {"spend": spend}
 
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be
@@ -170,6 +206,24 @@ class RedRussia:
         return describe_event(data, event)
 
 
+def action(
+    data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None,
+    secrets: Secrets | None = None,
+) -> tuple[list[Event], list[Problem]]:
+    """4.5: all the moves first (7.x), then the battles in the order given (8.2)."""
+    events, problems = movement.plan(data, state, faction, body, rng)
+    work = state
+    for e in events:
+        work = apply_event(data, work, e)
+    attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move",))]
+    b = board_.board(data)
+    specs = combat.check_attacks(b, work, faction, attacks, body.get("secret"), problems)
+    if problems or rng is None or not specs:
+        return events, problems
+    fought, _ = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng, secrets)
+    return events + fought, problems
+
+
 def _check_standing(standing: dict[str, Any]) -> list[Problem]:
     problems = []
     for key, value in standing.items():
@@ -177,6 +231,13 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
             problems.append(Problem(("standing", key), f"unknown standing instruction {key!r}"
                                     f"{suggest(str(key), list(STANDING_KEYS))} "
                                     f"(known: {', '.join(STANDING_KEYS)})"))
+        elif STANDING_KEYS[key] is list:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                problems.append(Problem(("standing", key), f"{key} is a list of names"))
+        elif STANDING_KEYS[key] is int:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= combat.MAX_ROUNDS:
+                problems.append(Problem(("standing", key), f"{key} is a number of rounds, 1 to "
+                                                           f"{combat.MAX_ROUNDS}"))
         elif isinstance(value, bool) or value not in STANDING_KEYS[key]:
             choices = ", ".join(str(c) for c in STANDING_KEYS[key] if isinstance(c, str))
             problems.append(Problem(("standing", key), f"{key} is one of {choices}, not {value!r}"))
@@ -188,7 +249,41 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "placed":
         return f"{e['faction']} placed {', '.join(e['units'])} in {e['zone']}"
     if kind == "reduced":
+        if e["by"] == "combat":
+            return f"{e['unit']} loses a step (8.6)"
         return f"{e['by']} reduced {e['unit']}"
+    if kind == "attack":
+        return (f"{e['attacker']} attacks {e['zone']} ({', '.join(e['defenders']) or 'nobody left'}): "
+                f"{e['level']}, {e['spend']} money revealed (8.3)")
+    if kind == "combat_round":
+        parts = []
+        for side, name in (("atk", "attacker"), ("def", "defender")):
+            rolls = "; ".join(f"{g['what']} {' '.join(map(str, g['values']))} (hit on {g['hit']}+)"
+                              for g in e["dice"][side])
+            parts.append(f"{name} {rolls or 'no dice'} = {e['hits'][side]} hits")
+        return f"{e['zone']} round {e['round']}: " + " | ".join(parts)
+    if kind == "retreat":
+        return f"{e['faction']} {', '.join(e['units'])} retreat from {e['zone']} to {e['to']} ({e['when']})"
+    if kind == "eliminated":
+        return f"{e['unit']} is eliminated in {e['zone']}: {e['why']}"
+    if kind == "leader_loss":
+        fate = f", then {e['fate']}" if e.get("fate") else ""
+        return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {e['steps']} steps lost"
+                f"{fate}: {e['result']} (10.4)")
+    if kind == "leader_capture":
+        where = f" to {e['to']}" if e.get("to") else ""
+        return f"leader {e['leader']} left alone: {e['dice'][0]}+{e['dice'][1]}: {e['result']}{where} (10.5)"
+    if kind == "battle_over":
+        held = ("both sides stay" if e["attacker_left"] and e["defender_left"] else
+                "the attacker holds the field" if e["attacker_left"] else
+                "the defender holds" if e["defender_left"] else "nobody is left")
+        return f"battle of {e['zone']} over: {held}"
+    if kind == "note":
+        return f"{e.get('zone', '')}: {e['text']}"
+    if kind == "air_alone":
+        return f"aircraft {e['unit']} caught alone in {e['zone']} retreats, rolled {e['roll']} (8.93)"
+    if kind == "lenin_killed":
+        return f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money (10.8.1)"
     if kind == "moved":
         how = " by rail" if e.get("rail") else ""
         stop = " (stopped by enemy units)" if e.get("stopped") else ""

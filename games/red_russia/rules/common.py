@@ -33,6 +33,8 @@ def enemies(state: State, faction: str, other: str) -> bool:
     """
     if other == faction:
         return False
+    if other == "allies" or faction == "allies":  # 13.6, 18.1: the Allies side with the Whites
+        return "red" in (faction, other)
     return not (faction in WHITES and other in WHITES)
 
 
@@ -53,9 +55,11 @@ def iron_cross_closed(b: Board, state: State, zone: str) -> bool:
 
 
 def order_items(
-    body: dict[str, Any], verbs: tuple[str, ...], problems: list[Problem]
+    body: dict[str, Any], verbs: tuple[str, ...], problems: list[Problem],
+    others: tuple[str, ...] = (),
 ) -> Iterator[tuple[int, str, Any]]:
-    """(index, verb, argument) of each order; malformed ones become problems."""
+    """(index, verb, argument) of each order with one of `verbs`; orders with one of
+    `others` are left to another part of the rules; anything else is a problem."""
     for i, item in enumerate(body.get("orders") or []):
         path: Path_ = ("orders", i)
         if not isinstance(item, dict) or len(item) != 1:
@@ -63,9 +67,12 @@ def order_items(
                                           "a mapping with exactly one of these keys"))
             continue
         ((verb, arg),) = item.items()
+        if verb in others:
+            continue
         if verb not in verbs:
-            problems.append(Problem(path, f"unknown order {verb!r}{suggest(str(verb), verbs)} "
-                                          f"(this phase takes: {', '.join(verbs)})"))
+            known = verbs + others
+            problems.append(Problem(path, f"unknown order {verb!r}{suggest(str(verb), known)} "
+                                          f"(this phase takes: {', '.join(known)})"))
             continue
         yield i, str(verb), arg
 

@@ -59,6 +59,10 @@ def _reduced(b: Board, s: State, e: Event) -> None:
 
 def _moved(b: Board, s: State, e: Event) -> None:
     path = [_place(b, p) for p in e["path"]]
+    if len(path) >= 2 and path[-1] in b.zones:  # 8.4, 8.5 care how the enemy came in
+        kind = b.routes.get(path[-2], {}).get(path[-1], "sea")
+        s.setdefault("entered", {}).setdefault(path[-1], []).append(
+            {"faction": e["faction"], "from": path[-2], "kind": kind})
     for pid in e["units"]:
         unit = _unit(s, pid)
         unit["zone"] = path[-1]
@@ -89,6 +93,48 @@ def _phase(b: Board, s: State, e: Event) -> None:
     if e.get("actor") is not None or e["phase"] != "action":
         s["moved"] = {}
         s["transport"] = {}
+        s["entered"] = {}
+
+
+def _retreat(b: Board, s: State, e: Event) -> None:
+    """8.4, 8.7: retreating costs no movement (7.1)."""
+    dest = _place(b, e["to"])
+    for pid in e["units"]:
+        _unit(s, pid)["zone"] = dest
+
+
+def _eliminated(b: Board, s: State, e: Event) -> None:
+    _unit(s, e["unit"]).update(status="eliminated", zone=None, reduced=False)
+
+
+def _attack(b: Board, s: State, e: Event) -> None:
+    """8.3 the money is spent whatever happens next (8.4)."""
+    faction = _faction(e["attacker"], minors=False)
+    if s["money"][faction] < int(e["spend"]):
+        raise ValueError(f"{faction} cannot pay {e['spend']} (6.4)")
+    s["money"][faction] -= int(e["spend"])
+
+
+def _leader_loss(b: Board, s: State, e: Event) -> None:
+    """10.4 wounded: to the box of unused leaders; killed: out of the game."""
+    if e["result"] == "wounded":
+        _unit(s, e["leader"]).update(status="unused", zone=None)
+    elif e["result"] == "killed":
+        _unit(s, e["leader"]).update(status="dead", zone=None)
+
+
+def _leader_capture(b: Board, s: State, e: Event) -> None:
+    """10.5 captured leaders are shot; those who escape rejoin the nearest friendly zone."""
+    if e["result"] == "captured" or e.get("to") is None:
+        _unit(s, e["leader"]).update(status="dead", zone=None)
+    else:
+        _unit(s, e["leader"])["zone"] = _place(b, e["to"])
+
+
+def _lenin_killed(b: Board, s: State, e: Event) -> None:
+    """10.8.1: the Reds lose two dice of manpower and money (never below zero, 6.4)."""
+    s["manpower"]["red"] = max(0, s["manpower"]["red"] - int(e["manpower"]))
+    s["money"]["red"] = max(0, s["money"]["red"] - int(e["money"]))
 
 
 def _initiative(b: Board, s: State, e: Event) -> None:
@@ -163,20 +209,30 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "defeated": _defeated,
     "game_over": _game_over,
     "victory_points": _victory_points,
+    "retreat": _retreat,
+    "eliminated": _eliminated,
+    "attack": _attack,
+    "leader_loss": _leader_loss,
+    "leader_capture": _leader_capture,
+    "lenin_killed": _lenin_killed,
     "set_control": _set_control,
     "set_unit": _set_unit,
     "set_resources": _set_resources,
 }
 # events that only record what happened (dice, explanations); they change nothing
-RECORD_ONLY = ("initiative_roll", "note")
+RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over")
 
 
 def apply(data: GameData, state: State, event: Event) -> State:
+    return apply_with(board(data), state, event)
+
+
+def apply_with(b: Board, state: State, event: Event) -> State:
     kind = event.get("type")
     if kind in RECORD_ONLY:
         return state
     if kind not in APPLY:
         raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
     new: State = clone(state)
-    APPLY[kind](board(data), new, event)
+    APPLY[kind](b, new, event)
     return new

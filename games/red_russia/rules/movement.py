@@ -98,7 +98,7 @@ def plan(
     problems: list[Problem] = []
     events: list[Event] = []
     work = state
-    for i, _verb, arg in order_items(body, ("move",), problems):
+    for i, _verb, arg in order_items(body, ("move",), problems, others=("attack",)):
         path: Path_ = ("orders", i, "move")
         found: list[Problem] = []
         event = _one_move(b, work, faction, arg, path, found)
@@ -455,8 +455,8 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
                  and work["units"][p]["type"] != "fleet"]
         if not units:
             continue
-        neighbours = [n for n in sorted(b.routes.get(zone, {}))
-                      if not iron_cross_closed(b, work, n) and not enemy_units_at(work, n, faction)]
+        # stacks step anywhere open, enemy units included: the attacks come after the moves
+        neighbours = [n for n in sorted(b.routes.get(zone, {})) if not iron_cross_closed(b, work, n)]
         if not neighbours:
             continue
         dest = rng.choice(f"bot:dest:{faction}:{label_part(zone)}", neighbours)

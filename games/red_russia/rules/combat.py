@@ -1,0 +1,509 @@
+"""Combat in the action phase (8.1-8.8, 8.91, 8.93, 10.2, 10.4, 10.5, 18.1).
+
+By mail a battle is decided without live questions: the attacker's orders name the battles
+(in the order they are fought) and, in the `secret:` part sealed to the referee, the money
+spent on each (8.3); every other choice comes from standing instructions:
+
+    orders:
+      - attack: {zone: Kazan}                       # all your units and leaders there fight
+      - attack: {zone: Ufa, units: [red-cav-02], leaders: []}
+    secret:
+      spend: {Kazan: 3, Ufa: 1}                     # 1 probe, 3 assault, 5 invasion
+    standing:
+      retreat_before_combat: never                  # 8.4 when defending: never | always
+      retreat_to: [Moscow, Tver]                    # 8.4, 8.7 preferred retreat zones
+      loss_order: [red-inf-07, cav]                 # 8.6 who takes losses first (ids or types)
+      invasion_rounds: 4                            # 8.3 rounds of an invasion before stopping
+
+The spending is revealed only after the defender's retreat before combat (8.4).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from pbem.game import Event, Problem, Rng, Secrets, State
+
+from .board import Board
+from .common import (
+    Path_,
+    check_keys,
+    enemies,
+    friendly_zone,
+    id_list,
+    iron_cross_closed,
+    label_part,
+    piece_id,
+    place_name,
+)
+from .events import apply_with
+
+LEVELS = {1: ("probe", 1), 3: ("assault", 2), 5: ("invasion", 0)}  # 8.3: cost -> rounds
+INVASION_ROUNDS = 4  # 8.3 an invasion goes on until the attacker stops: default standing
+MAX_ROUNDS = 20  # a safety bound for an invasion where nothing can be hit
+
+
+def _units(state: State, zone: str, owners: set[str] | None = None) -> list[str]:
+    return sorted(pid for pid, p in state["units"].items()
+                  if p["status"] == "map" and p["zone"] == zone and p["type"] != "leader"
+                  and (owners is None or p["faction"] in owners))
+
+
+def _leaders(state: State, zone: str, owners: set[str]) -> list[str]:
+    return sorted(pid for pid, p in state["units"].items()
+                  if p["status"] == "map" and p["zone"] == zone and p["type"] == "leader"
+                  and p["faction"] in owners)
+
+
+def defenders_of(state: State, zone: str, attacker: str) -> set[str]:
+    return {state["units"][u]["faction"] for u in _units(state, zone)
+            if enemies(state, attacker, state["units"][u]["faction"])}
+
+
+# ---------------------------------------------------------------------------------------
+# validation (8.1-8.3, 6.4, 8.93, 18.1)
+
+
+def check_attacks(
+    b: Board, state: State, faction: str, attacks: list[tuple[int, Any]], secret: Any,
+    problems: list[Problem],
+) -> list[dict[str, Any]]:
+    """The declared battles, checked against the position after the moves."""
+    out: list[dict[str, Any]] = []
+    sealed = isinstance(secret, dict) and "sealed" in secret  # checked when it was received
+    spend = secret.get("spend") if isinstance(secret, dict) and not sealed else None
+    seen: set[str] = set()
+    total = 0
+    for i, arg in attacks:
+        path: Path_ = ("orders", i, "attack")
+        if not check_keys(arg, path, ("zone",), ("units", "leaders"), problems):
+            continue
+        zone = place_name(b, arg["zone"], (*path, "zone"), problems)
+        if zone is None:
+            continue
+        if zone in seen:
+            problems.append(Problem((*path, "zone"), f"{zone} is attacked twice"))
+            continue
+        seen.add(zone)
+        mine = [u for u in _units(state, zone, {faction}) if state["units"][u]["type"] != "fleet"]
+        foes = defenders_of(state, zone, faction)
+        if not mine:
+            problems.append(Problem((*path, "zone"), f"you have no land units in {zone} to attack "
+                                                     "with (8.1: only units in the zone fight)"))
+            continue
+        if not foes:
+            problems.append(Problem((*path, "zone"), f"there are no enemy units in {zone} "
+                                                     "(White factions never attack each other, 18.1)"))
+            continue
+        units = mine
+        if "units" in arg:
+            units = []
+            for j, text in enumerate(id_list(arg["units"])):
+                pid = piece_id(b, state, text, (*path, "units", j), problems)
+                if pid is not None and pid not in mine:
+                    problems.append(Problem((*path, "units", j), f"{pid} is not one of your land "
+                                                                 f"units in {zone}"))
+                elif pid is not None:
+                    units.append(pid)
+        if units and all(state["units"][u]["type"] == "air" for u in units):
+            problems.append(Problem((*path, "units"), "aircraft cannot fight alone (8.93)"))
+        leaders = _leaders(state, zone, {faction})
+        if "leaders" in arg:
+            named = [piece_id(b, state, t, (*path, "leaders", j), problems)
+                     for j, t in enumerate(id_list(arg["leaders"]))]
+            leaders = [lid for lid in named if lid is not None]
+            for lid in leaders:
+                if lid not in _leaders(state, zone, {faction}):
+                    problems.append(Problem((*path, "leaders"), f"{lid} is not your leader in {zone}"))
+        amount = spend.get(zone) if isinstance(spend, dict) else None
+        if sealed:
+            pass
+        elif amount not in LEVELS:
+            problems.append(Problem(("secret", "spend"), f"give the money spent on {zone} under "
+                                                         "secret: spend: (1 probe, 3 assault, "
+                                                         "5 invasion; 8.3)"))
+        else:
+            total += amount
+        out.append({"zone": zone, "units": units, "leaders": leaders})
+    if isinstance(spend, dict):
+        for zone in spend:
+            if b.places.get(zone) not in seen:
+                problems.append(Problem(("secret", "spend", zone), f"money spent on {zone}, "
+                                                                   "which is not attacked"))
+    if not sealed and total > state["money"][faction]:  # 6.4 no deficit
+        problems.append(Problem(("secret", "spend"), f"the attacks cost {total} money; "
+                                                     f"{faction} has {state['money'][faction]} (6.4)"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# resolution
+
+
+class Battle:
+    """One battle (8.2-8.8): the state it works on is updated event by event."""
+
+    def __init__(self, b: Board, data: Any, state: State, attacker: str, spec: dict[str, Any],
+                 rng: Rng) -> None:
+        self.b, self.data, self.state = b, data, state
+        self.attacker, self.zone, self.rng = attacker, spec["zone"], rng
+        self.spec = spec
+        self.events: list[Event] = []
+        self.lost = {"atk": 0, "def": 0}
+        self.label = f"combat:{label_part(self.zone)}:t{state['turn']}:{attacker}"
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = apply_with(self.b, self.state, event)
+
+    # -- sides -----------------------------------------------------------------------------
+    def side_units(self, side: str) -> list[str]:
+        if side == "atk":
+            return [u for u in self.spec["units"] if self._here(u)]
+        foes = defenders_of(self.state, self.zone, self.attacker)
+        return [u for u in _units(self.state, self.zone, foes)
+                if self.state["units"][u]["type"] != "fleet"]
+
+    def side_leaders(self, side: str) -> list[str]:
+        if side == "atk":
+            return [lid for lid in self.spec["leaders"] if self._here(lid)]
+        return _leaders(self.state, self.zone, defenders_of(self.state, self.zone, self.attacker))
+
+    def _here(self, pid: str) -> bool:
+        p = self.state["units"][pid]
+        return bool(p["status"] == "map" and p["zone"] == self.zone)
+
+    def value(self, pid: str, index: int) -> int:
+        c = self.b.counters[pid]
+        return int((c["reduced"] if self.state["units"][pid]["reduced"] else c["full"])[index])
+
+    # -- 8.4 retreat before combat ----------------------------------------------------------
+    def retreat_before(self, standing: dict[str, dict[str, Any]]) -> None:
+        foes = sorted(defenders_of(self.state, self.zone, self.attacker))
+        atk_cav = sum(1 for u in self.side_units("atk") if self.state["units"][u]["type"] == "cav")
+        for faction in foes:
+            rules = standing.get(faction, {})
+            if rules.get("retreat_before_combat", "never") != "always":
+                continue
+            units = [u for u in _units(self.state, self.zone, {faction})
+                     if self.state["units"][u]["type"] != "fleet"]
+            cav = sum(1 for u in units if self.state["units"][u]["type"] == "cav")
+            only_cav = bool(units) and cav == len(units)
+            if atk_cav > cav and not only_cav:
+                self.emit({"type": "note", "zone": self.zone, "text": f"{faction} cannot retreat "
+                           "before combat: the attacker has more cavalry (8.4)"})
+                continue
+            dest = self.retreat_zone(faction, units, forced=False, rules=rules)
+            if dest is None:
+                continue
+            leaders = _leaders(self.state, self.zone, {faction})
+            self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
+                       "units": units + leaders, "to": dest, "when": "before combat"})
+
+    def retreat_zone(self, faction: str, units: list[str], *, forced: bool,
+                     rules: dict[str, Any]) -> str | None:
+        """8.4 / 8.7: where these units may retreat, by the player's preference, or None."""
+        entered_from = {e["from"] for e in self.state.get("entered", {}).get(self.zone, [])
+                        if e["faction"] != faction}
+        options = []
+        for there, kind in sorted(self.b.routes.get(self.zone, {}).items()):
+            if kind != "easy" and not forced:
+                continue  # 8.4; forced retreats after a round may use them (8.7)
+            if there in entered_from or iron_cross_closed(self.b, self.state, there):
+                continue
+            if not friendly_zone(self.state, there, faction):
+                continue  # never into an enemy or neutral zone
+            foes_there = [u for u in _units(self.state, there)
+                          if enemies(self.state, faction, self.state["units"][u]["faction"])]
+            if len(foes_there) > len(units):
+                continue
+            options.append(there)
+        preferred = [self.b.places.get(z) for z in rules.get("retreat_to", []) or []]
+        for zone in preferred:
+            if zone in options:
+                return zone
+        return options[0] if options else None
+
+    # -- 8.5-8.8 the rounds ------------------------------------------------------------------
+    def fight(self, spend: int, standing: dict[str, dict[str, Any]]) -> None:
+        level, rounds = LEVELS[spend]
+        if rounds == 0:
+            rounds = int(standing.get(self.attacker, {}).get("invasion_rounds", INVASION_ROUNDS))
+            rounds = max(1, min(rounds, MAX_ROUNDS))
+        defenders = sorted(defenders_of(self.state, self.zone, self.attacker))
+        self.emit({"type": "attack", "zone": self.zone, "attacker": self.attacker,
+                   "defenders": defenders, "spend": spend, "level": level, "rounds": rounds})
+        if self.air_alone():
+            return
+        difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
+                        for e in self.state.get("entered", {}).get(self.zone, []))
+        for r in range(1, rounds + 1):
+            if not self.side_units("atk") or not self.side_units("def"):
+                break
+            self.round(r, difficult and r == 1, standing)
+        self.after(defenders)
+
+    def air_alone(self) -> bool:
+        """8.93: aircraft caught alone retreat at once and lose a step on 1-2."""
+        units = self.side_units("def")
+        if not units or any(self.state["units"][u]["type"] != "air" for u in units):
+            return False
+        for u in units:
+            faction = self.state["units"][u]["faction"]
+            roll = self.rng.roll(f"{self.label}:air-alone:{u}", 6)
+            self.emit({"type": "air_alone", "unit": u, "zone": self.zone, "roll": roll})
+            if roll <= 2:
+                self.emit({"type": "reduced", "unit": u, "by": "combat"})
+            if self._here(u):
+                self.retreat_or_die(u, faction, {})
+        return True
+
+    def dice(self, side: str, r: int, plus_one: bool) -> list[dict[str, Any]]:
+        """The groups of dice one side rolls this round: (count, what hits)."""
+        groups: list[dict[str, Any]] = []
+        units = self.side_units(side)
+        air = sum(self.value(u, 0) for u in units if self.state["units"][u]["type"] == "air")
+        tanks = sum(self.value(u, 0) for u in units if self.state["units"][u]["type"] == "tank")
+        rest = sum(self.value(u, 0) for u in units if self.state["units"][u]["type"] not in ("air", "tank"))
+        leaders = self.leader_dice(side)
+        trotsky = leaders.pop("trotsky", 0) if side == "atk" and r == 1 else 0
+        base = 5 if plus_one and side == "def" else 6  # 8.5 +1 after a difficult route
+        if air:
+            groups.append({"what": "aircraft", "count": air, "hit": base})  # 8.93 fire first
+        if tanks:
+            groups.append({"what": "tanks", "count": tanks, "hit": min(base, 5) if r == 1 else base})
+        if trotsky:
+            groups.append({"what": "Trotsky", "count": trotsky, "hit": 5})  # 10.83
+        count = rest + sum(leaders.values())
+        if side == "def":
+            count += self.fortification()
+        if count:
+            groups.append({"what": "units", "count": count, "hit": base})
+        return groups
+
+    def leader_dice(self, side: str) -> dict[str, int]:
+        """10.2 each leader adds his level; Lenin 2 only at Moscow or Petrograd (10.8.1);
+        Trotsky 2 instead of 3 when Stalin or Lenin is with him (10.83)."""
+        out: dict[str, int] = {}
+        leaders = self.side_leaders(side)
+        for lid in leaders:
+            level = int(self.b.leaders[lid]["level"])
+            if lid == "lenin":
+                level = 2 if self.zone in ("Moscow", "Petrograd") else 0
+            if lid == "trotsky" and ({"stalin", "lenin"} & set(_leaders(self.state, self.zone, {"red"}))):
+                level = min(level, 2)
+            out[lid] = level
+        return out
+
+    def fortification(self) -> int:
+        """8.5: the defender adds the zone's fortification if it controls the zone; not a
+        White faction defending in another White faction's zone (18.1)."""
+        owner = self.state["control"].get(self.zone)
+        if owner in defenders_of(self.state, self.zone, self.attacker):
+            return int(self.b.zones[self.zone]["fort"]) - int(self.state.get("siege", {}).get(self.zone, 0))
+        return 0
+
+    def round(self, r: int, plus_one: bool, standing: dict[str, dict[str, Any]]) -> None:
+        rolled: dict[str, list[dict[str, Any]]] = {}
+        hits = {"atk": 0, "def": 0}
+        for side in ("atk", "def"):
+            rolled[side] = []
+            k = 0
+            for group in self.dice(side, r, plus_one):
+                values = []
+                for _ in range(group["count"]):
+                    k += 1
+                    values.append(self.rng.roll(f"{self.label}:{side}:r{r}:d{k}", 6))
+                got = sum(1 for v in values if v >= group["hit"])
+                hits[side] += got
+                rolled[side].append({**group, "values": values, "hits": got})
+        self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
+                   "dice": rolled, "hits": hits})
+        # 8.6 losses are taken at once by both sides
+        reduced: list[tuple[str, str]] = []
+        for side, other in (("atk", "def"), ("def", "atk")):
+            units = self.side_units(side)
+            faction = self.attacker if side == "atk" else None
+            order = self.loss_order(side, standing)
+            listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
+            for pid in allocate(hits[other], listed, order, lambda u: self.value_if_reduced(u, 1)):
+                self.lost[side] += 1
+                self.emit({"type": "reduced", "unit": pid, "by": "combat"})
+                if self._here(pid):
+                    reduced.append((pid, faction or self.state["units"][pid]["faction"]))
+        # 8.7 reduced units retreat, or are eliminated if they cannot
+        for pid, faction in reduced:
+            if self._here(pid):
+                self.retreat_or_die(pid, faction, standing.get(faction, {}))
+
+    def value_if_reduced(self, pid: str, index: int) -> int:
+        return int(self.b.counters[pid]["reduced"][index])
+
+    def loss_order(self, side: str, standing: dict[str, dict[str, Any]]) -> list[str]:
+        owners = {self.attacker} if side == "atk" else defenders_of(self.state, self.zone, self.attacker)
+        order: list[str] = []
+        for faction in sorted(owners):
+            order += [str(x) for x in standing.get(faction, {}).get("loss_order", []) or []]
+        return order
+
+    def retreat_or_die(self, pid: str, faction: str, rules: dict[str, Any]) -> None:
+        dest = self.retreat_zone(faction, [pid], forced=True, rules=rules)
+        if dest is None:
+            self.emit({"type": "eliminated", "unit": pid, "zone": self.zone,
+                       "why": "no retreat (8.7)"})
+        else:
+            self.emit({"type": "retreat", "zone": self.zone, "faction": faction, "units": [pid],
+                       "to": dest, "when": "after a round"})
+
+    # -- 10.4, 10.5 after the battle ---------------------------------------------------------
+    def after(self, defenders: list[str]) -> None:
+        for side, owners in (("atk", {self.attacker}), ("def", set(defenders))):
+            leaders = [lid for lid in (self.spec["leaders"] if side == "atk"
+                                       else _leaders(self.state, self.zone, owners))
+                       if self._here(lid)]
+            if not leaders:
+                continue
+            if not _units(self.state, self.zone, owners):
+                for lid in leaders:  # 10.5 the units are gone: capture
+                    self.capture(lid)
+                continue
+            for lid in leaders:  # 10.4 one loss at most per side and battle
+                a = self.rng.roll(f"{self.label}:leader:{lid}:d1", 6)
+                b = self.rng.roll(f"{self.label}:leader:{lid}:d2", 6)
+                hit = a + b + self.lost[side] >= 12
+                result = "safe"
+                second = None
+                if hit:
+                    second = self.rng.roll(f"{self.label}:leader:{lid}:fate", 6)
+                    result = "wounded" if second <= 3 else "killed"
+                self.emit({"type": "leader_loss", "leader": lid, "zone": self.zone, "dice": [a, b],
+                           "steps": self.lost[side], "fate": second, "result": result})
+                if hit:
+                    if lid == "lenin" and result == "killed":
+                        self.lenin_killed()
+                    break
+        self.emit({"type": "battle_over", "zone": self.zone, "attacker": self.attacker,
+                   "attacker_left": bool(self.side_units("atk")),
+                   "defender_left": bool(self.side_units("def"))})
+
+    def capture(self, lid: str) -> None:
+        a = self.rng.roll(f"{self.label}:capture:{lid}:d1", 6)
+        b = self.rng.roll(f"{self.label}:capture:{lid}:d2", 6)
+        level = int(self.b.leaders[lid]["level"])
+        faction = self.state["units"][lid]["faction"]
+        if a + b + level > 10:
+            dest = nearest_friendly(self.b, self.state, self.zone, faction)
+            self.emit({"type": "leader_capture", "leader": lid, "zone": self.zone, "dice": [a, b],
+                       "result": "escaped", "to": dest})
+        else:
+            self.emit({"type": "leader_capture", "leader": lid, "zone": self.zone, "dice": [a, b],
+                       "result": "captured", "to": None})
+            if lid == "lenin":
+                self.lenin_killed()
+
+    def lenin_killed(self) -> None:
+        """10.8.1: two dice of manpower and money lost by the Reds."""
+        manpower = self.rng.roll(f"{self.label}:lenin:manpower", 6)
+        money = self.rng.roll(f"{self.label}:lenin:money", 6)
+        self.emit({"type": "lenin_killed", "manpower": manpower, "money": money})
+
+
+def allocate(hits: int, units: list[tuple[str, int, bool]], order: list[str],
+             reduced_defence: Any) -> list[str]:
+    """8.6: losses go to whole steps, leaving as few hits unallocated as possible; every
+    unit loses a step before any loses a second. Among equally good choices the player's
+    loss_order (unit ids or types first) decides, then the weaker units.
+
+    Returns the units that lose a step, a unit twice when it is eliminated.
+    """
+    out: list[str] = []
+    alive = list(units)
+    while hits > 0 and alive:
+        best = _best_subset(hits, [(u, d) for u, d, _ in alive], order)
+        if not best:
+            break
+        out += best
+        hits -= sum(d for u, d, _ in alive if u in best)
+        if len(best) < len(alive):
+            break  # 8.6: a second step only once every unit has lost one
+        # every unit lost a step: the full ones are now reduced, the reduced ones are gone
+        alive = [(u, reduced_defence(u), True) for u, _, was_reduced in alive if not was_reduced]
+    return out
+
+
+def _best_subset(hits: int, units: list[tuple[str, int]], order: list[str]) -> list[str]:
+    """The units whose defences add up to the most hits without exceeding them (8.6);
+    ties broken by the loss order. A small knapsack over the hit count."""
+    def rank(pid: str) -> int:
+        for i, key in enumerate(order):
+            if key == pid or pid.split("-")[1:2] == [key]:
+                return i
+        return len(order)
+
+    ranked = sorted(units, key=lambda ud: (rank(ud[0]), ud[0]))
+    best: dict[int, list[int]] = {0: []}
+    for i, (_, defence) in enumerate(ranked):
+        for total, chosen in sorted(best.items(), reverse=True):
+            t = total + defence
+            if t <= hits and (t not in best or _better([*chosen, i], best[t])):
+                best[t] = [*chosen, i]
+    top = max(best)
+    return [ranked[i][0] for i in best[top]]
+
+
+def _better(a: list[int], b: list[int]) -> bool:
+    return sorted(a) < sorted(b)
+
+
+def nearest_friendly(b: Board, state: State, start: str, faction: str) -> str | None:
+    """The nearest zone the faction controls, by routes, ties by name."""
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(b.routes.get(here, {})):
+            if there in seen:
+                continue
+            seen.add(there)
+            if state["control"].get(there) == faction:
+                return there
+            queue.append(there)
+    return None
+
+
+def resolve_attacks(
+    b: Board, data: Any, state: State, faction: str, attacks: list[dict[str, Any]],
+    secret: Any, rng: Rng, secrets: Secrets | None,
+) -> tuple[list[Event], State]:
+    """Fight the declared battles in order; the spending is opened after 8.4."""
+    events: list[Event] = []
+    if not attacks:
+        return events, state
+    if secrets is None:
+        raise ValueError("battles need the sealed spending opened")
+    standing = dict(state.get("standing", {}))
+    spend: dict[str, int] | None = None
+    for spec in attacks:
+        if not [u for u in spec["units"] if state["units"][u]["zone"] == spec["zone"]
+                and state["units"][u]["status"] == "map"] or not defenders_of(state, spec["zone"], faction):
+            events.append({"type": "note", "zone": spec["zone"],
+                           "text": "no battle: one side is no longer there"})
+            continue
+        battle = Battle(b, data, state, faction, spec, rng)
+        battle.retreat_before(standing)
+        if spend is None:  # 8.3 revealed after the defender's choice (8.4)
+            opened = secrets.open(secret) if isinstance(secret, dict) and "sealed" in secret else secret
+            spend = {b.places.get(z) or z: int(v) for z, v in (opened or {}).get("spend", {}).items()}
+            missing = [s["zone"] for s in attacks if spend.get(s["zone"]) not in LEVELS]
+            if missing:
+                raise ValueError(f"the sealed spending names no level for {', '.join(missing)}")
+        if not battle.side_units("def"):
+            battle.emit({"type": "attack", "zone": spec["zone"], "attacker": faction,
+                         "defenders": [], "spend": spend[spec["zone"]],
+                         "level": LEVELS[spend[spec["zone"]]][0], "rounds": 0})
+        else:
+            battle.fight(spend[spec["zone"]], standing)
+        events += battle.events
+        state = battle.state
+    return events, state
