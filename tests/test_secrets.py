@@ -387,3 +387,36 @@ def test_1_0_only_the_seatings_of_the_rules_are_allowed(tmp_path: Path, pbem: An
     assert result.code == 2 and "not a seating the rules allow" in result.err
     assert pbem("new", tmp_path / "d", "--game", "red_russia",
                 "--player", "siberian,south,north=Bob <b@x>").code == 0
+
+
+def test_8_3_attack_spending_stays_sealed_until_its_battle(tmp_path: Path) -> None:
+    root, keys = tmp_path / "camp", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed="secrets", name="camp", keys_dir=keys)
+    play(root, until_turn=3, phase="action")
+    referee = identities(keys, root)["referee"]
+    store = Store.open(root)
+    history = store.history()
+    added = {}
+    for i, commit in enumerate(history):
+        for name in store.blobs_at(commit.sha, "log"):
+            added.setdefault(int(Path(name).stem), i)
+    log = [yamlio.read_trusted(p) for p in sorted((root / "log").glob("*.yaml"))]
+    checked = 0
+    for entry in log:
+        if entry["type"] != "orders" or "secret" not in entry["pending"]:
+            continue
+        node = entry["pending"]["secret"]
+        spend = sealed.open_node("camp", node, referee).value["spend"]
+        raw = sealed.open_node("camp", entry["pending"]["file_sealed"], referee).value["file"]
+        spend_line = next(line for line in raw.splitlines() if "spend:" in line).encode()
+        # the battle's resolution opens it; nothing before that commit shows it
+        opening = next(e for e in log if e["seq"] > entry["seq"] and any(
+            o["node"]["commitment"] == node["commitment"] for o in e.get("opened", [])))
+        assert next(o for o in opening["opened"]
+                    if o["node"]["commitment"] == node["commitment"])["value"]["spend"] == spend
+        for commit in history[: added[opening["seq"]]]:
+            for name, data in _tree_blobs(store, commit.sha):
+                assert raw.encode() not in data and spend_line not in data, (entry["seq"], name)
+        checked += 1
+    assert checked >= 3
+    assert api.audit(root)["ok"]

@@ -1,0 +1,213 @@
+"""Red Russia combat (8.x, 10.4, 10.5) as rule tables: a position, the attack, the dice,
+the expected events. Each test's name starts with the rule it checks."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from position import GAME, FixedRng, data, messages, orders, position
+
+combat = importlib.import_module("pbem_game_red_russia.combat")
+
+
+class Plain:
+    """Secrets already open (rule tests): the sealed part is given as it is."""
+
+    def open(self, node: Any) -> Any:
+        return node
+
+
+def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, actor: str = "red",
+          control: dict[str, Any] | None = None, standing: dict[str, Any] | None = None,
+          moves: list[dict[str, Any]] | None = None, extra: dict[str, Any] | None = None,
+          ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    state = position(pieces, actor=actor, control=control)
+    state["standing"] = standing or {}
+    body = orders(*(moves or []), {"attack": {"zone": zone, **(extra or {})}})
+    body["secret"] = {"spend": {zone: spend}}
+    assert messages(state, actor, body) == []
+    rng = FixedRng(*dice)
+    events = GAME.resolve(data(), state, {actor: body}, rng, Plain())
+    after = state
+    for e in events:
+        after = GAME.apply(data(), after, e)
+    return [e for e in events if e["type"] not in ("phase", "standing")], after
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def test_8_6_the_rulebook_example_three_losses_on_defences_2_2_1() -> None:
+    # "2 losses must be assigned to the defence-2 unit and one loss to the defence-1 unit"
+    chosen = combat.allocate(3, [("a", 2, False), ("b", 2, False), ("c", 1, False)], [],
+                             lambda u: 1)
+    assert sorted(chosen) in (["a", "c"], ["b", "c"])
+
+
+def test_8_6_every_unit_loses_a_step_before_one_loses_two() -> None:
+    chosen = combat.allocate(5, [("a", 2, False), ("b", 2, False)], [], lambda u: 1)
+    assert sorted(chosen) == ["a", "a", "b"]  # 2+2, then a's reduced defence 1
+
+
+def test_8_6_the_loss_order_chooses_among_equal_allocations() -> None:
+    assert combat.allocate(2, [("a", 2, False), ("b", 2, False)], ["b"], lambda u: 1) == ["b"]
+
+
+def test_8_6_too_few_hits_for_any_step_are_lost() -> None:
+    assert combat.allocate(1, [("a", 2, False)], [], lambda u: 1) == []
+
+
+def test_8_3_a_probe_is_one_round_and_costs_one() -> None:
+    # red-inf-01 (5 dice) against south-inf-01 (5 dice, no fortification: Tver is Red)
+    events, after = fight({"red-inf-01": "Tver", "south-inf-01": "Tver"}, "Tver", 1, [1] * 10)
+    assert kinds(events).count("combat_round") == 1
+    assert after["money"]["red"] == 30 - 1
+
+
+def test_8_3_an_assault_is_two_rounds() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "south-inf-01": "Tver"}, "Tver", 3, [1] * 20)
+    assert kinds(events).count("combat_round") == 2
+
+
+def test_8_3_an_invasion_goes_on_for_the_rounds_the_attacker_chose() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "south-inf-01": "Tver"}, "Tver", 5, [1] * 40,
+                      standing={"red": {"invasion_rounds": 4}})
+    assert kinds(events).count("combat_round") == 4
+
+
+def test_8_5_sixes_hit_and_the_defender_adds_its_fortification() -> None:
+    # Rostov is South's (fort 1): 5 + 1 defender dice
+    events, _ = fight({"red-inf-01": "Rostov", "south-inf-01": "Rostov"}, "Rostov", 1,
+                      [6, 1, 1, 1, 1] + [6, 6, 1, 1, 1, 1])
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    assert sum(g["count"] for g in rnd["dice"]["def"]) == 6
+    assert rnd["hits"] == {"atk": 1, "def": 2}
+
+
+def test_18_1_no_fortification_for_a_white_in_another_whites_zone() -> None:
+    events, _ = fight({"red-inf-01": "Samara", "south-inf-01": "Samara"}, "Samara", 1, [1] * 10)
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    assert sum(g["count"] for g in rnd["dice"]["def"]) == 5  # Samara is Siberian
+
+
+def test_8_5_after_a_difficult_route_the_defender_hits_on_five_in_the_first_round() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "south-inf-01": "Novgorod"}, "Novgorod", 3,
+                      [1] * 20, moves=[{"move": {"units": ["red-inf-01"], "to": "Novgorod"}}])
+    rounds = [e for e in events if e["type"] == "combat_round"]
+    assert rounds[0]["dice"]["def"][0]["hit"] == 5 and rounds[1]["dice"]["def"][0]["hit"] == 6
+
+
+def test_8_91_tanks_hit_on_five_in_the_first_round() -> None:
+    pieces = {"red-tank-01": "Tver", "red-inf-01": "Tver", "south-inf-01": "Tver"}
+    state = position(pieces)
+    state["units"]["red-tank-01"]["status"] = "map"
+    events, _ = fight(pieces, "Tver", 3, [1] * 40)
+    rounds = [e for e in events if e["type"] == "combat_round"]
+    tanks = [g for g in rounds[0]["dice"]["atk"] if g["what"] == "tanks"]
+    assert tanks and tanks[0]["hit"] == 5
+    assert all(g["hit"] == 6 for g in rounds[1]["dice"]["atk"] if g["what"] == "tanks")
+
+
+def test_10_83_trotskys_dice_hit_on_five_in_the_first_round_of_an_attack() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "trotsky": "Tver", "south-inf-01": "Tver"}, "Tver", 1,
+                      [1] * 20)
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    assert {"what": "Trotsky", "count": 3, "hit": 5} == {k: rnd["dice"]["atk"][0][k] for k in ("what", "count", "hit")}
+
+
+def test_8_7_a_reduced_unit_retreats_after_the_round() -> None:
+    # the defender's 2 hits reduce red-inf-01 (defence 2); it retreats to a friendly zone
+    events, after = fight({"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver"},
+                          "Tver", 1, [1] * 10 + [6, 6, 1, 1, 1],
+                          standing={"red": {"retreat_to": ["Moscow"]}})
+    retreat = next(e for e in events if e["type"] == "retreat")
+    assert retreat["to"] == "Moscow" and after["units"][retreat["units"][0]]["reduced"]
+
+
+def test_8_7_a_unit_that_cannot_retreat_is_eliminated() -> None:
+    # Murmansk's only route leads to Kem (North): no friendly zone for the Reds
+    events, after = fight({"red-inf-01": "Murmansk", "red-inf-02": "Murmansk", "north-inf-01": "Murmansk"},
+                          "Murmansk", 1, [1] * 10 + [6, 6, 1, 1, 1, 1],
+                          control={"Murmansk": "north"})
+    assert any(e["type"] == "eliminated" for e in events)
+
+
+def test_8_4_the_defender_retreats_before_combat_when_its_standing_orders_say_so() -> None:
+    events, after = fight({"red-inf-01": "Tver", "south-inf-01": "Tver"}, "Tver", 3, [],
+                          control={"Moscow": "south"},
+                          standing={"south": {"retreat_before_combat": "always"}})
+    assert events[0]["type"] == "retreat" and events[0]["when"] == "before combat"
+    assert after["units"]["south-inf-01"]["zone"] == "Moscow"
+    assert after["money"]["red"] == 27  # 8.4 the money is spent all the same
+    assert "combat_round" not in kinds(events)
+
+
+def test_8_4_no_retreat_before_combat_when_the_attacker_has_more_cavalry() -> None:
+    events, _ = fight({"red-cav-01": "Tver", "south-inf-01": "Tver"}, "Tver", 1, [1] * 10,
+                      control={"Moscow": "south"},
+                      standing={"south": {"retreat_before_combat": "always"}})
+    assert "more cavalry" in next(e for e in events if e["type"] == "note")["text"]
+
+
+def test_8_4_no_retreat_before_combat_along_the_attackers_route() -> None:
+    events, _ = fight({"red-inf-01": "Moscow", "south-inf-01": "Tver"}, "Tver", 1, [1] * 10,
+                      control={"Moscow": "south", "Petrograd": "red"},
+                      moves=[{"move": {"units": ["red-inf-01"], "to": "Tver"}}],
+                      standing={"south": {"retreat_before_combat": "always"}})
+    assert not any(e["type"] == "retreat" for e in events)
+
+
+def test_8_93_aircraft_caught_alone_retreat_and_roll() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "south-air-01": "Tver"}, "Tver", 1, [2],
+                      control={"Moscow": "south"})
+    assert kinds(events)[:4] == ["attack", "air_alone", "reduced", "retreat"]
+
+
+def test_8_93_aircraft_cannot_attack_alone() -> None:
+    state = position({"red-air-01": "Tver", "south-inf-01": "Tver"})
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    assert any("cannot fight alone" in m for m in messages(state, "red", body))
+
+
+def test_6_4_the_spending_cannot_exceed_the_money() -> None:
+    state = position({"red-inf-01": "Tver", "south-inf-01": "Tver"})
+    state["money"]["red"] = 2
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 3}}
+    assert any("(6.4)" in m for m in messages(state, "red", body))
+
+
+def test_8_3_every_attack_needs_its_secret_spending() -> None:
+    state = position({"red-inf-01": "Tver", "south-inf-01": "Tver"})
+    found = messages(state, "red", orders({"attack": {"zone": "Tver"}}))
+    assert any("secret: spend:" in m for m in found)
+
+
+def test_18_1_white_factions_never_attack_each_other() -> None:
+    state = position({"south-inf-01": "Samara", "siberian-inf-01": "Samara"}, actor="south")
+    body = orders({"attack": {"zone": "Samara"}})
+    body["secret"] = {"spend": {"Samara": 1}}
+    assert any("never attack each other" in m for m in messages(state, "south", body))
+
+
+def test_10_4_a_leader_is_hit_on_twelve_with_the_steps_lost() -> None:
+    # one round: the Reds lose a step; Budyonny rolls 6+5 + 1 step = 12, then 5: killed
+    events, after = fight({"red-inf-01": "Tver", "red-inf-02": "Tver", "budyonny": "Tver",
+                           "south-inf-01": "Tver"}, "Tver", 1,
+                          [1] * 11 + [6, 6, 1, 1, 1] + [6, 5, 5],
+                          standing={"red": {"retreat_to": ["Moscow"]}})
+    loss = next(e for e in events if e["type"] == "leader_loss")
+    assert (loss["dice"], loss["steps"], loss["result"]) == ([6, 5], 1, "killed")
+    assert after["units"]["budyonny"]["status"] == "dead"
+
+
+def test_10_5_leaders_left_without_units_may_be_captured() -> None:
+    # the Whites' unit is eliminated; Denikin (2) rolls 3+4: 9 <= 10, captured
+    events, after = fight({"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver",
+                           "denikin": "Tver"}, "Tver", 1,
+                          [6, 6, 6, 1, 1, 1, 1, 1, 1, 1] + [1] * 7 + [3, 4, 1, 1])
+    capture = next(e for e in events if e["type"] == "leader_capture")
+    assert capture["result"] == "captured" and after["units"]["denikin"]["status"] == "dead"
