@@ -194,6 +194,18 @@ class RedRussia:
             body["orders"].append({"attack": {"zone": zone}})
         if spend:
             body["secret"] = {"spend": spend}
+        # 9.1 besiege the zones the moves reached that hold no enemy
+        b = board_.board(data)
+        for zone in sorted({p["zone"] for p in work["units"].values()
+                            if p["faction"] == faction and p["status"] == "map"
+                            and p["type"] in ("inf", "cav", "tank")}):
+            if zone in spend or zone not in b.zones:
+                continue
+            trial: list[Problem] = []
+            combat.check_sieges(b, work, faction, [(0, {"zone": zone, "rounds": 2})], money, trial)
+            if not trial and money >= 2 * combat.siege_cost(b):
+                money -= 2 * combat.siege_cost(b)
+                body["orders"].append({"siege": {"zone": zone, "rounds": 2}})
 
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be
@@ -215,13 +227,33 @@ def action(
     work = state
     for e in events:
         work = apply_event(data, work, e)
-    attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move",))]
+    attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move", "siege"))]
+    sieges = [(i, arg) for i, _verb, arg in order_items(body, ("siege",), [], others=("move", "attack"))]
     b = board_.board(data)
     specs = combat.check_attacks(b, work, faction, attacks, body.get("secret"), problems)
-    if problems or rng is None or not specs:
+    if rng is None:
+        # 9.1 sieges after the battles: a zone attacked this phase may be cleared by then
+        secret = body.get("secret")
+        spent = 0
+        if isinstance(secret, dict) and "sealed" not in secret:
+            spent = sum(v for v in (secret.get("spend") or {}).values() if isinstance(v, int))
+        combat.check_sieges(b, work, faction, sieges, work["money"][faction] - spent, problems,
+                            after_battle={s["zone"] for s in specs})
         return events, problems
-    fought, _ = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng, secrets)
-    return events + fought, problems
+    if problems:
+        return events, problems
+    fought, work = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng, secrets)
+    events += fought
+    ok: list[Problem] = []
+    siege_specs = combat.check_sieges(b, work, faction, sieges, work["money"][faction], ok)
+    if ok:  # a battle changed the position: the sieges it made impossible do not happen
+        events.append({"type": "note", "zone": "", "text": "sieges not possible after the battles: "
+                       + "; ".join(p.message for p in ok)})
+        siege_specs = [s for s in siege_specs if not any(s["zone"] in p.message for p in ok)]
+    besieged, work = combat.resolve_sieges(b, data, work, faction, siege_specs, rng)
+    events += besieged
+    events += combat.lift_sieges(b, work)
+    return events, problems
 
 
 def _check_standing(standing: dict[str, Any]) -> list[Problem]:
@@ -278,6 +310,15 @@ def describe_event(data: GameData, e: Event) -> str:
                 "the attacker holds the field" if e["attacker_left"] else
                 "the defender holds" if e["defender_left"] else "nobody is left")
         return f"battle of {e['zone']} over: {held}"
+    if kind == "siege":
+        return (f"{e['faction']} besieges {e['zone']} for {e['rounds']} round(s), {e['cost']} money; "
+                f"fortification {e['fort']} (9.2)")
+    if kind == "siege_hits":
+        return f"siege of {e['zone']}: {e['hits']} hit(s) on the fortification"
+    if kind == "siege_lifted":
+        return f"siege of {e['zone']} lifted: {e['why']}"
+    if kind == "control":
+        return f"{e['zone']} passes from {e['from'] or 'neutral'} to {e['faction']} ({e['why']})"
     if kind == "note":
         return f"{e.get('zone', '')}: {e['text']}"
     if kind == "air_alone":

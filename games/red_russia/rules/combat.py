@@ -301,7 +301,7 @@ class Battle:
         White faction defending in another White faction's zone (18.1)."""
         owner = self.state["control"].get(self.zone)
         if owner in defenders_of(self.state, self.zone, self.attacker):
-            return int(self.b.zones[self.zone]["fort"]) - int(self.state.get("siege", {}).get(self.zone, 0))
+            return fort_now(self.b, self.state, self.zone)
         return 0
 
     def round(self, r: int, plus_one: bool, standing: dict[str, dict[str, Any]]) -> None:
@@ -507,3 +507,193 @@ def resolve_attacks(
         events += battle.events
         state = battle.state
     return events, state
+
+
+# ---------------------------------------------------------------------------------------
+# 9.x siege
+
+
+def fort_now(b: Board, state: State, zone: str) -> int:
+    """The fortification left after the hits of a siege in progress (9.2)."""
+    siege = state.get("siege", {}).get(zone)
+    return max(0, int(b.zones[zone]["fort"]) - (int(siege["hits"]) if siege else 0))
+
+
+def siege_cost(b: Board) -> int:
+    return int(b.game["siege"]["cost_per_round"])
+
+
+def check_sieges(
+    b: Board, state: State, faction: str, sieges: list[tuple[int, Any]], money_left: int,
+    problems: list[Problem], after_battle: set[str] | None = None,
+) -> list[dict[str, Any]]:
+    """9.1: a zone with your land units and no enemy or neutral land units, not yours, and
+    for a White faction not another White faction's (18.1)."""
+    from .board import WHITES
+
+    out = []
+    total = 0
+    for i, arg in sieges:
+        path: Path_ = ("orders", i, "siege")
+        if not check_keys(arg, path, ("zone", "rounds"), ("leaders",), problems):
+            continue
+        zone = place_name(b, arg["zone"], (*path, "zone"), problems)
+        rounds = arg["rounds"]
+        if zone is None:
+            continue
+        if zone not in b.zones:
+            problems.append(Problem((*path, "zone"), f"{zone} is not a land zone (9.1)"))
+            continue
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            problems.append(Problem((*path, "rounds"), f"rounds is a number from 1 to {MAX_ROUNDS}"))
+            continue
+        owner = state["control"].get(zone)
+        if owner == faction:
+            problems.append(Problem((*path, "zone"), f"{zone} is yours already (9.0)"))
+            continue
+        if faction in WHITES and owner in WHITES:
+            problems.append(Problem((*path, "zone"), f"{zone} belongs to {owner}: White factions "
+                                                     "never besiege each other (9.0, 18.1)"))
+            continue
+        mine = [u for u in _units(state, zone, {faction}) if state["units"][u]["type"] != "fleet"]
+        if not mine:
+            problems.append(Problem((*path, "zone"), f"you have no land units in {zone} (9.1)"))
+            continue
+        others = [u for u in _units(state, zone) if state["units"][u]["faction"] != faction
+                  and state["units"][u]["type"] != "fleet"
+                  and enemies(state, faction, state["units"][u]["faction"])]
+        if others and zone not in (after_battle or set()):
+            problems.append(Problem((*path, "zone"), f"there are enemy or neutral units in {zone}; "
+                                                     "a siege needs them gone first (9.1)"))
+            continue
+        if iron_cross_closed(b, state, zone):
+            problems.append(Problem((*path, "zone"), f"{zone} is out of play on turns 1-2 (11.0)"))
+            continue
+        leaders = _leaders(state, zone, {faction})
+        if "leaders" in arg:
+            leaders = [lid for j, t in enumerate(id_list(arg["leaders"]))
+                       if (lid := piece_id(b, state, t, (*path, "leaders", j), problems)) in leaders]
+        total += rounds * siege_cost(b)
+        out.append({"zone": zone, "rounds": rounds, "units": mine, "leaders": leaders})
+    if total > money_left:
+        problems.append(Problem(("orders",), f"the sieges cost {total} money ({siege_cost(b)} a "
+                                             f"round); {faction} has {money_left} left (6.4)"))
+    return out
+
+
+class Siege(Battle):
+    """9.2-9.6: the besieger's dice against the fortification, which fires back."""
+
+    def side_units(self, side: str) -> list[str]:
+        if side == "atk":
+            return [u for u in self.spec["units"] if self._here(u)]
+        return []
+
+    def run(self, standing: dict[str, dict[str, Any]]) -> None:
+        rounds = int(self.spec["rounds"])
+        self.emit({"type": "siege", "zone": self.zone, "faction": self.attacker, "rounds": rounds,
+                   "cost": rounds * siege_cost(self.b), "fort": fort_now(self.b, self.state, self.zone)})
+        difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
+                        for e in self.state.get("entered", {}).get(self.zone, []))
+        for r in range(1, rounds + 1):
+            if not self.side_units("atk") or self.state["control"].get(self.zone) == self.attacker:
+                break
+            self.siege_round(r, difficult and r == 1, standing)
+        self.after_siege()
+
+    def siege_round(self, r: int, plus_one: bool, standing: dict[str, dict[str, Any]]) -> None:
+        rolled: dict[str, list[dict[str, Any]]] = {"atk": [], "def": []}
+        hits = {"atk": 0, "def": 0}
+        k = 0
+        for group in self.dice("atk", r, False):
+            values = []
+            for _ in range(group["count"]):
+                k += 1
+                values.append(self.rng.roll(f"{self.label}:siege:r{r}:d{k}", 6))
+            got = sum(1 for v in values if v >= group["hit"])
+            hits["atk"] += got
+            rolled["atk"].append({**group, "values": values, "hits": got})
+        fort = fort_now(self.b, self.state, self.zone)  # 9.3 the fortification fires back
+        values = [self.rng.roll(f"{self.label}:siege:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
+        need = 5 if plus_one else 6
+        hits["def"] = sum(1 for v in values if v >= need)
+        if values:
+            rolled["def"].append({"what": "fortification", "count": fort, "hit": need,
+                                  "values": values, "hits": hits["def"]})
+        self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
+                   "dice": rolled, "hits": hits, "siege": True})
+        self.emit({"type": "siege_hits", "zone": self.zone, "faction": self.attacker,
+                   "hits": hits["atk"]})
+        units = self.side_units("atk")
+        listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
+        reduced = []
+        for pid in allocate(hits["def"], listed, self.loss_order("atk", standing),
+                            lambda u: self.value_if_reduced(u, 1)):
+            self.lost["atk"] += 1
+            self.emit({"type": "reduced", "unit": pid, "by": "combat"})
+            if self._here(pid):
+                reduced.append(pid)
+        for pid in reduced:
+            if self._here(pid):
+                self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+
+    def fortification(self) -> int:
+        return 0  # the besieger has no fortification of its own
+
+    def dice(self, side: str, r: int, plus_one: bool) -> list[dict[str, Any]]:
+        groups = super().dice(side, r, plus_one)
+        # 10.83 Trotsky's 5-6 is for land combat only, not sieges
+        for g in groups:
+            if g["what"] == "Trotsky":
+                g["what"], g["hit"] = "leaders", 6
+        return groups
+
+    def after_siege(self) -> None:
+        """9.2 control changes when the hits reach the fortification; 9.4 not if no
+        besieger is left (a Pyrrhic victory); 10.4 leader losses."""
+        siege = self.state.get("siege", {}).get(self.zone)
+        left = bool(self.side_units("atk"))
+        if siege and siege["hits"] >= int(self.b.zones[self.zone]["fort"]):
+            if left:
+                self.emit({"type": "control", "zone": self.zone, "faction": self.attacker,
+                           "from": self.state["control"].get(self.zone), "why": "siege (9.2)"})
+            else:
+                self.emit({"type": "siege_lifted", "zone": self.zone,
+                           "why": "Pyrrhic victory: no besieger left (9.4)"})
+        elif not left and siege:
+            self.emit({"type": "siege_lifted", "zone": self.zone, "why": "no besieger left (9.5)"})
+        leaders = [lid for lid in self.spec["leaders"] if self._here(lid)]
+        for lid in leaders:
+            a = self.rng.roll(f"{self.label}:siege:leader:{lid}:d1", 6)
+            b = self.rng.roll(f"{self.label}:siege:leader:{lid}:d2", 6)
+            hit = a + b + self.lost["atk"] >= 12
+            second = self.rng.roll(f"{self.label}:siege:leader:{lid}:fate", 6) if hit else None
+            result = "safe" if not hit else ("wounded" if second is not None and second <= 3 else "killed")
+            self.emit({"type": "leader_loss", "leader": lid, "zone": self.zone, "dice": [a, b],
+                       "steps": self.lost["atk"], "fate": second, "result": result})
+            if hit:
+                if lid == "lenin" and result == "killed":
+                    self.lenin_killed()
+                break
+
+
+def resolve_sieges(b: Board, data: Any, state: State, faction: str, sieges: list[dict[str, Any]],
+                   rng: Rng) -> tuple[list[Event], State]:
+    events: list[Event] = []
+    standing = dict(state.get("standing", {}))
+    for spec in sieges:
+        siege = Siege(b, data, state, faction, spec, rng)
+        siege.label = f"siege:{label_part(spec['zone'])}:t{state['turn']}:{faction}"
+        siege.run(standing)
+        events += siege.events
+        state = siege.state
+    return events, state
+
+
+def lift_sieges(b: Board, state: State) -> list[Event]:
+    """9.5: at the end of a phase a siege with no besieger left is lifted."""
+    out = []
+    for zone, siege in sorted(state.get("siege", {}).items()):
+        if not _units(state, zone, {siege["faction"]}):
+            out.append({"type": "siege_lifted", "zone": zone, "why": "no besieger left (9.5)"})
+    return out

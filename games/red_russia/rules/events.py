@@ -137,6 +137,33 @@ def _lenin_killed(b: Board, s: State, e: Event) -> None:
     s["money"]["red"] = max(0, s["money"]["red"] - int(e["money"]))
 
 
+def _siege(b: Board, s: State, e: Event) -> None:
+    """9.2 the rounds are paid in advance."""
+    faction = _faction(e["faction"], minors=False)
+    if s["money"][faction] < int(e["cost"]):
+        raise ValueError(f"{faction} cannot pay {e['cost']} (6.4)")
+    s["money"][faction] -= int(e["cost"])
+    s.setdefault("siege", {}).setdefault(e["zone"], {"faction": faction, "hits": 0})
+
+
+def _siege_hits(b: Board, s: State, e: Event) -> None:
+    """9.2 the hits stay from round to round and turn to turn while the besieger stays."""
+    s.setdefault("siege", {}).setdefault(e["zone"], {"faction": e["faction"], "hits": 0})
+    s["siege"][e["zone"]]["hits"] += int(e["hits"])
+
+
+def _siege_lifted(b: Board, s: State, e: Event) -> None:
+    s.get("siege", {}).pop(e["zone"], None)  # 9.5, 9.6 the fortification is restored
+
+
+def _control(b: Board, s: State, e: Event) -> None:
+    """9.2 the besieger takes the zone; 9.6 its fortification is restored."""
+    if e["zone"] not in b.zones:
+        raise ValueError(f"no zone {e['zone']!r}")
+    s["control"][e["zone"]] = _faction(e["faction"], none=True)
+    s.get("siege", {}).pop(e["zone"], None)
+
+
 def _initiative(b: Board, s: State, e: Event) -> None:
     s["initiative"] = [_faction(f, minors=False) for f in e["order"]]
 
@@ -210,6 +237,10 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "game_over": _game_over,
     "victory_points": _victory_points,
     "retreat": _retreat,
+    "siege": _siege,
+    "siege_hits": _siege_hits,
+    "siege_lifted": _siege_lifted,
+    "control": _control,
     "eliminated": _eliminated,
     "attack": _attack,
     "leader_loss": _leader_loss,

@@ -98,7 +98,7 @@ def plan(
     problems: list[Problem] = []
     events: list[Event] = []
     work = state
-    for i, _verb, arg in order_items(body, ("move",), problems, others=("attack",)):
+    for i, _verb, arg in order_items(body, ("move",), problems, others=("attack", "siege")):
         path: Path_ = ("orders", i, "move")
         found: list[Problem] = []
         event = _one_move(b, work, faction, arg, path, found)

@@ -211,3 +211,68 @@ def test_10_5_leaders_left_without_units_may_be_captured() -> None:
                           [6, 6, 6, 1, 1, 1, 1, 1, 1, 1] + [1] * 7 + [3, 4, 1, 1])
     capture = next(e for e in events if e["type"] == "leader_capture")
     assert capture["result"] == "captured" and after["units"]["denikin"]["status"] == "dead"
+
+
+def besiege(pieces: dict[str, str], zone: str, rounds: int, dice: list[int], *,
+            actor: str = "red", control: dict[str, Any] | None = None,
+            siege: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    state = position(pieces, actor=actor, control=control)
+    if siege:
+        state["siege"] = siege
+    body = orders({"siege": {"zone": zone, "rounds": rounds}})
+    assert messages(state, actor, body) == []
+    events = GAME.resolve(data(), state, {actor: body}, FixedRng(*dice), Plain())
+    after = state
+    for e in events:
+        after = GAME.apply(data(), after, e)
+    return [e for e in events if e["type"] not in ("phase", "standing")], after
+
+
+def test_9_2_hits_equal_to_the_fortification_take_the_zone() -> None:
+    # Rostov (South, fort 1): red-inf-01 rolls 5 dice, one 6; the fort rolls 1 die, a 1
+    events, after = besiege({"red-inf-01": "Rostov"}, "Rostov", 1, [6, 1, 1, 1, 1, 1])
+    assert after["control"]["Rostov"] == "red"
+    assert after["money"]["red"] == 29  # game.yaml siege cost: 1 a round (reconstructed)
+    assert "siege" not in after or "Rostov" not in after["siege"]  # 9.6 restored
+
+
+def test_9_2_hits_stay_while_the_besieger_stays() -> None:
+    # Tsaritsyn is Red, fort 2; the South besieges with one hit a round for one round
+    events, after = besiege({"south-inf-01": "Tsaritsyn"}, "Tsaritsyn", 1, [6, 1, 1, 1, 1, 1, 1],
+                            actor="south")
+    assert after["control"]["Tsaritsyn"] == "red" and after["siege"]["Tsaritsyn"]["hits"] == 1
+    events, after = besiege({"south-inf-01": "Tsaritsyn"}, "Tsaritsyn", 1, [6, 1, 1, 1, 1, 1],
+                            actor="south", siege=after["siege"])
+    assert after["control"]["Tsaritsyn"] == "south"
+
+
+def test_9_3_the_fortification_fires_back_and_9_4_a_pyrrhic_victory_changes_nothing() -> None:
+    # a reduced besieger (3 dice) scores the hit that would take Rostov (fort 1), but the
+    # fort's 6 eliminates it: the zone does not change hands
+    state = position({"red-inf-01": "Rostov"})
+    state["units"]["red-inf-01"]["reduced"] = True
+    body = orders({"siege": {"zone": "Rostov", "rounds": 1}})
+    found = GAME.resolve(data(), state, {"red": body}, FixedRng(6, 1, 1, 6), Plain())
+    assert any(e["type"] == "siege_lifted" and "Pyrrhic" in e["why"] for e in found)
+    assert not any(e["type"] == "control" for e in found)
+
+
+def test_9_1_no_siege_with_enemy_units_in_the_zone_or_of_a_friendly_zone() -> None:
+    state = position({"red-inf-01": "Rostov", "south-inf-01": "Rostov", "red-inf-02": "Moscow"})
+    found = messages(state, "red", orders({"siege": {"zone": "Rostov", "rounds": 1}},
+                                          {"siege": {"zone": "Moscow", "rounds": 1}}))
+    assert any("enemy or neutral units" in m for m in found)
+    assert any("yours already" in m for m in found)
+
+
+def test_9_0_white_factions_never_besiege_each_others_zones() -> None:
+    state = position({"south-inf-01": "Samara"}, actor="south")
+    found = messages(state, "south", orders({"siege": {"zone": "Samara", "rounds": 1}}))
+    assert any("never besiege each other" in m for m in found)
+
+
+def test_9_5_a_siege_without_besiegers_is_lifted_at_the_end_of_the_phase() -> None:
+    state = position({"red-inf-01": "Moscow"})
+    state["siege"] = {"Rostov": {"faction": "red", "hits": 1}}
+    events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(), Plain())
+    assert any(e["type"] == "siege_lifted" and e["zone"] == "Rostov" for e in events)
