@@ -39,6 +39,7 @@ class _Audit:
         self.batches = 0
         self.labels: dict[str, int] = {}  # die label -> step that rolled it (steps in force)
         self.opened: dict[str, Any] = {}  # commitment -> value, for every published opening
+        self.sealed: dict[str, str] = {}  # commitment -> what it seals, for every sealed node
 
     def problem(self, text: str) -> None:
         self.problems.append(text)
@@ -80,8 +81,7 @@ class _Audit:
         return self.result()
 
     def result(self) -> dict[str, Any]:
-        unopened = [f"{r['sealed']['kind']} {r['sealed']['id']} of {r['sealed']['owner']}"
-                    for r in (self.folder.state or {}).get("pending", {}).values() if "sealed" in r]
+        unopened = [what for c, what in self.sealed.items() if c not in self.opened]
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
                 "unopened": unopened, "recovered": self.campaign.recovered}
 
@@ -208,6 +208,7 @@ class _Audit:
                 continue
             self.checked["commitments"] += 1
             value = out["value"]
+            self.opened[item["node"]["commitment"]] = value
             if not sealed.check_opening(self.campaign.id, item["node"], out["nonce"], value):
                 self.problem(f"{name}: the revealed {out['file']} does not open its commitment")
                 continue
@@ -225,6 +226,10 @@ class _Audit:
     def _orders(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         record = entry["pending"]
         faction = entry["faction"]
+        for key in ("sealed", "secret", "file_sealed"):
+            if key in record:
+                node = record[key]
+                self.sealed[node["commitment"]] = f"{node['kind']} {node['id']} of {node['owner']}"
         if "sealed" in record:
             return  # checked when it is revealed
         body = dict(record["body"])
@@ -254,6 +259,7 @@ class _Audit:
                 continue
             self.checked["commitments"] += 1
             value = opening["value"]
+            self.opened[record["sealed"]["commitment"]] = value
             if not sealed.check_opening(self.campaign.id, record["sealed"], opening["nonce"], value):
                 self.problem(f"{name}: the revealed orders of {faction} do not open their commitment")
             self._legal(name, faction, value["body"], before)
