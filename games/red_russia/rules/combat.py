@@ -596,8 +596,8 @@ class Siege(Battle):
         difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
-            if not self.side_units("atk") or self.state["control"].get(self.zone) == self.attacker:
-                break
+            if not self.side_units("atk") or fort_now(self.b, self.state, self.zone) == 0:
+                break  # the besiegers are gone, or the hits already reach the fortification
             self.siege_round(r, difficult and r == 1, standing)
         self.after_siege()
 
@@ -609,12 +609,12 @@ class Siege(Battle):
             values = []
             for _ in range(group["count"]):
                 k += 1
-                values.append(self.rng.roll(f"{self.label}:siege:r{r}:d{k}", 6))
+                values.append(self.rng.roll(f"{self.label}:r{r}:d{k}", 6))
             got = sum(1 for v in values if v >= group["hit"])
             hits["atk"] += got
             rolled["atk"].append({**group, "values": values, "hits": got})
         fort = fort_now(self.b, self.state, self.zone)  # 9.3 the fortification fires back
-        values = [self.rng.roll(f"{self.label}:siege:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
+        values = [self.rng.roll(f"{self.label}:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
         need = 5 if plus_one else 6
         hits["def"] = sum(1 for v in values if v >= need)
         if values:
@@ -664,10 +664,10 @@ class Siege(Battle):
             self.emit({"type": "siege_lifted", "zone": self.zone, "why": "no besieger left (9.5)"})
         leaders = [lid for lid in self.spec["leaders"] if self._here(lid)]
         for lid in leaders:
-            a = self.rng.roll(f"{self.label}:siege:leader:{lid}:d1", 6)
-            b = self.rng.roll(f"{self.label}:siege:leader:{lid}:d2", 6)
+            a = self.rng.roll(f"{self.label}:leader:{lid}:d1", 6)
+            b = self.rng.roll(f"{self.label}:leader:{lid}:d2", 6)
             hit = a + b + self.lost["atk"] >= 12
-            second = self.rng.roll(f"{self.label}:siege:leader:{lid}:fate", 6) if hit else None
+            second = self.rng.roll(f"{self.label}:leader:{lid}:fate", 6) if hit else None
             result = "safe" if not hit else ("wounded" if second is not None and second <= 3 else "killed")
             self.emit({"type": "leader_loss", "leader": lid, "zone": self.zone, "dice": [a, b],
                        "steps": self.lost["atk"], "fate": second, "result": result})

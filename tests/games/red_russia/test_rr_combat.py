@@ -276,3 +276,9 @@ def test_9_5_a_siege_without_besiegers_is_lifted_at_the_end_of_the_phase() -> No
     state["siege"] = {"Rostov": {"faction": "red", "hits": 1}}
     events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(), Plain())
     assert any(e["type"] == "siege_lifted" and e["zone"] == "Rostov" for e in events)
+
+
+def test_9_2_the_siege_stops_once_the_hits_reach_the_fortification() -> None:
+    events, after = besiege({"red-inf-01": "Rostov"}, "Rostov", 3, [6, 6, 1, 1, 1, 1])
+    assert [e["type"] for e in events].count("combat_round") == 1
+    assert after["control"]["Rostov"] == "red"
