@@ -262,9 +262,13 @@ def status(root: Path) -> dict[str, Any]:
     }
     if phase.over:
         out["result"] = phase.result
-    deadline = campaign.config.get("deadlines", {}).get(f"{phase.turn}:{phase.name}")
-    if deadline:
-        out["deadline"] = deadline
+    if campaign.config.get("deadlines") and not phase.over:
+        from pbem.mailloop import deadline_of
+
+        due = deadline_of(campaign, state, phase)
+        if due:
+            out["deadline"] = due["deadline"]
+            out["remind_at"] = due["remind_at"]
     return out
 
 
@@ -499,9 +503,12 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         # a phase that takes no orders mixes in the salts of the last phase that did
         salts = pending_salts(pending, revealed) or state.get("last_salts", {})
         defaults = []
+        # campaign.yaml nmr: hold (the game's defaults) or bot (legal orders made for them)
+        policy = str(campaign.config.get("nmr") or "hold")
         for faction in missing:
             bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
-            orders[faction] = game.default_orders(data, state["game"], faction, bot_rng)
+            pick = game.bot if policy == "bot" else game.default_orders
+            orders[faction] = pick(data, state["game"], faction, bot_rng)
             defaults.append(faction)
         batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
         rng, seed = randomness.batch_rng(secret, batch, salts)

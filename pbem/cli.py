@@ -413,9 +413,10 @@ def demo(
 
 
 # the report and mail commands live beside this module and add themselves to the app
-from pbem import cli_reports  # noqa: E402 - after app and OPTS, which they use
+from pbem import cli_mail, cli_reports  # noqa: E402 - after app and OPTS, which they use
 
 cli_reports.register(app)
+cli_mail.register(app)
 
 
 # ---------------------------------------------------------------------------------------

@@ -151,8 +151,22 @@ class Store:
                     yield str(item.path), bytes(item.data_stream.read())
 
     # -- remotes -------------------------------------------------------------------------
-    def push(self, remote: str) -> str:
-        return self._git("push", "--follow-tags", remote, "HEAD")
+    def added_at(self, path: str) -> int | None:
+        """Unix time of the commit that added `path` (first-parent line), or None."""
+        out = self._git("log", "--first-parent", "--diff-filter=A", "--format=%ct", "--", path)
+        return int(out.split()[-1]) if out.split() else None
+
+    def remotes(self) -> list[str]:
+        return self._git("remote").split()
+
+    def tracked(self, path: str) -> list[str]:
+        return self._git("ls-files", "--", path).splitlines()
+
+    def publish(self, remote: str, branch: str = "main") -> None:
+        """Push the branch and every tag: turn tags are lightweight (and an undo may move
+        one), which --follow-tags would leave behind."""
+        self._git("push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
+        self._git("push", "--quiet", remote, "+refs/tags/*:refs/tags/*")
 
     def _git(self, *args: str) -> str:
         try:

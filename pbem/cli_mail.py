@@ -1,0 +1,197 @@
+"""The mail commands: `mail`, `inbox`, `remind`, `tick` and `publish` (pbem/mailloop.py
+does the work). `register(app)` adds them to the main Typer app; pbem/cli.py calls it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+OutboxOpt = Annotated[
+    Path | None,
+    typer.Option("--outbox", help="The outbox folder (default: mail.outbox in campaign.yaml, "
+                 "else .pbem/outbox).", metavar="DIR"),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the mail commands to `app`."""
+    app.command("mail")(mail)
+    app.command("inbox")(inbox)
+    app.command("remind")(remind)
+    app.command("tick")(tick)
+    app.command("publish")(publish)
+
+
+def _out(data: Any) -> None:
+    import json
+
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def _sent(sent: list[dict[str, Any]], pending: int) -> None:
+    for r in sent:
+        typer.echo(f"sent {r['file']} to {r['to']}")
+    if pending:
+        typer.echo(f"{pending} message(s) queued, not sent yet")
+
+
+def mail(
+    outbox: OutboxOpt = None,
+    send: Annotated[
+        bool, typer.Option("--send", help="Deliver every queued message by SMTP and record it.")
+    ] = False,
+    smtp: Annotated[
+        str | None,
+        typer.Option("--smtp", help="The SMTP server (default: mail.smtp in campaign.yaml).",
+                     metavar="HOST:PORT"),
+    ] = None,
+    starttls: Annotated[
+        bool | None,
+        typer.Option("--starttls/--no-starttls", help="Encrypt the connection with STARTTLS "
+                     "(default: mail.starttls in campaign.yaml)."),
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", help="Log in as U (password from PBEM_SMTP_PASSWORD, never stored).",
+                     metavar="U"),
+    ] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Queue reports even if this phase's went out already.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write each player's report (text + HTML, orders template attached) to the outbox;
+    with --send, deliver what is queued."""
+    from pbem import mailloop
+    from pbem.cli import OPTS
+
+    result = mailloop.mail(OPTS.directory, outbox, send, smtp, starttls, user, again=again)
+    if as_json:
+        _out(result)
+        return
+    for r in result["queued"]:
+        typer.echo(f"queued {r['file']} to {r['to']}: {r['subject']}")
+    for r in result["skipped"]:
+        typer.echo(f"skipped {r['to']}: {r['reason']} (--again to queue it anyway)")
+    if not result["queued"] and not result["skipped"]:
+        typer.echo("no player has an e-mail address in campaign.yaml: nothing to mail")
+    typer.echo(f"outbox: {result['outbox']}")
+    _sent(result["sent"], result["pending"])
+
+
+def inbox(
+    maildir: Annotated[
+        Path | None, typer.Option("--maildir", help="Read a Maildir folder.", metavar="DIR")
+    ] = None,
+    mbox: Annotated[
+        Path | None, typer.Option("--mbox", help="Read an mbox file.", metavar="FILE")
+    ] = None,
+    imap: Annotated[
+        str | None,
+        typer.Option("--imap", help="Read an IMAP folder: imap://USER@HOST:PORT/INBOX or imaps://... "
+                     "(password from PBEM_IMAP_PASSWORD).", metavar="URL"),
+    ] = None,
+    outbox: OutboxOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Apply the orders files found in mail (attachments with their .sig, or inline YAML),
+    once per Message-ID, and queue an answer to each player. Bad orders are recorded and
+    answered, not an error: the exit code is 0 unless the mail could not be read."""
+    from pbem import mailloop
+    from pbem.cli import OPTS
+
+    result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox)
+    if as_json:
+        _out(result)
+        return
+    for r in result["messages"]:
+        typer.echo(f"{r['outcome']}: {r['message_id']} from {r['from']}")
+        for p in r.get("problems", []):
+            typer.echo(f"  {p}")
+        for s in r.get("resolved", []):
+            typer.echo(f"  resolved turn {s['turn']} {s['phase']} (step {s['seq']})")
+    typer.echo(f"{result['accepted']} accepted, {result['rejected']} rejected, "
+               f"{result['duplicates']} already seen, {result['ignored']} not orders (left alone)")
+
+
+def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
+    """Queue a reminder to every player whose orders are still awaited."""
+    from pbem import mailloop
+    from pbem.cli import OPTS
+
+    result = mailloop.remind(OPTS.directory, outbox=outbox)
+    if as_json:
+        _out(result)
+        return
+    for r in result["queued"]:
+        typer.echo(f"queued {r['file']} to {r['to']}")
+    if not result["queued"]:
+        typer.echo("nobody with an e-mail address is awaited: no reminder")
+
+
+def _now(text: str | None) -> datetime | None:
+    from datetime import UTC
+
+    from pbem.errors import UsageError
+
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--now {text!r}: expected a date and time like 2026-05-01T18:00:00Z") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def tick(
+    send: Annotated[
+        bool, typer.Option("--send", help="Deliver what is queued (SMTP settings of campaign.yaml).")
+    ] = False,
+    now: Annotated[
+        str | None,
+        typer.Option("--now", help="Act as if it were this time (ISO 8601; default: now).",
+                     metavar="TIME"),
+    ] = None,
+    outbox: OutboxOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """For a cron job: resolve a phase whose deadline passed (by the campaign's nmr policy),
+    remind late players before it, and queue the reports of a new phase."""
+    from pbem import mailloop
+    from pbem.cli import OPTS
+
+    result = mailloop.tick(OPTS.directory, _now(now), send=send, outbox=outbox)
+    if as_json:
+        _out(result)
+        return
+    for line in result["actions"] or ["nothing to do"]:
+        typer.echo(line)
+    if result["deadline"]:
+        typer.echo(f"deadline: {result['deadline']}")
+    elif not result["status"]["over"]:
+        typer.echo("no deadline for this phase (set one with deadlines: in campaign.yaml)")
+    _sent(result["sent"], result["pending"])
+
+
+def publish(
+    remote: Annotated[
+        str | None,
+        typer.Option("--remote", help="The git remote (default: mail.remote in campaign.yaml, "
+                     "else origin).", metavar="NAME"),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Push the campaign and its turn tags to the shared remote (never .pbem/)."""
+    from pbem import mailloop
+    from pbem.cli import OPTS
+
+    result = mailloop.publish(OPTS.directory, remote)
+    if as_json:
+        _out(result)
+        return
+    typer.echo(f"pushed {result['head'][:12]} and {len(result['tags'])} tag(s) to {result['remote']}")

@@ -1,0 +1,574 @@
+"""Mail: building .eml messages, the outbox and its journal, SMTP out, mailboxes in.
+
+This module knows e-mail and nothing of games: `pbem.mailloop` decides what to send and
+what to do with orders that arrive. Every message is written to the outbox before any
+attempt to send it, and the journal (`journal.yaml` beside the .eml files) records per
+Message-ID whether it was delivered, so a server that is down or drops the connection
+loses nothing and a second `--send` delivers each message once.
+
+The SMTP password comes from the environment (PBEM_SMTP_PASSWORD; PBEM_IMAP_PASSWORD for
+IMAP) and is never written anywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import email.utils
+import fcntl
+import hashlib
+import imaplib
+import mailbox
+import os
+import re
+import smtplib
+import ssl
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from pbem import yamlio
+from pbem.errors import InputFileError, PbemError, UsageError
+
+JOURNAL = "journal.yaml"
+SMTP_PASSWORD = "PBEM_SMTP_PASSWORD"
+IMAP_PASSWORD = "PBEM_IMAP_PASSWORD"
+TIMEOUT = 30.0
+ORDERS_SUFFIXES = (".yaml", ".yml")
+YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
+LOCAL = ("127.0.0.1", "localhost", "::1")  # where a password may travel unencrypted
+MAX_PARTS = 20  # orders files and signatures in one mail; more is not a player's mail
+# Headers are not folded below RFC 5322's 998 characters: Python folds a long Subject that
+# starts with "[campaign]" onto a line of its own, which reads back with a leading space.
+POLICY = email.policy.default.clone(max_line_length=998)
+
+
+class MailError(PbemError):
+    """the mail could not be sent or read"""
+
+    exit_code = 1
+
+
+# ---------------------------------------------------------------------------------------
+# players and addresses
+
+
+@dataclass
+class Player:
+    """One e-mail address of campaign.yaml `factions:` and the factions it plays."""
+
+    email: str
+    name: str
+    factions: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", self.email.lower()).strip("-")[:60] or "player"
+
+
+def players(factions: dict[str, dict[str, Any]]) -> list[Player]:
+    """The players with an e-mail address, in faction order; one per distinct address."""
+    found: dict[str, Player] = {}
+    for faction, info in factions.items():
+        addr = str(info.get("email") or "").strip()
+        if not addr or info.get("hotseat"):
+            continue
+        key = addr.lower()
+        if key not in found:
+            found[key] = Player(addr, str(info.get("player") or addr))
+        found[key].factions.append(faction)
+    return list(found.values())
+
+
+def address(text: str) -> str:
+    """The bare address of a From: or To: value, lower-case ('' if there is none)."""
+    return email.utils.parseaddr(text)[1].strip().lower()
+
+
+def _domain(addr: str) -> str:
+    return addr.rsplit("@", 1)[-1] if "@" in addr else "pbem.invalid"
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------------------
+# building messages
+
+
+@dataclass
+class Attachment:
+    filename: str
+    text: str
+    mime: str = "application/yaml"
+
+
+def build(
+    *,
+    sender: tuple[str, str],
+    to: tuple[str, str],
+    subject: str,
+    text: str,
+    html: str | None = None,
+    attachments: list[Attachment] | None = None,
+    in_reply_to: str | None = None,
+    references: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+    when: datetime | None = None,
+) -> EmailMessage:
+    """One message: text (and HTML as multipart/alternative), attachments, threading headers."""
+    msg = EmailMessage(policy=POLICY)
+    msg["From"] = email.utils.formataddr(sender)
+    msg["To"] = email.utils.formataddr(to)
+    msg["Subject"] = subject
+    msg["Date"] = email.utils.format_datetime(when or now_utc())
+    msg["Message-ID"] = email.utils.make_msgid("pbem", domain=_domain(sender[1]))
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = [r for r in (references or []) if r]
+    if refs:
+        msg["References"] = " ".join(dict.fromkeys(refs))
+    for key, value in (headers or {}).items():
+        msg[key] = value
+    # quoted-printable keeps every line short and the .eml pure ASCII whatever the report holds
+    msg.set_content(text, subtype="plain", cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(html, subtype="html", cte="quoted-printable")
+    for a in attachments or []:
+        maintype, subtype = a.mime.split("/", 1)
+        msg.add_attachment(a.text.encode("utf-8"), maintype=maintype, subtype=subtype,
+                           filename=a.filename)
+    return msg
+
+
+def message_id(msg: email.message.Message) -> str:
+    """The Message-ID, or for a message without one a stable id made from its bytes."""
+    mid = str(msg.get("Message-ID") or "").strip()
+    if mid:
+        return mid
+    raw = msg.as_bytes(policy=email.policy.compat32)
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+# ---------------------------------------------------------------------------------------
+# the outbox
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """A lock for the mail files (outbox journal, inbox record), separate from the campaign
+    lock: building reports takes the campaign lock, so mail must not hold it meanwhile."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class Outbox:
+    """A folder of NNNN-<player>.eml files and journal.yaml: per Message-ID, queued or sent."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / JOURNAL
+
+    def load(self) -> dict[str, Any]:
+        if not self.path.exists():
+            return {"threads": {}, "messages": []}
+        try:
+            data = yamlio.read_trusted(self.path)
+        except Exception as exc:  # a hand edit gone wrong
+            raise MailError(f"{self.path}: cannot be read: {exc}") from None
+        if not isinstance(data, dict):
+            raise MailError(f"{self.path}: not an outbox journal")
+        data.setdefault("threads", {})
+        data.setdefault("messages", [])
+        return data
+
+    def save(self, data: dict[str, Any]) -> None:
+        yamlio.write_atomic(self.path, "# pbem outbox: what was queued and sent, per Message-ID\n"
+                            + yamlio.dump(data))
+
+    @contextlib.contextmanager
+    def journal(self) -> Iterator[dict[str, Any]]:
+        """The journal, locked; saved when the block ends without an error."""
+        with file_lock(self.folder / ".lock"):
+            data = self.load()
+            yield data
+            self.save(data)
+
+    def has(self, key: str) -> bool:
+        return any(m.get("key") == key for m in self.load()["messages"])
+
+    def thread(self, to: str) -> str | None:
+        """The first message queued to this address: later ones answer it (In-Reply-To)."""
+        found = self.load()["threads"].get(to.lower())
+        return str(found) if found else None
+
+    def queue(self, msg: EmailMessage, *, key: str, kind: str, slug: str,
+              meta: dict[str, Any] | None = None, when: datetime | None = None) -> dict[str, Any]:
+        """Write the .eml (atomically) and record it as queued; returns the journal record."""
+        with self.journal() as data:
+            n = max((int(m["n"]) for m in data["messages"]), default=0) + 1
+            name = f"{n:04d}-{slug}.eml"
+            yamlio.write_atomic(self.folder / name, msg.as_string(policy=POLICY))
+            to = address(str(msg["To"]))
+            record: dict[str, Any] = {
+                "n": n, "file": name, "message_id": str(msg["Message-ID"]), "kind": kind,
+                "key": key, "to": to, "subject": str(msg["Subject"]),
+                **(meta or {}),
+                "queued": iso(when or now_utc()), "sent": None,
+            }
+            data["messages"].append(record)
+            data["threads"].setdefault(to, record["message_id"])
+        return record
+
+    def pending(self) -> list[dict[str, Any]]:
+        return [m for m in self.load()["messages"] if not m.get("sent")]
+
+    def read(self, record: dict[str, Any]) -> EmailMessage:
+        path = self.folder / record["file"]
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise MailError(f"{path}: queued but cannot be read: {exc.strerror}") from None
+        parsed = email.message_from_bytes(raw, policy=POLICY)
+        assert isinstance(parsed, EmailMessage)
+        return parsed
+
+    def mark(self, message_id: str, **values: Any) -> None:
+        with self.journal() as data:
+            for m in data["messages"]:
+                if m["message_id"] == message_id:
+                    m.update(values)
+
+
+# ---------------------------------------------------------------------------------------
+# SMTP
+
+
+@dataclass
+class Smtp:
+    host: str
+    port: int
+    starttls: bool = False
+    user: str | None = None
+
+    @classmethod
+    def parse(cls, text: str, *, starttls: bool = False, user: str | None = None) -> Smtp:
+        host, sep, port = text.strip().rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise UsageError(f"--smtp {text!r}: expected HOST:PORT (e.g. smtp.example.org:587)")
+        return cls(host.strip("[]"), int(port), starttls, user or None)
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def deliver(outbox: Outbox, smtp: Smtp, *, password: str | None = None,
+            now: datetime | None = None) -> list[dict[str, Any]]:
+    """Send every queued message over one SMTP connection; record each as it is accepted.
+
+    A message the server refuses (its recipient, say) is recorded with the error and stays
+    queued; a connection that fails stops the run and leaves the rest queued for next time.
+    """
+    queued = outbox.pending()
+    if not queued:
+        return []
+    if smtp.user and password is None:
+        password = os.environ.get(SMTP_PASSWORD)
+        if password is None:
+            raise UsageError(f"--user {smtp.user}: set the password in the environment variable "
+                             f"{SMTP_PASSWORD} (pbem never stores it)")
+    if smtp.user and not smtp.starttls and smtp.host not in LOCAL:
+        raise UsageError(f"--user {smtp.user}: pbem sends a password only over an encrypted "
+                         "connection; add --starttls")
+    sent: list[dict[str, Any]] = []
+
+    def stay(reason: str) -> MailError:
+        left = len(queued) - len(sent)
+        return MailError(
+            f"{smtp}: {reason}; delivered {len(sent)} of {len(queued)} message(s), the other "
+            f"{left} stay queued in {outbox.folder} (run 'pbem mail --send' again)",
+            details=[f"delivered: {m['file']} to {m['to']}" for m in sent])
+
+    try:
+        client = smtplib.SMTP(smtp.host, smtp.port, timeout=TIMEOUT)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise stay(f"cannot connect: {_reason(exc)}") from None
+    try:
+        client.ehlo()
+        if smtp.starttls:
+            client.starttls(context=ssl.create_default_context())
+            client.ehlo()
+        if smtp.user:
+            client.login(smtp.user, password or "")
+        for record in queued:
+            msg = outbox.read(record)
+            try:
+                client.send_message(msg, to_addrs=[record["to"]])
+            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused) as exc:
+                outbox.mark(record["message_id"], error=_reason(exc))
+                continue
+            outbox.mark(record["message_id"], sent=iso(now or now_utc()), error=None)
+            sent.append(record)
+        with contextlib.suppress(smtplib.SMTPException, OSError):
+            client.quit()
+    except smtplib.SMTPAuthenticationError as exc:
+        raise stay(f"the server refused the login of {smtp.user!r}: {_reason(exc)}") from None
+    except smtplib.SMTPNotSupportedError as exc:
+        raise stay(f"the server does not offer what was asked: {_reason(exc)}") from None
+    except (smtplib.SMTPException, OSError, ssl.SSLError) as exc:
+        raise stay(f"the connection failed: {_reason(exc)}") from None
+    finally:
+        with contextlib.suppress(Exception):
+            client.close()
+    return sent
+
+
+def _reason(exc: BaseException) -> str:
+    code = getattr(exc, "smtp_code", None)
+    text = getattr(exc, "smtp_error", None)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if code is not None:
+        return f"{code} {text}".strip()
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+# ---------------------------------------------------------------------------------------
+# reading mail
+
+
+def read_maildir(folder: Path) -> Iterator[EmailMessage]:
+    """Every message of a Maildir (new/ and cur/), read only: flags are left as they are."""
+    if not (folder / "cur").is_dir() and not (folder / "new").is_dir():
+        raise InputFileError(f"--maildir {folder}: not a Maildir (no cur/ or new/ inside)")
+    box = mailbox.Maildir(folder, factory=None, create=False)
+    for key in sorted(box.keys(), key=_delivery_order):
+        with box.get_file(key) as handle:
+            yield _parse(handle.read())
+
+
+def _delivery_order(key: str) -> tuple[int, int, int, str]:
+    """Maildir names start with the delivery time: SECONDS.M<microseconds>...Q<n>... (not
+    zero-padded, so plain string order is wrong within a second)."""
+    seconds = re.match(r"(\d+)\.", key)
+    micro = re.search(r"M(\d+)", key)
+    count = re.search(r"Q(\d+)", key)
+    return (int(seconds.group(1)) if seconds else 0, int(micro.group(1)) if micro else 0,
+            int(count.group(1)) if count else 0, key)
+
+
+def read_mbox(path: Path) -> Iterator[EmailMessage]:
+    if not path.is_file():
+        raise InputFileError(f"--mbox {path}: no such file")
+    box = mailbox.mbox(path, factory=None, create=False)
+    for key in box.keys():
+        yield _parse(box.get_bytes(key))
+
+
+def read_imap(url: str, *, password: str | None = None) -> Iterator[EmailMessage]:
+    """Every message of the folder of imap://user@host:port/FOLDER (or imaps://), fetched
+    with BODY.PEEK so that nothing in the mailbox changes (not even the \\Seen flag)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("imap", "imaps") or not parts.hostname:
+        raise UsageError(f"--imap {url!r}: expected imap://USER@HOST[:PORT]/FOLDER or imaps://...")
+    user = unquote(parts.username or "")
+    if password is None:
+        password = unquote(parts.password) if parts.password else os.environ.get(IMAP_PASSWORD)
+    if user and password is None:
+        raise UsageError(f"--imap: set the password of {user} in the environment variable "
+                         f"{IMAP_PASSWORD} (pbem never stores it)")
+    folder = unquote(parts.path.lstrip("/")) or "INBOX"
+    secure = parts.scheme == "imaps"
+    port = parts.port or (993 if secure else 143)
+    where = f"{parts.hostname}:{port}"
+    try:
+        if secure:
+            client: imaplib.IMAP4 = imaplib.IMAP4_SSL(parts.hostname, port,
+                                                      ssl_context=ssl.create_default_context(),
+                                                      timeout=TIMEOUT)
+        else:
+            client = imaplib.IMAP4(parts.hostname, port, timeout=TIMEOUT)
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise MailError(f"--imap {where}: cannot connect: {_reason(exc)}") from None
+    try:
+        if user:
+            if not secure and "STARTTLS" in client.capabilities:
+                client.starttls(ssl_context=ssl.create_default_context())
+            elif not secure and parts.hostname not in LOCAL:
+                raise UsageError(f"--imap {where}: the server offers no STARTTLS; pbem sends a "
+                                 "password only encrypted: use imaps://")
+            client.login(user, password or "")
+        status, _ = client.select(_quote(folder), readonly=True)
+        if status != "OK":
+            raise MailError(f"--imap {where}: no folder {folder!r}")
+        status, found = client.uid("SEARCH", "ALL")
+        uids = found[0].split() if status == "OK" and found and found[0] else []
+        for uid in uids:
+            status, data = client.uid("FETCH", uid, "(BODY.PEEK[])")
+            raw = next((item[1] for item in data if isinstance(item, tuple)), None)
+            if status == "OK" and isinstance(raw, bytes):
+                yield _parse(raw)
+    except imaplib.IMAP4.error as exc:
+        raise MailError(f"--imap {where}: {_reason(exc)}") from None
+    except (OSError, ssl.SSLError) as exc:
+        raise MailError(f"--imap {where}: the connection failed: {_reason(exc)}") from None
+    finally:
+        with contextlib.suppress(Exception):
+            client.logout()
+
+
+def _quote(folder: str) -> str:
+    return folder if re.fullmatch(r"[A-Za-z0-9._/-]+", folder) else '"' + folder.replace('"', r'\"') + '"'
+
+
+def _parse(raw: bytes) -> EmailMessage:
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+# ---------------------------------------------------------------------------------------
+# orders in a message
+
+
+@dataclass
+class Incoming:
+    """What a message carries for pbem: orders files (name, bytes) and their signatures."""
+
+    message_id: str
+    sender: str
+    subject: str
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    signatures: dict[str, bytes] = field(default_factory=dict)
+    inline: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    def campaigns(self) -> set[str]:
+        """The campaign ids the orders files name (a quick look, before any checking)."""
+        found = set()
+        for _, raw in self.files:
+            m = re.search(rb"^campaign\s*:\s*['\"]?([^'\"#\s]+)", raw, re.M)
+            if m:
+                found.add(m.group(1).decode("utf-8", "replace"))
+        return found
+
+    def factions(self) -> list[tuple[str, str | None]]:
+        """(file name, the faction it names or None), a quick look before any checking."""
+        out: list[tuple[str, str | None]] = []
+        for name, raw in self.files:
+            m = re.search(rb"^faction\s*:\s*['\"]?([^'\"#\s]+)", raw, re.M)
+            out.append((name, m.group(1).decode("utf-8", "replace") if m else None))
+        return out
+
+    def write(self, folder: Path) -> list[Path]:
+        """The orders files and their .sig beside them, as `pbem apply` expects."""
+        paths = []
+        for name, raw in self.files:
+            path = folder / name
+            path.write_bytes(raw)
+            if name in self.signatures:
+                (folder / f"{name}.sig").write_bytes(self.signatures[name])
+            paths.append(path)
+        return paths
+
+
+def _safe_name(name: str, taken: set[str]) -> str:
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(name.replace("\\", "/")).name).lstrip(".") or "orders"
+    out, n = base, 1
+    while out.lower() in taken:
+        n += 1
+        stem, dot, ext = base.partition(".")
+        out = f"{stem}-{n}{dot}{ext}"
+    taken.add(out.lower())
+    return out
+
+
+_INLINE_START = re.compile(r"^campaign\s*:", re.M)
+_INLINE_KEYS = re.compile(r"^(faction|orders)\s*:", re.M)
+
+
+def inline_orders(text: str) -> str | None:
+    """Orders written in the body of a mail: from the line `campaign:` to the end, to a
+    signature separator ('-- ') or to the first quoted line ('> ...') of a reply."""
+    start = _INLINE_START.search(text)
+    if start is None:
+        return None
+    lines = []
+    for line in text[start.start():].splitlines():
+        if line.rstrip() == "--" or line.startswith(">"):
+            break
+        lines.append(line.rstrip())
+    body = "\n".join(lines).strip() + "\n"
+    return body if _INLINE_KEYS.search(body) else None
+
+
+def extract(msg: EmailMessage) -> Incoming | None:
+    """The orders files of a message (attachments, or inline YAML in the text), with their
+    .sig attachments; None when the message carries no orders (pbem leaves it alone)."""
+    if str(msg.get("Auto-Submitted", "no")).strip().lower() not in ("", "no"):
+        return None  # an automatic message (pbem's own replies among them): never orders
+    if msg.get("X-Pbem-Kind"):
+        return None  # a copy of a message pbem sent
+    found = Incoming(message_id(msg), address(str(msg.get("From", ""))),
+                     str(msg.get("Subject", "")))
+    taken: set[str] = set()
+    sigs: list[tuple[str, bytes]] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        ctype = part.get_content_type()
+        is_yaml = (filename or "").lower().endswith(ORDERS_SUFFIXES) or (
+            ctype in YAML_TYPES and part.get_content_disposition() != "inline")
+        is_sig = (filename or "").lower().endswith(".sig")
+        if not (is_yaml or is_sig):
+            continue
+        if len(found.files) + len(sigs) >= MAX_PARTS:
+            found.problems.append(f"more than {MAX_PARTS} attachments; the rest were ignored")
+            break
+        payload = part.get_payload(decode=True)
+        raw = payload if isinstance(payload, bytes) else b""
+        if len(raw) > yamlio.MAX_BYTES:
+            found.problems.append(f"{filename}: {len(raw)} bytes; at most {yamlio.MAX_BYTES} "
+                                  "are accepted")
+            continue
+        if is_sig:
+            sigs.append((filename or "orders.yaml.sig", raw))
+        else:
+            found.files.append((_safe_name(filename or "orders.yaml", taken), raw))
+    if not found.files:
+        body = msg.get_body(preferencelist=("plain",))
+        text = body.get_content() if isinstance(body, EmailMessage) else ""
+        inline = inline_orders(str(text))
+        if inline is not None:
+            found.files.append((_safe_name("orders.yaml", taken), inline.encode("utf-8")))
+            found.inline = True
+    if not found.files:
+        return None
+    names = {name.lower(): name for name, _ in found.files}
+    for filename, raw in sigs:
+        target = names.get(Path(filename).name[: -len(".sig")].lower())
+        if target is None and len(found.files) == 1 and len(sigs) == 1:
+            target = found.files[0][0]  # one file, one signature: they belong together
+        if target is None:
+            found.problems.append(f"{filename}: a signature for no orders file of this mail "
+                                  f"(name it after the file it signs, e.g. "
+                                  f"{found.files[0][0]}.sig)")
+        else:
+            found.signatures[target] = raw
+    return found

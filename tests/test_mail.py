@@ -1,0 +1,752 @@
+"""The mail loop (pbem/mail.py, pbem/mailloop.py, pbem/cli_mail.py) against real servers on
+127.0.0.1: aiosmtpd for SMTP (plain; STARTTLS with AUTH and a self-signed certificate made
+here; a refused login; a server that drops the connection), pymap for IMAP, Maildir and
+mbox files written by the tests, and a local bare repository for publish.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import imaplib
+import ipaddress
+import mailbox
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import Result, git, play  # noqa: E402
+
+from pbem import api, mailloop, yamlio  # noqa: E402
+from pbem.campaign import Campaign  # noqa: E402
+from pbem.mail import MailError  # noqa: E402
+
+PASSWORD = "s3cret-pass-Xy7"
+PLAYERS = ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
+           "south,north=Cy <cy@example.org>"]
+
+
+# ---------------------------------------------------------------------------------------
+# fixtures
+
+
+@pytest.fixture
+def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
+    """The command line with the mail commands registered (until pbem/cli.py does it)."""
+    from pbem import cli_mail
+    from pbem.cli import app
+
+    names = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    if "inbox" not in names:
+        cli_mail.register(app)
+    return pbem
+
+
+@pytest.fixture
+def camp(tmp_path: Path) -> Path:
+    root = tmp_path / "camp"
+    api.new_campaign(root, "red_russia", seed="mail", name="camp", keys_dir=tmp_path / "keys",
+                     players=PLAYERS)
+    return root
+
+
+def set_config(root: Path, **values: Any) -> None:
+    path = root / "campaign.yaml"
+    config = yamlio.read_trusted(path)
+    config.update(values)
+    yamlio.write_atomic(path, yamlio.dump(config))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def parse(path: Path) -> EmailMessage:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def journal(root: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yamlio.read_trusted(root / ".pbem" / "outbox" / "journal.yaml")
+    return data
+
+
+# -- SMTP --------------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    port: int
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    drop_after: int | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def ids(self) -> list[str]:
+        return [str(m["message"]["Message-ID"]) for m in self.messages]
+
+
+class Handler:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
+        if self.server.drop_after is not None and len(self.server.messages) >= self.server.drop_after:
+            smtp.transport.close()  # the connection goes away in the middle of a message
+            return "421 going away"
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.server.messages.append({
+            "from": envelope.mail_from, "to": list(envelope.rcpt_tos), "message": msg,
+            "tls": session.ssl is not None, "authenticated": bool(session.authenticated),
+        })
+        return "250 OK"
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 made with `cryptography`, and its key."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name)
+        .public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(hours=1)).not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                                                    x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+@pytest.fixture
+def smtp_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Server]]:
+    """Start aiosmtpd on 127.0.0.1: plain, or STARTTLS + AUTH (user 'referee', PASSWORD)
+    with a self-signed certificate that the client trusts through SSL_CERT_FILE."""
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    controllers: list[Any] = []
+
+    def start(*, tls: bool = False, drop_after: int | None = None) -> Server:
+        server = Server(free_port(), drop_after=drop_after)
+        kwargs: dict[str, Any] = {}
+        if tls:
+            cert, key = self_signed(tmp_path)
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(cert, key)
+            monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+
+            def authenticator(_server: Any, _session: Any, _envelope: Any, _mechanism: str,
+                              data: Any) -> AuthResult:
+                ok = (isinstance(data, LoginPassword) and data.login == b"referee"
+                      and data.password == PASSWORD.encode())
+                return AuthResult(success=ok, handled=False)
+
+            kwargs = {"tls_context": context, "require_starttls": True, "auth_required": True,
+                      "authenticator": authenticator}
+        controller = Controller(Handler(server), hostname="127.0.0.1", port=server.port, **kwargs)
+        controller.start()
+        controllers.append(controller)
+        return server
+
+    yield start
+    for controller in controllers:
+        controller.stop()
+
+
+# -- IMAP --------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["plain", "starttls"])
+def imap_server(request: pytest.FixtureRequest, tmp_path: Path,
+                monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """pymap (a real IMAP server in Python, in-memory) on 127.0.0.1, user u / password p;
+    without TLS, or offering STARTTLS with a self-signed certificate the client trusts."""
+    port = free_port()
+    log = (tmp_path / "pymap.log").open("w")
+    if request.param == "starttls":
+        cert, key = self_signed(tmp_path)
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        tls = ["--cert", str(cert), "--key", str(key)]
+    else:
+        tls = ["--no-tls"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from pymap.main import main; main()", "--host", "127.0.0.1",
+         "--port", str(port), *tls, "dict", "--demo-data", "--demo-user", "u",
+         "--demo-password", "p"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"pymap did not start: {(tmp_path / 'pymap.log').read_text()}") from None
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def imap_login(port: int) -> imaplib.IMAP4:
+    client = imaplib.IMAP4("127.0.0.1", port)
+    if "STARTTLS" in client.capabilities:
+        client.starttls(ssl_context=ssl.create_default_context())
+    client.login("u", "p")
+    return client
+
+
+# -- mail written by players --------------------------------------------------------------
+
+
+def orders_file(root: Path, faction: str, folder: Path, *, sign: bool = False,
+                name: str | None = None) -> Path:
+    path = folder / (name or f"orders-{faction}.yaml")
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="mail")))
+    if sign:
+        api.sign(path, root.parent / "keys" / f"{faction}_ed25519")
+    return path
+
+
+def player_mail(sender: str, subject: str, *, mid: str, files: list[Path] | None = None,
+                text: str = "Here are my orders.\n") -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "referee@example.org"
+    msg["Subject"] = subject
+    msg["Message-ID"] = mid
+    msg["Date"] = email.utils.format_datetime(dt.datetime.now(dt.UTC))
+    msg.set_content(text)
+    for path in files or []:
+        sig = path.with_name(path.name + ".sig")
+        for part in [path, sig] if sig.exists() else [path]:
+            maintype, subtype = ("application", "yaml") if part.suffix == ".yaml" else ("application", "octet-stream")
+            msg.add_attachment(part.read_bytes(), maintype=maintype, subtype=subtype,
+                               filename=part.name)
+    return msg
+
+
+def bad_orders(root: Path, folder: Path) -> Path:
+    """Orders for south with two problems: an unknown zone and an unknown top-level key."""
+    data = api.bot(root, "south", seed="mail")
+    data["orderz"] = []
+    first = data["orders"][0]
+    key = next(iter(first))
+    if isinstance(first[key], dict) and "zone" in first[key]:
+        first[key]["zone"] = "Atlantis"
+    path = folder / "orders-south.yaml"
+    yamlio.write_atomic(path, yamlio.dump(data))
+    return path
+
+
+def mailbag(root: Path, folder: Path) -> list[EmailMessage]:
+    """One good signed orders mail, one bad, one unrelated, one duplicate of the good one,
+    one for another campaign."""
+    folder.mkdir(exist_ok=True)
+    good = player_mail("Bob <bob@example.org>", "orders siberian", mid="<good-1@example.org>",
+                       files=[orders_file(root, "siberian", folder, sign=True)])
+    bad = player_mail("Cy <cy@example.org>", "orders south", mid="<bad-1@example.org>",
+                      files=[bad_orders(root, folder)])
+    other = player_mail("Ann <ann@example.org>", "lunch on Sunday?", mid="<lunch@example.org>",
+                        text="Shall we meet before turn 2?\n")
+    elsewhere = EmailMessage()
+    elsewhere["From"], elsewhere["Subject"] = "Ann <ann@example.org>", "orders for another game"
+    elsewhere["Message-ID"] = "<elsewhere@example.org>"
+    elsewhere.set_content("campaign: another-one\nturn: 1\nphase: action\nfaction: red\norders: []\n")
+    return [good, bad, other, good, elsewhere]
+
+
+# ---------------------------------------------------------------------------------------
+# mail out
+
+
+def test_mail_writes_one_well_formed_message_per_player(camp: Path) -> None:
+    result = mailloop.mail(camp)
+    assert [r["to"] for r in result["queued"]] == ["ann@example.org", "bob@example.org",
+                                                   "cy@example.org"]
+    outbox = camp / ".pbem" / "outbox"
+    files = sorted(outbox.glob("*.eml"))
+    assert [f.name for f in files] == ["0001-ann-example-org.eml", "0002-bob-example-org.eml",
+                                       "0003-cy-example-org.eml"]
+    ids = set()
+    status = api.status(camp)
+    for path, record in zip(files, result["queued"], strict=True):
+        msg = parse(path)
+        # multipart/mixed around multipart/alternative when templates are attached
+        assert msg.get_content_type() in ("multipart/mixed", "multipart/alternative")
+        alternative = msg if msg.get_content_type() == "multipart/alternative" else next(
+            p for p in msg.iter_parts() if p.get_content_type() == "multipart/alternative")
+        kinds = [p.get_content_type() for p in alternative.iter_parts()]
+        assert kinds == ["text/plain", "text/html"]
+        text = alternative.get_body(preferencelist=("plain",)).get_content()
+        html = alternative.get_body(preferencelist=("html",)).get_content()
+        assert "Campaign camp" in text and "<html" in html.lower()
+        assert msg["Subject"].startswith(f"[camp] turn {status['turn']}, ")
+        assert status["phase_title"] in msg["Subject"]
+        assert msg["Message-ID"] == record["message_id"]
+        assert "In-Reply-To" not in msg  # the first message of each player's thread
+        ids.add(msg["Message-ID"])
+        attached = {p.get_filename(): p.get_content() for p in msg.iter_attachments()}
+        to = record["to"]
+        if to == "ann@example.org":  # red is not awaited in the White placement
+            assert attached == {}
+        else:
+            want = {"bob@example.org": ["siberian"], "cy@example.org": ["south", "north"]}[to]
+            assert sorted(attached) == sorted(f"orders-{f}-t0-{status['phase']}.yaml" for f in want)
+            for name, content in attached.items():
+                body = content.decode() if isinstance(content, bytes) else content
+                loaded = yamlio.load_untrusted(body, name).data
+                assert loaded["campaign"] == "camp" and loaded["faction"] in want
+    assert len(ids) == 3
+    # a second run in the same phase queues nothing new
+    again = mailloop.mail(camp)
+    assert again["queued"] == [] and len(again["skipped"]) == 3
+    # the next phase's messages answer each player's first message (one thread per player)
+    first = {r["to"]: r["message_id"] for r in result["queued"]}
+    play(camp, until_turn=1, seed="mail")
+    later = mailloop.mail(camp)
+    assert len(later["queued"]) == 3
+    for record in later["queued"]:
+        msg = parse(outbox / record["file"])
+        assert msg["In-Reply-To"] == first[record["to"]]
+        assert first[record["to"]] in msg["References"]
+        assert msg["Message-ID"] not in ids
+    assert Campaign.open(camp).store().is_clean()  # the outbox is git-ignored
+
+
+def test_mail_for_a_player_of_several_factions_is_one_message(camp: Path) -> None:
+    result = mailloop.mail(camp)
+    cy = next(r for r in result["queued"] if r["to"] == "cy@example.org")
+    msg = parse(camp / ".pbem" / "outbox" / cy["file"])
+    text = msg.get_body(preferencelist=("plain",)).get_content()
+    html = msg.get_body(preferencelist=("html",)).get_content()
+    assert "report for South" in text and "report for North" in text
+    assert html.lower().count("<html") == 1 and html.lower().count("</body>") == 1
+
+
+def test_send_plain(camp: Path, smtp_server: Callable[..., Server]) -> None:
+    server = smtp_server()
+    result = mailloop.mail(camp, send=True, smtp=server.address)
+    assert len(result["sent"]) == 3 and result["pending"] == 0
+    assert sorted(m["to"][0] for m in server.messages) == ["ann@example.org", "bob@example.org",
+                                                           "cy@example.org"]
+    assert all(m["from"] == "referee@pbem.invalid" for m in server.messages)
+    assert all(r["sent"] for r in journal(camp)["messages"])
+    # nothing is delivered twice
+    assert mailloop.send(camp, smtp=server.address) == []
+    assert len(server.messages) == 3
+
+
+def test_send_starttls_with_auth(camp: Path, smtp_server: Callable[..., Server],
+                                 cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = smtp_server(tls=True)
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+    r = cli("-C", camp, "mail", "--send", "--smtp", server.address, "--starttls", "--user", "referee")
+    assert r.code == 0, r.err
+    assert r.out.count("sent 000") == 3
+    assert len(server.messages) == 3
+    assert all(m["tls"] and m["authenticated"] for m in server.messages)
+    # the password is never written anywhere in the campaign
+    for path in camp.rglob("*"):
+        if path.is_file():
+            assert PASSWORD.encode() not in path.read_bytes(), path
+
+
+def test_settings_come_from_campaign_yaml(camp: Path, smtp_server: Callable[..., Server],
+                                          cli: Callable[..., Result],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    server = smtp_server(tls=True)
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+    set_config(camp, mail={"smtp": server.address, "starttls": True, "user": "referee",
+                           "from": "The Referee <ref@example.org>"})
+    r = cli("-C", camp, "mail", "--send", "--json")
+    assert r.code == 0, r.err
+    assert len(server.messages) == 3
+    assert all(m["from"] == "ref@example.org" for m in server.messages)
+    assert all(m["message"]["Message-ID"].endswith("@example.org>") for m in server.messages)
+
+
+def test_refused_login_keeps_everything_queued(camp: Path, smtp_server: Callable[..., Server],
+                                               cli: Callable[..., Result],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    server = smtp_server(tls=True)
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", "wrong")
+    r = cli("-C", camp, "mail", "--send", "--smtp", server.address, "--starttls", "--user", "referee")
+    assert r.code == 1
+    assert "refused the login of 'referee'" in r.err
+    assert "delivered 0 of 3 message(s), the other 3 stay queued" in r.err
+    assert server.messages == []
+    assert not any(m["sent"] for m in journal(camp)["messages"])
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+    r = cli("-C", camp, "mail", "--send", "--smtp", server.address, "--starttls", "--user", "referee")
+    assert r.code == 0, r.err
+    assert len(server.messages) == 3
+
+
+def test_user_needs_the_password_variable(camp: Path, cli: Callable[..., Result],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD", raising=False)
+    r = cli("-C", camp, "mail", "--send", "--smtp", "127.0.0.1:1", "--starttls", "--user", "referee")
+    assert r.code == 2 and "PBEM_SMTP_PASSWORD" in r.err
+    assert len(list((camp / ".pbem" / "outbox").glob("*.eml"))) == 3  # written first
+
+
+def test_dropped_connection_then_second_send_delivers_each_once(
+        camp: Path, smtp_server: Callable[..., Server]) -> None:
+    server = smtp_server(drop_after=1)
+    with pytest.raises(MailError) as caught:
+        mailloop.mail(camp, send=True, smtp=server.address)
+    assert "delivered 1 of 3 message(s), the other 2 stay queued" in caught.value.message
+    assert len(server.messages) == 1
+    records = journal(camp)["messages"]
+    assert [bool(r["sent"]) for r in records] == [True, False, False]
+    server.drop_after = None
+    sent = mailloop.send(camp, smtp=server.address)
+    assert [r["file"] for r in sent] == [records[1]["file"], records[2]["file"]]
+    assert sorted(server.ids()) == sorted(r["message_id"] for r in records)  # each once
+    assert mailloop.send(camp, smtp=server.address) == []
+    assert len(server.messages) == 3
+
+
+def test_server_down_keeps_messages_queued(camp: Path) -> None:
+    port = free_port()  # nobody listens there
+    with pytest.raises(MailError) as caught:
+        mailloop.mail(camp, send=True, smtp=f"127.0.0.1:{port}")
+    assert "cannot connect" in caught.value.message
+    assert len(list((camp / ".pbem" / "outbox").glob("*.eml"))) == 3
+    assert len(mailloop.outbox_of(Campaign.open(camp)).pending()) == 3
+
+
+# ---------------------------------------------------------------------------------------
+# mail in
+
+
+def _check_mailbag_result(camp: Path, result: dict[str, Any], head_before: str) -> None:
+    assert [(r["message_id"], r["outcome"]) for r in result["messages"]] == [
+        ("<good-1@example.org>", "accepted"), ("<bad-1@example.org>", "rejected"),
+        ("<good-1@example.org>", "duplicate")]
+    assert (result["accepted"], result["rejected"], result["duplicates"], result["ignored"]) == (1, 1, 1, 2)
+    s = api.status(camp)
+    assert s["received"] == ["siberian"]
+    assert git(camp, "rev-list", "--count", f"{head_before}..HEAD") == "1"  # one step: one mail
+    bad = next(r for r in result["messages"] if r["outcome"] == "rejected")
+    assert bad["problems"], bad
+    assert all(p.startswith("orders-south.yaml:") for p in bad["problems"]), bad["problems"]
+    assert any("orderz" in p for p in bad["problems"])
+    record = yamlio.read_trusted(camp / ".pbem" / "inbox.yaml")["messages"]
+    assert set(record) == {"<good-1@example.org>", "<bad-1@example.org>"}
+    assert record["<bad-1@example.org>"]["problems"] == bad["problems"]
+    assert record["<good-1@example.org>"]["signed"] == ["orders-siberian.yaml"]
+    # an answer to each player, in their thread; the rejection lists every problem
+    replies = {r["to"]: r for r in journal(camp)["messages"] if r["kind"] == "reply"}
+    assert set(replies) == {"bob@example.org", "cy@example.org"}
+    rejected = parse(camp / ".pbem" / "outbox" / replies["cy@example.org"]["file"])
+    assert rejected["In-Reply-To"] == "<bad-1@example.org>"
+    assert rejected["Auto-Submitted"] == "auto-replied"
+    assert "[rejected]" in rejected["Subject"]
+    body = rejected.get_body(preferencelist=("plain",)).get_content()
+    for p in bad["problems"]:
+        assert p in body
+
+
+def test_inbox_from_maildir(camp: Path, tmp_path: Path, cli: Callable[..., Result]) -> None:
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    for msg in mailbag(camp, tmp_path / "drafts"):
+        box.add(msg.as_bytes())
+    before = git(camp, "rev-parse", "HEAD")
+    r = cli("-C", camp, "inbox", "--maildir", tmp_path / "Maildir", "--json")
+    assert r.code == 0, r.err
+    import json
+
+    _check_mailbag_result(camp, json.loads(r.out), before)
+    # a second run applies nothing and answers nothing again
+    head = git(camp, "rev-parse", "HEAD")
+    replies = len(journal(camp)["messages"])
+    again = mailloop.inbox(camp, maildir=tmp_path / "Maildir")
+    assert again["accepted"] == 0 and again["rejected"] == 0 and again["duplicates"] == 3
+    assert git(camp, "rev-parse", "HEAD") == head
+    assert len(journal(camp)["messages"]) == replies
+    # the mailbox is left as it was: nothing moved from new/ to cur/
+    assert len(list((tmp_path / "Maildir" / "new").iterdir())) == 5
+
+
+def test_inbox_from_mbox_with_inline_orders(camp: Path, tmp_path: Path) -> None:
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    for msg in mailbag(camp, tmp_path / "drafts"):
+        box.add(msg.as_bytes())
+    box.flush()
+    before = git(camp, "rev-parse", "HEAD")
+    _check_mailbag_result(camp, mailloop.inbox(camp, mbox=tmp_path / "mbox"), before)
+    # orders written in the body of the mail (no attachment), a signature below them
+    inline = yamlio.dump(api.bot(camp, "south", seed="mail"))
+    box.add(player_mail("Cy <cy@example.org>", "south", mid="<inline@example.org>",
+                        text=f"Hello referee,\n\n{inline}\n-- \nCy, from my phone\n").as_bytes())
+    # unsigned orders for north from an address that is not north's player
+    stranger = orders_file(camp, "north", tmp_path / "drafts")
+    box.add(player_mail("Mallory <m@example.net>", "north", mid="<stranger@example.net>",
+                        files=[stranger]).as_bytes())
+    box.flush()
+    result = mailloop.inbox(camp, mbox=tmp_path / "mbox")
+    by_id = {r["message_id"]: r for r in result["messages"]}
+    assert by_id["<inline@example.org>"]["outcome"] == "accepted"
+    assert by_id["<stranger@example.net>"]["outcome"] == "rejected"
+    assert "must come from its player's address" in by_id["<stranger@example.net>"]["problems"][0]
+    assert by_id["<stranger@example.net>"]["reply"] is None  # no answer to a stranger
+    assert api.status(camp)["received"] == ["siberian", "south"]
+
+
+def test_bad_signature_is_rejected(camp: Path, tmp_path: Path) -> None:
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    path = orders_file(camp, "siberian", drafts, sign=True)
+    path.write_text(path.read_text() + "# changed after signing\n")
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    box.add(player_mail("Bob <bob@example.org>", "o", mid="<tampered@example.org>",
+                        files=[path]).as_bytes())
+    box.flush()
+    before = git(camp, "rev-parse", "HEAD")
+    result = mailloop.inbox(camp, mbox=tmp_path / "mbox")
+    assert result["rejected"] == 1
+    assert any("signature" in p for p in result["messages"][0]["problems"])
+    assert git(camp, "rev-parse", "HEAD") == before
+
+
+def test_inbox_from_imap(camp: Path, tmp_path: Path, imap_server: int,
+                         monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    client = imap_login(imap_server)
+    for msg in mailbag(camp, tmp_path / "drafts"):
+        client.append("INBOX", None, None, msg.as_bytes())
+    client.logout()
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", "p")
+    upgraded = []
+    original = imaplib.IMAP4.starttls
+
+    def starttls(self: imaplib.IMAP4, ssl_context: ssl.SSLContext | None = None) -> Any:
+        upgraded.append(ssl_context)
+        return original(self, ssl_context=ssl_context)
+
+    monkeypatch.setattr(imaplib.IMAP4, "starttls", starttls)
+    before = git(camp, "rev-parse", "HEAD")
+    result = mailloop.inbox(camp, imap=f"imap://u@127.0.0.1:{imap_server}/INBOX")
+    assert len(upgraded) == (request.node.callspec.params["imap_server"] == "starttls")
+    # the server's own demo messages are not orders: left alone with the two of the bag
+    assert result["ignored"] >= 2
+    result["ignored"] = 2
+    _check_mailbag_result(camp, result, before)
+    # nothing in the mailbox changed: no message was marked as read
+    client = imap_login(imap_server)
+    client.select("INBOX", readonly=True)
+    status, data = client.search(None, "SEEN")
+    seen = data[0].split()
+    status, data = client.search(None, "FROM", '"bob@example.org"')
+    bob = data[0].split()
+    assert bob and not set(bob) & set(seen)
+    client.logout()
+
+
+def test_imap_wrong_password(camp: Path, imap_server: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", "nope")
+    with pytest.raises(MailError) as caught:
+        mailloop.inbox(camp, imap=f"imap://u@127.0.0.1:{imap_server}/INBOX")
+    assert f"127.0.0.1:{imap_server}" in caught.value.message
+
+
+def test_inbox_needs_exactly_one_source(camp: Path, cli: Callable[..., Result]) -> None:
+    r = cli("-C", camp, "inbox")
+    assert r.code == 2 and "exactly one of" in r.err
+
+
+# ---------------------------------------------------------------------------------------
+# deadlines, reminders, tick
+
+
+def opened(camp: Path) -> dt.datetime:
+    due = mailloop.deadline_of(Campaign.open(camp))
+    assert due is not None
+    return dt.datetime.fromisoformat(due["opened"])
+
+
+def test_deadline_counts_from_the_commit_that_opened_the_phase(camp: Path) -> None:
+    assert mailloop.deadline_of(Campaign.open(camp)) is None  # none configured
+    set_config(camp, deadlines={"hours": 72, "remind_hours": 24})
+    stamp = int(git(camp, "log", "-1", "--format=%ct"))
+    due = mailloop.deadline_of(Campaign.open(camp))
+    assert due is not None and due["opened_by"] == 1
+    start = dt.datetime.fromtimestamp(stamp, dt.UTC)
+    assert dt.datetime.fromisoformat(due["deadline"]) == start + dt.timedelta(hours=72)
+    assert dt.datetime.fromisoformat(due["remind_at"]) == start + dt.timedelta(hours=48)
+    # orders do not open a phase: the deadline stays
+    drafts = camp.parent / "drafts"
+    drafts.mkdir()
+    api.apply(camp, [orders_file(camp, "siberian", drafts)])
+    assert mailloop.deadline_of(Campaign.open(camp))["deadline"] == due["deadline"]
+    # a per-phase policy and a fixed deadline for one phase
+    phase = api.status(camp)["phase"]
+    set_config(camp, deadlines={"hours": 72, phase: {"hours": 10}})
+    again = mailloop.deadline_of(Campaign.open(camp))
+    assert dt.datetime.fromisoformat(again["deadline"]) == start + dt.timedelta(hours=10)
+    set_config(camp, deadlines={"hours": 72, f"0:{phase}": "2030-01-02T03:04:05Z"})
+    assert mailloop.deadline_of(Campaign.open(camp))["deadline"] == "2030-01-02T03:04:05+00:00"
+
+
+def test_remind_writes_to_the_players_still_awaited(camp: Path, cli: Callable[..., Result]) -> None:
+    set_config(camp, deadlines={"hours": 72})
+    r = cli("-C", camp, "remind", "--json")
+    assert r.code == 0, r.err
+    import json
+
+    result = json.loads(r.out)
+    assert sorted(q["to"] for q in result["queued"]) == ["bob@example.org", "cy@example.org"]
+    cy = next(q for q in result["queued"] if q["to"] == "cy@example.org")
+    msg = parse(camp / ".pbem" / "outbox" / cy["file"])
+    assert "reminder" in msg["Subject"] and result["deadline"] in msg["Subject"]
+    assert sorted(p.get_filename() for p in msg.iter_attachments()) == [
+        "orders-north-t0-setup-place.yaml", "orders-south-t0-setup-place.yaml"]
+    assert "your units hold" in msg.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_tick_reports_reminds_then_resolves_by_the_nmr_policy(camp: Path) -> None:
+    set_config(camp, deadlines={"hours": 72, "remind_hours": 24}, nmr="hold")
+    start = opened(camp)
+    first = mailloop.tick(camp, start + dt.timedelta(hours=1))
+    assert len(first["reported"]) == 3 and first["reminded"] == [] and first["resolved"] == []
+    quiet = mailloop.tick(camp, start + dt.timedelta(hours=2))
+    assert quiet["reported"] == [] and quiet["actions"] == []
+    # Bob sends his orders; only Cy is reminded, once
+    drafts = camp.parent / "drafts"
+    drafts.mkdir()
+    api.apply(camp, [orders_file(camp, "siberian", drafts)])
+    near = mailloop.tick(camp, start + dt.timedelta(hours=50))
+    assert [r["to"] for r in near["reminded"]] == ["cy@example.org"]
+    assert mailloop.tick(camp, start + dt.timedelta(hours=51))["reminded"] == []
+    phase = api.status(camp)["phase"]
+    late = mailloop.tick(camp, start + dt.timedelta(hours=73))
+    assert [r["phase"] for r in late["resolved"]] == [phase]
+    assert late["resolved"][0]["nmr"] == ["south", "north"]
+    assert late["status"]["phase"] != phase
+    assert len(late["reported"]) == 3  # the new phase's reports
+    assert "resolved with nmr: hold" in late["actions"][0]
+    assert api.audit(camp)["ok"]
+
+
+def test_tick_waits_under_nmr_wait(camp: Path, cli: Callable[..., Result]) -> None:
+    set_config(camp, deadlines={"hours": 1}, nmr="wait")
+    start = opened(camp)
+    head = git(camp, "rev-parse", "HEAD")
+    when = (start + dt.timedelta(hours=5)).isoformat()
+    r = cli("-C", camp, "tick", "--now", when)
+    assert r.code == 0, r.err
+    assert "nmr: wait, so still waiting for" in r.out
+    assert git(camp, "rev-parse", "HEAD") == head
+    reminders = [m for m in journal(camp)["messages"] if m["kind"] == "reminder"]
+    assert len(reminders) == 2
+
+
+def test_tick_sends_with_the_campaign_settings(camp: Path, smtp_server: Callable[..., Server]) -> None:
+    server = smtp_server()
+    set_config(camp, deadlines={"hours": 72}, mail={"smtp": server.address})
+    result = mailloop.tick(camp, opened(camp) + dt.timedelta(hours=1), send=True)
+    assert len(result["sent"]) == 3 and result["pending"] == 0
+    assert len(server.messages) == 3
+
+
+def test_bad_nmr_policy(camp: Path) -> None:
+    from pbem.errors import CampaignError
+
+    set_config(camp, deadlines={"hours": 1}, nmr="pray")
+    with pytest.raises(CampaignError, match="nmr: 'pray'"):
+        mailloop.tick(camp, opened(camp) + dt.timedelta(hours=2))
+
+
+# ---------------------------------------------------------------------------------------
+# publish
+
+
+def test_publish_pushes_history_and_tags_not_private(camp: Path, tmp_path: Path,
+                                                     cli: Callable[..., Result]) -> None:
+    play(camp, until_turn=1, seed="mail")
+    mailloop.mail(camp)  # something in .pbem/outbox too
+    bare = tmp_path / "shared.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", "--initial-branch=main", str(bare)],
+                   check=True)
+    git(camp, "remote", "add", "origin", str(bare))
+    r = cli("-C", camp, "publish", "--json")
+    assert r.code == 0, r.err
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(bare), str(clone)], check=True)
+    assert git(clone, "rev-parse", "HEAD") == git(camp, "rev-parse", "HEAD")
+    tags = git(clone, "tag").split()
+    assert tags == git(camp, "tag").split() and "turn-0001" in tags
+    assert not (clone / ".pbem").exists()
+    assert git(clone, "log", "--all", "--format=%H", "--", ".pbem") == ""
+    assert api.status(clone)["head"] == api.status(camp)["head"]
+    # more steps, published again: the remote follows
+    play(camp, until_turn=1, phase="action", seed="mail")
+    assert mailloop.publish(camp)["head"] == git(camp, "rev-parse", "HEAD")
+    assert git(bare, "rev-parse", "main") == git(camp, "rev-parse", "HEAD")
+
+
+def test_publish_unknown_remote(camp: Path, cli: Callable[..., Result]) -> None:
+    r = cli("-C", camp, "publish", "--remote", "nowhere")
+    assert r.code == 2 and "no such remote" in r.err
+
+
+# ---------------------------------------------------------------------------------------
+# the command line
+
+
+def test_mail_commands_have_help(cli: Callable[..., Result]) -> None:
+    from pbem.cli import app
+
+    root = typer.main.get_command(app)
+    missing = []
+    for name in ("mail", "inbox", "remind", "tick", "publish"):
+        cmd = root.commands[name]  # type: ignore[attr-defined]
+        if not (cmd.help or "").strip():
+            missing.append(name)
+        missing += [f"{name} {p.name}" for p in cmd.params if not (getattr(p, "help", "") or "").strip()]
+        r = cli(name, "--help")
+        assert r.code == 0 and "Usage:" in r.out
+    assert not missing
+
+
+def test_cli_mail_without_players_mails_nothing(tmp_path: Path, cli: Callable[..., Result]) -> None:
+    root = tmp_path / "hot"
+    api.new_campaign(root, "red_russia", seed="hot", name="hot")
+    r = cli("-C", root, "mail")
+    assert r.code == 0, r.err
+    assert "nothing to mail" in r.out
+
