@@ -519,7 +519,8 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             new_game = game.apply(data, new_game, event)
         after = campaign.game.phase(data, new_game)
         # orders files that held a secret are published when the turn ends
-        files_out = _reveal_files(campaign, sealed_files(state)) if after.turn != phase.turn else []
+        turn_ends = after.turn != phase.turn or after.over
+        files_out = _reveal_files(campaign, sealed_files(state)) if turn_ends else []
         summary = f"{phase.title or phase.name} resolved"
         if revealed:
             summary += f"; sealed orders of {', '.join(revealed)} revealed"

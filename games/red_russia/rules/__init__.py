@@ -14,7 +14,7 @@ from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, Sta
 from pbem.names import suggest
 
 from . import board as board_
-from . import combat, movement, setup, turn
+from . import combat, economy, movement, politics, setup, turn
 from .board import MAJORS, WHITES
 from .common import order_items
 from .events import apply as apply_event
@@ -30,6 +30,10 @@ STANDING_KEYS: dict[str, Any] = {
     "loss_order": list,
     # 8.3: how many rounds an invasion is fought before the attacker stops
     "invasion_rounds": int,
+    # 5.5: units (ids or types) to supply first when a zone cannot feed them all
+    "supply_order": list,
+    # 5.6: units (ids or types) to lose a step first when maintenance cannot be paid
+    "unpaid_order": list,
 }
 
 PHASES: dict[str, tuple[str, str]] = {
@@ -41,9 +45,12 @@ PHASES: dict[str, tuple[str, str]] = {
                      "reduce one of your own units; the White faction drawn also names Red units"),
     "setup-reduce-red": ("Set-up: Red reduces the Whites (3.0)",
                          "reduce one unit of each White faction"),
+    "purchase": ("Purchase (4.2)", "place the units arriving this turn, buy and repair units"),
     "initiative": ("Initiative (4.4)", "dice are rolled by pbem"),
     "action": ("Action phase: movement (4.5, 7.0)", "move your stacks"),
     "victory": ("Victory phase (4.6)", "victory points are counted by pbem"),
+    "winter": ("Winter: attrition, maintenance, money and manpower (4.7-4.9)",
+               "pbem applies them, following your standing instructions"),
     "over": ("Game over", ""),
 }
 
@@ -65,10 +72,12 @@ class RedRussia:
         }
 
     def check_data(self, data: GameData) -> list[str]:
-        return board_.check(data)
+        return board_.check(data) + economy.check(data) + politics.check_tables(data)
 
     def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
-        return setup.setup(data, options, rng)
+        state = setup.setup(data, options, rng)
+        state.update(politics.initial_state())
+        return state
 
     def phase(self, data: GameData, state: State) -> Phase:
         name = state["phase"]
@@ -82,6 +91,8 @@ class RedRussia:
             awaiting = MAJORS
         elif name == "setup-reduce-red":
             awaiting = ("red",)
+        elif name == "purchase":
+            awaiting = tuple(turn.active(state))
         elif name == "action":
             awaiting = (state["actor"],)
             title = f"{title}, {data['game']['factions'][MAJORS.index(state['actor'])]['name']}"
@@ -97,6 +108,9 @@ class RedRussia:
             problems += setup.validate_place(data, state, faction, orders)
         elif name in ("setup-reduce", "setup-reduce-red"):
             problems += setup.validate_reduce(data, state, faction, orders)
+        elif name == "purchase":  # one file for 4.2 purchase and 4.3 politics
+            problems += economy.validate_purchase(data, state, faction, orders)
+            problems += politics.validate_political(data, state, faction, orders)
         elif name == "action":
             problems += action(data, state, faction, orders)[1]
         else:
@@ -121,7 +135,31 @@ class RedRussia:
             events.append({"type": "phase", "turn": 0, "phase": "setup-reduce-red"})
         elif name == "setup-reduce-red":
             events += setup.resolve_reduce(data, work, orders)
-            events.append({"type": "phase", "turn": 1, "phase": "initiative"})
+            events.append({"type": "phase", "turn": 1, "phase": "purchase"})
+        elif name == "purchase":
+            # 4.2 purchase, then 4.3 the political phase: ORI (4.31), foreign intervention
+            # (4.32), minor factions (4.33), each in initiative order and applied at once
+            found = economy.resolve_purchase(data, work, orders)
+            events += found
+            work = _fold(data, work, found)
+            found = politics.ori_phase(data, work, rng)
+            events += found
+            work = _fold(data, work, found)
+            found = politics.intervention(data, work, orders, rng)
+            events += found
+            work = _fold(data, work, found)
+            events += politics.minor_activation(data, work, orders, rng)
+            events.append({"type": "phase", "turn": work["turn"], "phase": "initiative"})
+        elif name == "winter":  # 4.7 attrition, 4.8 maintenance, 4.9 money and manpower
+            found = economy.winter_attrition(data, work, rng)
+            work = _fold(data, work, found)
+            events += found
+            found = economy.maintenance(data, work)
+            work = _fold(data, work, found)
+            events += found
+            found = economy.collection(data, work)
+            events += found
+            events.append({"type": "phase", "turn": work["turn"] + 1, "phase": "purchase"})
         elif name == "initiative":
             events += turn.initiative(data, work, rng)
             order = events[-1]["order"]
@@ -140,6 +178,8 @@ class RedRussia:
             else:
                 events.append({"type": "phase", "turn": work["turn"], "phase": "victory"})
         elif name == "victory":
+            # 17.5 the modifiers earned this turn, for the next political phase
+            events.append(politics.ori_mods_event(data, work, work.get("turn_events", [])))
             events += turn.victory(data, work)
         else:
             raise ValueError(f"phase {name} does not resolve")
@@ -162,6 +202,10 @@ class RedRussia:
             return setup.bot_place(data, state, faction, rng)
         if name in ("setup-reduce", "setup-reduce-red"):
             return setup.bot_reduce(data, state, faction, rng)
+        if name == "purchase":
+            bought = economy.bot_purchase(data, state, faction, rng)
+            bought["orders"] += politics.bot_political(data, state, faction, rng)["orders"]
+            return bought
         if name == "action":
             body: Orders = {"orders": movement.bot(data, state, faction, rng)}
             self._bot_attacks(data, state, faction, body, rng)
@@ -212,10 +256,19 @@ class RedRussia:
         skipped); in the action phase its units hold."""
         if state["phase"] == "action":
             return {"orders": []}
+        if state["phase"] == "purchase":  # arrivals are placed; nothing is bought
+            body = economy.bot_purchase(data, state, faction, rng)
+            return {"orders": [o for o in body["orders"] if "place" in o]}
         return self.bot(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
         return describe_event(data, event)
+
+
+def _fold(data: GameData, state: State, events: list[Event]) -> State:
+    for e in events:
+        state = apply_event(data, state, e)
+    return state
 
 
 def action(
@@ -278,6 +331,11 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
 
 def describe_event(data: GameData, e: Event) -> str:
     kind = e.get("type")
+    told = economy.describe(e)
+    if told is None:
+        told = politics.describe(e)
+    if told is not None:
+        return told
     if kind == "placed":
         return f"{e['faction']} placed {', '.join(e['units'])} in {e['zone']}"
     if kind == "reduced":

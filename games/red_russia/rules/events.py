@@ -87,6 +87,8 @@ def _phase(b: Board, s: State, e: Event) -> None:
         s["moved"] = {}
         s["rail_used"] = {}
         s["transport"] = {}
+    if e["phase"] == "purchase":
+        s["turn_events"] = []  # a new turn: 17.5 counts this turn's events only
     s["turn"] = int(e["turn"])
     s["phase"] = str(e["phase"])
     s["actor"] = e.get("actor")
@@ -208,7 +210,8 @@ def _set_unit(b: Board, s: State, e: Event) -> None:
     if "zone" in e:
         unit["zone"] = None if e["zone"] is None else _place(b, e["zone"])
     if "status" in e:
-        if e["status"] not in ("map", "pool", "unused", "eliminated", "removed", "dead", "card"):
+        if e["status"] not in ("map", "pool", "unused", "eliminated", "removed", "dead", "card",
+                               "bought"):
             raise ValueError(f"unknown status {e['status']!r}")
         unit["status"] = e["status"]
     if "reduced" in e:
@@ -258,12 +261,30 @@ def apply(data: GameData, state: State, event: Event) -> State:
     return apply_with(board(data), state, event)
 
 
+# what the political phase judges a turn by (17.5): kept in the state until the turn ends
+TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "reduced")
+
+
 def apply_with(b: Board, state: State, event: Event) -> State:
     kind = event.get("type")
-    if kind in RECORD_ONLY:
-        return state
-    if kind not in APPLY:
+    if kind not in APPLY and kind not in RECORD_ONLY:
         raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
+    if kind in RECORD_ONLY and kind not in TURN_RECORD:
+        return state
     new: State = clone(state)
-    APPLY[kind](b, new, event)
+    if kind in TURN_RECORD:
+        new.setdefault("turn_events", []).append(dict(event))
+    if kind in APPLY:
+        APPLY[kind](b, new, event)
     return new
+
+
+def _merge() -> None:
+    """Rules modules with their own events (economy) add their apply functions here."""
+    from . import economy, politics
+
+    APPLY.update(economy.APPLY)
+    APPLY.update(politics.APPLY)
+
+
+_merge()

@@ -109,7 +109,10 @@ def victory(data: GameData, state: State) -> list[Event]:
     elif state["turn"] >= len(b.game["turns"]):
         events.append(_final(vp, levels, alive))
     else:
-        events.append({"type": "phase", "turn": state["turn"] + 1, "phase": "initiative"})
+        # 4.7-4.9 follow the victory phase of a winter turn
+        winter = "Winter" in b.game["turns"][state["turn"] - 1]
+        events.append({"type": "phase", "turn": state["turn"] if winter else state["turn"] + 1,
+                       "phase": "winter" if winter else "purchase"})
     return events
 
 

@@ -222,9 +222,20 @@ def test_16_1_at_the_end_the_closest_to_its_level_wins_and_red_wins_ties() -> No
     assert over["result"]["winners"] == expected
 
 
-def test_4_6_before_the_last_turn_the_next_turn_begins() -> None:
+def test_4_6_before_the_last_turn_the_next_turn_begins_with_its_purchase_phase() -> None:
     events = victory(position(CORPS, turn=4))
-    assert events[-1] == {"type": "phase", "turn": 5, "phase": "initiative"}
+    assert events[-1] == {"type": "phase", "turn": 5, "phase": "purchase"}
+
+
+def test_4_7_in_winter_the_victory_phase_leads_to_the_winter_phases() -> None:
+    events = victory(position(CORPS, turn=3))
+    assert events[-1] == {"type": "phase", "turn": 3, "phase": "winter"}
+    state = position(CORPS, turn=3)
+    state.update(phase="winter", actor=None)
+    found = GAME.resolve(data(), state, {}, FixedRng())
+    kinds = [e["type"] for e in found]
+    assert "maintenance" in kinds and "collected" in kinds
+    assert found[-1] == {"type": "phase", "turn": 4, "phase": "purchase"}
 
 
 # ---------------------------------------------------------------------------------------
