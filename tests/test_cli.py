@@ -443,7 +443,7 @@ def test_bot_for_a_faction_not_awaited(pbem, camp: Path) -> None:
 
 
 def test_log_commits_and_turn_tags(pbem, camp: Path) -> None:
-    play(camp, until_turn=2)
+    play(camp, until_turn=2, phase="action")
     r = pbem("-C", camp, "log", "--json")
     assert r.code == 0
     entries = json.loads(r.out)
