@@ -144,12 +144,14 @@ def test_report_of_an_earlier_turn(golden: Path) -> None:
 def test_orders_template_is_the_bots(golden: Path) -> None:
     from pbem import api, report, yamlio
 
-    ctx = report.build_context(golden, "red")
+    awaited = api.status(golden)["awaiting"][0]
+    idle = next(f for f in ("red", "siberian", "south", "north") if f != awaited)
+    ctx = report.build_context(golden, awaited)
     (template,) = ctx["orders_templates"]
-    assert template["text"].startswith("# Orders template for red")
+    assert template["text"].startswith(f"# Orders template for {awaited}")
     assert "only a legal EXAMPLE" in template["text"]
-    assert yamlio.load_trusted(template["text"]) == api.bot(golden, "red", seed="golden")
-    (bare,) = report.build_context(golden, "south")["orders_templates"]
+    assert yamlio.load_trusted(template["text"]) == api.bot(golden, awaited, seed="golden")
+    (bare,) = report.build_context(golden, idle)["orders_templates"]
     assert yamlio.load_trusted(bare["text"])["orders"] == []
 
 
