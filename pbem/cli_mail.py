@@ -17,6 +17,12 @@ OutboxOpt = Annotated[
                  "else .pbem/outbox).", metavar="DIR"),
 ]
 
+NowOpt = Annotated[
+    str | None,
+    typer.Option("--now", help="Act as if it were this time (ISO 8601; default: now).",
+                 metavar="TIME"),
+]
+
 
 def register(app: typer.Typer) -> None:
     """Add the mail commands to `app`."""
@@ -97,26 +103,33 @@ def inbox(
                      "(password from PBEM_IMAP_PASSWORD).", metavar="URL"),
     ] = None,
     outbox: OutboxOpt = None,
+    now: NowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the orders files found in mail (attachments with their .sig, or inline YAML),
-    once per Message-ID, and queue an answer to each player. Bad orders are recorded and
-    answered, not an error: the exit code is 0 unless the mail could not be read."""
+    once per Message-ID, and queue an answer to each player. Orders dated after their
+    deadline are accepted, flagged or rejected by the campaign's late: policy. Bad orders
+    are recorded and answered, not an error: the exit code is 0 unless the mail could not
+    be read."""
     from pbem import mailloop
     from pbem.cli import OPTS
 
-    result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox)
+    result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox, now=_now(now))
     if as_json:
         _out(result)
         return
     for r in result["messages"]:
-        typer.echo(f"{r['outcome']}: {r['message_id']} from {r['from']}")
+        typer.echo(f"{r['outcome']}{' LATE' if r.get('late') else ''}: {r['message_id']} "
+                   f"from {r['from']}")
+        for x in r.get("late", []):
+            typer.echo(f"  {x['file']}: sent {x['dated']}, deadline of {x['faction']} {x['deadline']}")
         for p in r.get("problems", []):
             typer.echo(f"  {p}")
         for s in r.get("resolved", []):
             typer.echo(f"  resolved turn {s['turn']} {s['phase']} (step {s['seq']})")
-    typer.echo(f"{result['accepted']} accepted, {result['rejected']} rejected, "
-               f"{result['duplicates']} already seen, {result['ignored']} not orders (left alone)")
+    typer.echo(f"{result['accepted']} accepted ({result['late']} late), {result['rejected']} "
+               f"rejected, {result['duplicates']} already seen, {result['ignored']} not orders "
+               "(left alone)")
 
 
 def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
@@ -152,11 +165,7 @@ def tick(
     send: Annotated[
         bool, typer.Option("--send", help="Deliver what is queued (SMTP settings of campaign.yaml).")
     ] = False,
-    now: Annotated[
-        str | None,
-        typer.Option("--now", help="Act as if it were this time (ISO 8601; default: now).",
-                     metavar="TIME"),
-    ] = None,
+    now: NowOpt = None,
     outbox: OutboxOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -172,7 +181,9 @@ def tick(
     for line in result["actions"] or ["nothing to do"]:
         typer.echo(line)
     if result["deadline"]:
-        typer.echo(f"deadline: {result['deadline']}")
+        grace = result.get("grace_until")
+        typer.echo(f"deadline: {result['deadline']}"
+                   + (f" (grace until {grace})" if grace and grace != result["deadline"] else ""))
     elif not result["status"]["over"]:
         typer.echo("no deadline for this phase (set one with deadlines: in campaign.yaml)")
     _sent(result["sent"], result["pending"])

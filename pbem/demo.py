@@ -2,21 +2,58 @@
 
 The campaign is seeded (`new --seed`), so the same demo is played every time; the first
 orders come from the game's `examples/` folder where they fit the awaited decision, so the
-sample orders files documented in ORDERS.md are exercised by every demo run.
+sample orders files documented in ORDERS.md are exercised by every demo run. Each faction
+has a player at an address of the reserved .invalid domain, so the demo ends as a referee's
+turn does: every player's reports rendered (text and HTML) and every player's mail written
+to the outbox, in the git-ignored .pbem/ folder (reports hold secrets); nothing is sent.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pbem import api, yamlio
-from pbem.game import games_dir
+from pbem.campaign import PRIVATE
+from pbem.game import games_dir, get_game, load_data
 
 DEMO_GAME = "red_russia"
 DEMO_SEED = "pbem-demo"
 MAX_STEPS = 2000
+REPORT_FORMATS = ("text", "html")
+
+
+def demo_players(game_id: str) -> list[str]:
+    """One player per faction, at an address that can never receive mail (RFC 2606)."""
+    desc = get_game(game_id).describe(load_data(game_id))
+    return [f"{f['id']}={f['name']} <{f['id']}@demo.invalid>" for f in desc["factions"]]
+
+
+def write_reports(root: Path, folder: Path) -> dict[str, Any]:
+    """Every faction's report and the public one, in text and HTML, into `folder`; timed
+    (building and rendering every report; the clock is read here, for the demo's note)."""
+    from pbem import report
+    from pbem.campaign import Campaign
+
+    campaign = Campaign.open(root)
+    readers = [*campaign.factions(), "public"]
+    files: list[str] = []
+    turn = 0
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    for who in readers:
+        context = report.build_context(root, who)
+        turn = int(context["turn"])
+        for fmt in REPORT_FORMATS:
+            text = report.render_context(context, campaign.data.folder, fmt)
+            name = report.report_name(context, fmt)
+            yamlio.write_atomic(folder / name, text)
+            files.append(name)
+    seconds = time.perf_counter() - started
+    return {"folder": str(folder), "files": files, "readers": readers, "turn": turn,
+            "seconds": seconds}
 
 
 def example_orders(game_id: str) -> dict[tuple[int, str, str], Path]:
@@ -33,7 +70,8 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
         game_id: str = DEMO_GAME) -> dict[str, Any]:
     say = progress or (lambda _text: None)
     players = root / ".pbem" / "players"
-    created = api.new_campaign(root, game_id, seed=DEMO_SEED, name="demo", keys_dir=players)
+    created = api.new_campaign(root, game_id, seed=DEMO_SEED, name="demo", keys_dir=players,
+                               players=demo_players(game_id))
     say(f"pbem demo: a {created['game']} campaign in {root} (seed {DEMO_SEED!r}: reproducible, "
         "not secret)")
     examples = example_orders(game_id)
@@ -72,5 +110,16 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
     if final["over"]:
         result = final["result"]
         say(f"game over: {', '.join(result['winners']) or 'nobody'} won: {result['reason']}")
+    reports = write_reports(root, root / PRIVATE / "reports")
+    say(f"reports: {len(reports['files'])} files ({', '.join(REPORT_FORMATS)} for "
+        f"{', '.join(reports['readers'])}) in {reports['folder']}")
+    say(f"  all the reports of turn {reports['turn']} rendered in {reports['seconds']:.2f} s")
+    from pbem import mailloop
+
+    mailed = mailloop.mail(root)
+    say(f"mail: {len(mailed['queued'])} message(s), one per player (report + orders template), "
+        f"in {mailed['outbox']} (not sent: 'pbem -C {root} mail --send --smtp HOST:PORT' would)")
     say(f"the campaign is in {root}: try 'pbem -C {root} log' or 'pbem -C {root} status'")
-    return {"dir": str(root), "status": final, "audit": report, "examples_used": used_examples}
+    return {"dir": str(root), "status": final, "audit": report, "examples_used": used_examples,
+            "reports": reports, "mail": {"outbox": mailed["outbox"],
+                                         "files": [r["file"] for r in mailed["queued"]]}}

@@ -358,8 +358,12 @@ def read_maildir(folder: Path) -> Iterator[EmailMessage]:
         raise InputFileError(f"--maildir {folder}: not a Maildir (no cur/ or new/ inside)")
     box = mailbox.Maildir(folder, factory=None, create=False)
     for key in sorted(box.keys(), key=_delivery_order):
-        with box.get_file(key) as handle:
-            yield _parse(handle.read())
+        try:
+            with box.get_file(key) as handle:
+                raw = handle.read()
+        except (KeyError, OSError):
+            continue  # moved or deleted meanwhile (by a mail program): not ours to read now
+        yield _parse(raw)
 
 
 def _delivery_order(key: str) -> tuple[int, int, int, str]:
@@ -457,6 +461,7 @@ class Incoming:
     signatures: dict[str, bytes] = field(default_factory=dict)
     inline: bool = False
     problems: list[str] = field(default_factory=list)
+    date: datetime | None = None  # the Date: header (set by the sender's mail program)
 
     def campaigns(self) -> set[str]:
         """The campaign ids the orders files name (a quick look, before any checking)."""
@@ -485,6 +490,39 @@ class Incoming:
                 (folder / f"{name}.sig").write_bytes(self.signatures[name])
             paths.append(path)
         return paths
+
+
+def sent_at(msg: email.message.Message) -> datetime | None:
+    """The Date: header as a time (UTC when it names no zone), or None if it has none that
+    can be read."""
+    try:
+        text = str(msg.get("Date") or "").strip()
+        when = email.utils.parsedate_to_datetime(text) if text else None
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
+    """What is left of a message that `extract` could not read: enough to record it (and
+    answer its sender) as rejected, so that one broken mail never stops the others."""
+    try:
+        mid = message_id(msg)
+    except Exception:
+        mid = f"<unreadable-{id(msg):x}@pbem.invalid>"
+    try:
+        sender = address(str(msg.get("From", "")))
+    except Exception:
+        sender = ""
+    try:
+        subject = str(msg.get("Subject", ""))
+    except Exception:
+        subject = ""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return Incoming(mid, sender, subject, files=[("(unreadable)", b"")],
+                    problems=[f"the mail could not be read: {reason}"])
 
 
 def _safe_name(name: str, taken: set[str]) -> str:
@@ -525,7 +563,7 @@ def extract(msg: EmailMessage) -> Incoming | None:
     if msg.get("X-Pbem-Kind"):
         return None  # a copy of a message pbem sent
     found = Incoming(message_id(msg), address(str(msg.get("From", ""))),
-                     str(msg.get("Subject", "")))
+                     str(msg.get("Subject", "")), date=sent_at(msg))
     taken: set[str] = set()
     sigs: list[tuple[str, bytes]] = []
     for part in msg.walk():

@@ -15,13 +15,21 @@ Settings in campaign.yaml (all optional):
     deadlines:
       hours: 72                             # every phase that awaits orders
       remind_hours: 24                      # reminders this long before the deadline
-      action: {hours: 48}                   # a phase's own policy (by phase name)
+      grace_hours: 12                       # `tick` resolves this long after the deadline
+      action: {hours: 48, grace_hours: 0}   # a phase's own policy (by phase name)
       "3:action": 2026-05-01T18:00:00Z      # one phase's fixed deadline (turn:phase)
-    nmr: hold                               # no orders by the deadline: hold | bot | wait
+    absences:                               # a faction away at its deadline: its deadline
+      - {faction: red, from: 2026-12-20, to: 2027-01-03}   # moves to the end of `to` (UTC)
+    nmr: hold                               # no orders by the deadline: hold | bot | wait |
+                                            #   disorder, or per faction {default: hold,
+                                            #   red: disorder}
+    late: flag                              # orders dated after their deadline:
+                                            #   accept | flag (applied, marked) | reject
 
 A phase's deadline counts from the commit time of the step that opened it, so every clone
-computes the same deadline. Which mail went out and which orders mail was applied is
-recorded in `.pbem/` (git-ignored): players' addresses and traffic stay out of the shared
+computes the same deadline. The clock is read only where a command starts (`now`, which
+tests give); the rules never read it. Which mail went out and which orders mail was applied
+is recorded in `.pbem/` (git-ignored): players' addresses and traffic stay out of the shared
 history.
 """
 
@@ -45,7 +53,8 @@ if TYPE_CHECKING:  # pbem.mail (smtplib, imaplib, mailbox) loads only when mail 
     from pbem import mail as m  # so that `pbem status` stays quick with deadlines set
 
 INBOX = "inbox.yaml"
-NMR_POLICIES = ("hold", "bot", "wait")
+NMR_POLICIES = ("hold", "bot", "wait", "disorder")
+LATE_POLICIES = ("accept", "flag", "reject")
 DEFAULT_REMIND_HOURS = 24.0
 # steps that do not open a phase: the phase awaiting orders goes on after them
 _NOT_OPENING = ("orders", "adjust")
@@ -92,11 +101,66 @@ def sender(campaign: Campaign) -> tuple[str, str]:
     return campaign.referee()
 
 
-def nmr_policy(campaign: Campaign) -> str:
-    policy = str(campaign.config.get("nmr") or "hold")
-    if policy not in NMR_POLICIES:
-        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: nmr: {policy!r}; choose one of "
-                            f"{', '.join(NMR_POLICIES)}")
+def nmr_policies(campaign: Campaign) -> dict[str, str]:
+    """The NMR policy of every faction: `nmr: POLICY` for all, or a mapping of factions
+    (and `default:`) to policies. Checked whole, so a typo is reported before any deadline."""
+    where = campaign.root / "campaign.yaml"
+    conf = campaign.config.get("nmr")
+    factions = list(campaign.factions())
+    found: dict[str, Any]
+    if isinstance(conf, dict):
+        unknown = [k for k in conf if k != "default" and k not in factions]
+        if unknown:
+            raise CampaignError(f"{where}: nmr: {unknown[0]!r} is not a faction of this campaign "
+                                f"(factions: {', '.join(factions)}; or 'default')")
+        found = {f: conf.get(f, conf.get("default", "hold")) for f in factions}
+    else:
+        found = {f: conf or "hold" for f in factions}
+    for faction, policy in found.items():
+        if policy not in NMR_POLICIES:
+            text = f"nmr: {policy!r}" if not isinstance(conf, dict) else f"nmr: {faction}: {policy!r}"
+            raise CampaignError(f"{where}: {text}; choose one of {', '.join(NMR_POLICIES)}")
+    return {f: str(p) for f, p in found.items()}
+
+
+def nmr_policy(campaign: Campaign, faction: str | None = None) -> str:
+    """One faction's NMR policy; without a faction, the policy of them all when they share
+    one, else "mixed"."""
+    policies = nmr_policies(campaign)
+    if faction is not None:
+        return policies.get(faction, "hold")
+    distinct = set(policies.values())
+    return distinct.pop() if len(distinct) == 1 else "mixed"
+
+
+def nmr_orders(campaign: Campaign, state: dict[str, Any], faction: str,
+               rng: Any) -> tuple[str, dict[str, Any]]:
+    """(policy used, orders body) for a faction that sent nothing by the deadline, where
+    `state` is the game state. What pbem/api.py resolves with when it resolves with --nmr:
+
+    - hold: the game's default orders (its units hold; its standing instructions apply;
+      set-up choices, which cannot be skipped, are made for it);
+    - bot: legal orders made by the game's bot;
+    - disorder: civil disorder: no orders and no standing instructions for the phase, where
+      the phase allows that (else, in a set-up phase say, as hold);
+    - wait: `tick` keeps waiting; a referee who resolves anyway gets hold.
+    """
+    game, data = campaign.game, campaign.data
+    policy = nmr_policy(campaign, faction)
+    if policy == "bot":
+        return "bot", game.bot(data, state, faction, rng)
+    if policy == "disorder":
+        body: dict[str, Any] = {"orders": [], "standing": {}}
+        if not game.validate(data, state, faction, body):
+            return "disorder", body
+    return "hold", game.default_orders(data, state, faction, rng)
+
+
+def late_policy(campaign: Campaign) -> str:
+    policy = str(campaign.config.get("late") or "flag")
+    if policy not in LATE_POLICIES:
+        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: late: {policy!r}; choose one of "
+                            f"{', '.join(LATE_POLICIES)}")
     return policy
 
 
@@ -154,10 +218,58 @@ def committed_at(campaign: Campaign, seq: int) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
 
 
+def _day(value: Any, where: str, *, end: bool) -> datetime:
+    """A date of `absences:` as a time (UTC): the start of the day, or with `end` the end
+    of it (the start of the next); a date and time is taken as it is."""
+    text = str(value)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        try:
+            day = datetime.fromisoformat(text).replace(tzinfo=UTC)
+        except ValueError:
+            raise CampaignError(f"campaign.yaml absences: {where}: {text!r} is not a date") from None
+        return day + timedelta(days=1) if end else day
+    return _when(value, f"absences: {where}")
+
+
+def absences(campaign: Campaign) -> list[dict[str, Any]]:
+    """`absences:` of campaign.yaml, checked: [{factions, start, end}] (end exclusive)."""
+    found = campaign.config.get("absences") or []
+    if not isinstance(found, list):
+        raise CampaignError("campaign.yaml absences: expected a list like "
+                            "[{faction: red, from: 2026-12-20, to: 2027-01-03}]")
+    known = list(campaign.factions())
+    out = []
+    for n, item in enumerate(found, 1):
+        where = f"#{n}"
+        if not isinstance(item, dict) or not {"faction", "from", "to"} <= set(item):
+            raise CampaignError(f"campaign.yaml absences: {where}: expected "
+                                "{faction: F, from: DATE, to: DATE}")
+        named = item["faction"] if isinstance(item["faction"], list) else [item["faction"]]
+        for faction in named:
+            if faction not in known:
+                raise CampaignError(f"campaign.yaml absences: {where}: {faction!r} is not a "
+                                    f"faction of this campaign ({', '.join(known)})")
+        start, end = _day(item["from"], where, end=False), _day(item["to"], where, end=True)
+        if end <= start:
+            raise CampaignError(f"campaign.yaml absences: {where}: 'to' is before 'from'")
+        out.append({"factions": [str(f) for f in named], "start": start, "end": end,
+                    "from": str(item["from"]), "to": str(item["to"])})
+    return out
+
+
 def deadline_of(campaign: Campaign, state: dict[str, Any] | None = None,
                 phase: Phase | None = None) -> dict[str, Any] | None:
-    """The current phase's deadline: {deadline, remind_at, opened, opened_by (seq)}, or
-    None when campaign.yaml sets none for it or nobody is awaited."""
+    """The current phase's deadline, or None when campaign.yaml sets none for it or nobody
+    is awaited:
+
+    - deadline: when the phase may be resolved: the latest deadline of the factions still
+      awaited (the phase's own, unless an absence pushed a faction's further);
+    - phase_deadline: the phase's own; factions: each awaited faction's deadline;
+    - absent: {faction: {from, to, until}} for factions whose deadline an absence moved;
+    - remind_at: reminders, remind_hours before the phase's own deadline;
+    - grace_until: `tick` resolves then, grace_hours after `deadline`;
+    - opened, opened_by (seq): when and by which step the phase opened.
+    """
     deadlines = campaign.config.get("deadlines")
     if not deadlines:
         return None
@@ -168,9 +280,15 @@ def deadline_of(campaign: Campaign, state: dict[str, Any] | None = None,
     if phase.over or not phase.awaiting:
         return None
     own = deadlines.get(phase.name)
-    remind = _hours(deadlines.get("remind_hours", DEFAULT_REMIND_HOURS), "remind_hours")
-    if isinstance(own, dict) and "remind_hours" in own:
-        remind = _hours(own["remind_hours"], f"{phase.name}.remind_hours")
+
+    def setting(key: str, default: float) -> float:
+        value = _hours(deadlines.get(key, default), key)
+        if isinstance(own, dict) and key in own:
+            value = _hours(own[key], f"{phase.name}.{key}")
+        return value or 0.0
+
+    remind = setting("remind_hours", DEFAULT_REMIND_HOURS)
+    grace = setting("grace_hours", 0.0)
     opener = opening_step(campaign, state)
     opened = committed_at(campaign, opener)
     fixed = deadlines.get(f"{phase.turn}:{phase.name}")
@@ -181,9 +299,24 @@ def deadline_of(campaign: Campaign, state: dict[str, Any] | None = None,
         if hours is None:
             return None
         deadline = opened + timedelta(hours=hours)
+    by_faction = {f: deadline for f in phase.awaiting}
+    absent: dict[str, dict[str, str]] = {}
+    for away in sorted(absences(campaign), key=lambda a: a["start"]):
+        for faction in away["factions"]:
+            if faction in by_faction and away["start"] <= by_faction[faction] < away["end"]:
+                by_faction[faction] = away["end"]
+                absent[faction] = {"from": away["from"], "to": away["to"],
+                                   "until": _iso(away["end"])}
+    missing = [f for f in phase.awaiting if f not in state.get("pending", {})]
+    latest = max((by_faction[f] for f in missing), default=deadline)
     return {
-        "deadline": _iso(deadline),
-        "remind_at": _iso(deadline - timedelta(hours=remind or 0)),
+        "deadline": _iso(latest),
+        "phase_deadline": _iso(deadline),
+        "factions": {f: _iso(d) for f, d in by_faction.items()},
+        "absent": absent,
+        "remind_at": _iso(deadline - timedelta(hours=remind)),
+        "remind_hours": remind,
+        "grace_until": _iso(latest + timedelta(hours=grace)),
         "opened": _iso(opened),
         "opened_by": opener,
     }
@@ -326,9 +459,10 @@ def _template(root: Path, faction: str, status: dict[str, Any],
 
 
 def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = None,
-           once: bool = False) -> dict[str, Any]:
-    """Queue a reminder to every player still awaited in this phase (with `once`, only to
-    those not reminded in this phase yet: what `tick` does)."""
+           once: bool = False, due_only: bool = False) -> dict[str, Any]:
+    """Queue a reminder to every player still awaited in this phase. With `once`, only to
+    those not reminded in this phase yet; with `due_only`, only for the factions whose own
+    reminder time (remind_hours before their deadline) has come: what `tick` does."""
     from pbem import api
     from pbem import mail as m
 
@@ -338,29 +472,39 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
     status = api.status(root)
     due = deadline_of(campaign, state)
     opener = opening_step(campaign, state)
-    by = f" by {due['deadline']}" if due else ""
+    when = now or m.now_utc()
     queued, awaiting = [], list(status["awaiting"])
     for player in m.players(campaign.factions()):
         missing = [f for f in player.factions if f in awaiting]
+        if due_only and due:
+            missing = [f for f in missing if when >= _parse_iso(due["factions"][f])
+                       - timedelta(hours=float(due["remind_hours"]))]
         if not missing:
             continue
         key = f"remind:{opener}:{player.email.lower()}"
         if once and box.has(key):
             continue
-        attachments = [a for a in (_template(root, f, status, campaign.config.get("seed"))
-                                   for f in missing) if a is not None]
+        own = sorted({due["factions"][f] for f in missing}) if due else []
+        by = f" by {own[-1]}" if own else ""
+        away = [f"{f} is marked absent from {due['absent'][f]['from']} to "
+                f"{due['absent'][f]['to']}, so its deadline is {due['absent'][f]['until']}"
+                for f in missing if due and f in due["absent"]]
+        policies = sorted({_policy_text(nmr_policy(campaign, f)) for f in missing})
         text = (f"Dear {player.name},\n\n"
                 f"campaign {campaign.id}, turn {status['turn']}, "
                 f"{status.get('phase_title') or status['phase']}: pbem is still waiting for the "
                 f"orders of {', '.join(missing)}{by}.\n\n"
+                + ("".join(f"{a[0].upper()}{a[1:]}.\n" for a in away) + "\n" if away else "")
                 + (f"If none arrive in time, the campaign's policy for missing orders applies: "
-                   f"{_policy_text(nmr_policy(campaign))}.\n\n" if due else "")
+                   f"{'; '.join(policies)}.\n\n" if due else "")
                 + "Attached is a template to start from. Reply with your orders file attached "
                   "(and its .sig when you sign it).\n\n-- \npbem referee\n")
+        attachments = [a for a in (_template(root, f, status, campaign.config.get("seed"))
+                                   for f in missing) if a is not None]
         reply_to, refs = _thread(box, player.email)
         msg = m.build(sender=sender(campaign), to=(player.name, player.email),
                       subject=_subject(campaign, status, f"reminder: orders of {', '.join(missing)}"
-                                       + (f" due {due['deadline']}" if due else "")),
+                                       + (f" due {own[-1]}" if own else "")),
                       text=text, attachments=attachments, in_reply_to=reply_to, references=refs,
                       headers=_headers(campaign, "reminder", status), when=now)
         queued.append(box.queue(msg, key=key, kind="reminder", slug=player.slug, when=now,
@@ -373,18 +517,29 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
 def _policy_text(policy: str) -> str:
     return {"hold": "your units hold (set-up choices are made for you)",
             "bot": "pbem's bot writes orders for you",
-            "wait": "the referee waits for your orders"}[policy]
+            "wait": "the referee waits for your orders",
+            "disorder": "civil disorder: your faction does nothing and its standing "
+                        "instructions are set aside for the phase"}[policy]
 
 
 # ---------------------------------------------------------------------------------------
 # tick: what a cron job runs
 
 
+def _policies_text(campaign: Campaign, factions: list[str]) -> str:
+    """'hold for south, north' or 'hold for south; disorder for north'."""
+    by: dict[str, list[str]] = {}
+    for faction in factions:
+        by.setdefault(nmr_policy(campaign, faction), []).append(faction)
+    return "; ".join(f"{p} for {', '.join(fs)}" for p, fs in by.items())
+
+
 def tick(root: Path, now: datetime | None = None, *, send: bool = False,
          outbox: Path | None = None) -> dict[str, Any]:
-    """Resolve the phase if its deadline passed (by the NMR policy), remind the awaited
-    players once when the deadline is near, queue reports when a new phase opened, and with
-    `send` deliver what is queued (SMTP settings from campaign.yaml)."""
+    """Resolve the phase once its deadline and grace period passed (by the NMR policies),
+    remind the awaited players once when their deadline is near, queue reports when a new
+    phase opened, and with `send` deliver what is queued (SMTP settings from campaign.yaml).
+    `now` is the clock (the command line's); nothing below reads it."""
     from pbem import api
     from pbem import mail as m
 
@@ -397,20 +552,30 @@ def tick(root: Path, now: datetime | None = None, *, send: bool = False,
     status = api.status(root)
     due = deadline_of(campaign)
     result["deadline"] = due["deadline"] if due else None
+    result["grace_until"] = due["grace_until"] if due else None
     if due and status["awaiting"]:
-        policy = nmr_policy(campaign)
-        if when >= _parse_iso(due["deadline"]):
-            if policy == "wait":
+        missing = list(status["awaiting"])
+        nmr_policies(campaign)  # a bad policy is reported at every tick, not at the deadline
+        if when >= _parse_iso(due["grace_until"]):
+            waiting = [f for f in missing if nmr_policy(campaign, f) == "wait"]
+            if waiting:
                 result["actions"].append(f"deadline passed; nmr: wait, so still waiting for "
-                                         f"{', '.join(status['awaiting'])}")
+                                         f"{', '.join(waiting)}")
                 result["reminded"] = remind(root, outbox=box.folder, now=when, once=True)["queued"]
             else:
                 applied = api.resolve(root, nmr=True)
                 result["resolved"] = applied.resolved
-                result["actions"].append(f"deadline passed: resolved with nmr: {policy} for "
-                                         f"{', '.join(status['awaiting'])}")
-        elif when >= _parse_iso(due["remind_at"]):
-            result["reminded"] = remind(root, outbox=box.folder, now=when, once=True)["queued"]
+                used = applied.resolved[0].get("nmr_policy") if applied.resolved else None
+                text = (_policies_text(campaign, missing) if not used else "; ".join(
+                    f"{p} for {', '.join(f for f in used if used[f] == p)}"
+                    for p in dict.fromkeys(used.values())))
+                result["actions"].append(f"deadline passed: resolved with nmr: {text}")
+        else:
+            if when >= _parse_iso(due["deadline"]):
+                result["actions"].append(f"deadline passed; grace period until "
+                                         f"{due['grace_until']} for {', '.join(missing)}")
+            result["reminded"] = remind(root, outbox=box.folder, now=when, once=True,
+                                        due_only=True)["queued"]
             if result["reminded"]:
                 result["actions"].append(f"reminders to {len(result['reminded'])} player(s)")
     reported = queue_reports(root, box, now=when)["queued"]
@@ -467,11 +632,16 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     """Apply the orders found in mail, once per Message-ID; record and answer each mail.
 
     Mail that carries no orders, or orders for another campaign, is left alone (not even
-    recorded), so another campaign's `pbem inbox` may read the same mailbox.
+    recorded), so another campaign's `pbem inbox` may read the same mailbox. A mail that
+    cannot be read or handled is recorded as rejected and the others are processed all the
+    same. Orders dated (Date:) after their faction's deadline are taken by the campaign's
+    `late:` policy. `now` is the clock (the command line's): the time of a mail without a
+    usable Date: header.
     """
     from pbem import mail as m
 
     campaign = Campaign.open(root)
+    late_policy(campaign)  # a bad setting stops here, before any mail is touched
     box = outbox_of(campaign, outbox)
     record = Record(campaign.private / INBOX)
     messages = _sources(maildir, mbox, imap)
@@ -480,7 +650,10 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     with m.file_lock(campaign.private / "inbox.lock"):
         seen = record.load()
         for msg in messages:
-            incoming = m.extract(msg)
+            try:
+                incoming = m.extract(msg)
+            except Exception as exc:  # a malformed mail: recorded, never a stop
+                incoming = m.unreadable(msg, exc)
             if incoming is None or (incoming.campaigns() and campaign.id not in incoming.campaigns()):
                 ignored += 1
                 continue
@@ -489,8 +662,18 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                                 "outcome": "duplicate",
                                 "first": seen[incoming.message_id].get("outcome")})
                 continue
-            done = _take(root, campaign, incoming, now)
-            done["reply"] = _reply(campaign, box, msg, incoming, done, now)
+            try:
+                done = _take(root, campaign, incoming, now)
+            except Busy:
+                raise
+            except Exception as exc:
+                done = _failed(incoming, now, f"pbem could not handle this mail: "
+                               f"{type(exc).__name__}: {exc}")
+            try:
+                done["reply"] = _reply(campaign, box, msg, incoming, done, now)
+            except Exception as exc:  # the answer is lost, not the record of the orders
+                done["reply"] = None
+                done["reply_error"] = f"{type(exc).__name__}: {exc}"
             record.add(incoming.message_id, {k: v for k, v in done.items() if k != "message_id"})
             seen[incoming.message_id] = done
             results.append(done)
@@ -499,8 +682,37 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         "accepted": sum(1 for r in results if r["outcome"] == "accepted"),
         "rejected": sum(1 for r in results if r["outcome"] == "rejected"),
         "duplicates": sum(1 for r in results if r["outcome"] == "duplicate"),
+        "late": sum(1 for r in results if r.get("late")),
         "ignored": ignored,
     }
+
+
+def _failed(incoming: m.Incoming, now: datetime | None, problem: str) -> dict[str, Any]:
+    from pbem import mail as m
+
+    return {"message_id": incoming.message_id, "from": incoming.sender,
+            "subject": incoming.subject, "at": _iso(now or m.now_utc()),
+            "files": [name for name, _ in incoming.files], "signed": sorted(incoming.signatures),
+            "outcome": "rejected", "problems": [problem]}
+
+
+def _lateness(campaign: Campaign, incoming: m.Incoming,
+              now: datetime | None) -> list[dict[str, str]]:
+    """The orders files of the mail that came after their faction's deadline: the mail's
+    Date: (else `now`) against the deadline of the phase now awaiting them."""
+    from pbem import mail as m
+
+    due = deadline_of(campaign)
+    if due is None:
+        return []
+    dated = incoming.date or now or m.now_utc()
+    out = []
+    for name, faction in incoming.factions():
+        deadline = due["factions"].get(faction or "")
+        if deadline is not None and dated > _parse_iso(deadline):
+            out.append({"file": name, "faction": str(faction), "dated": _iso(dated),
+                        "deadline": deadline})
+    return out
 
 
 def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
@@ -511,6 +723,7 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
 
     done: dict[str, Any] = {"message_id": incoming.message_id, "from": incoming.sender,
                             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
+                            "dated": _iso(incoming.date) if incoming.date else None,
                             "files": [name for name, _ in incoming.files],
                             "signed": sorted(incoming.signatures)}
     problems = list(incoming.problems)
@@ -522,13 +735,18 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
         if owner and owner != incoming.sender and name not in incoming.signatures:
             problems.append(f"{name}: unsigned orders for {faction} must come from its player's "
                             f"address; sign them or send them from that address")
+    policy = late_policy(campaign)
+    late = _lateness(campaign, incoming, now) if policy != "accept" else []
+    if policy == "reject":
+        problems += [f"{x['file']}: sent {x['dated']}, after the deadline of {x['faction']} "
+                     f"({x['deadline']}); this campaign takes no late orders" for x in late]
     if not problems:
         folder = Path(tempfile.mkdtemp(prefix="pbem-inbox-"))
         try:
             applied = api.apply(root, incoming.write(folder))
         except Busy:
             raise
-        except Rejected as exc:
+        except PbemError as exc:
             prefix = str(folder) + "/"
             problems = [line.replace(prefix, "") for line in (exc.details or [exc.message])]
             if exc.details:
@@ -538,10 +756,14 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
                         recorded=[{"faction": r["faction"], "seq": r["seq"]} for r in applied.recorded],
                         resolved=[{"turn": r["turn"], "phase": r["phase"], "seq": r["seq"]}
                                   for r in applied.resolved])
+            if late:
+                done["late"] = late
             return done
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     done.update(outcome="rejected", problems=problems)
+    if late and policy == "reject":
+        done["late"] = late
     return done
 
 
@@ -561,13 +783,17 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
         lines += [f"  {r['faction']}: recorded as step {r['seq']}" for r in done["recorded"]]
         lines += [f"  turn {r['turn']} {r['phase']} resolved (step {r['seq']})"
                   for r in done["resolved"]]
-        what = "accepted"
+        if done.get("late"):
+            lines += ["", "They came late, and the referee sees that they did:"]
+            lines += [f"  {x['file']}: sent {x['dated']}, the deadline of {x['faction']} was "
+                      f"{x['deadline']}" for x in done["late"]]
+        what = "accepted, late" if done.get("late") else "accepted"
     else:
         lines = [f"Your orders ({files}) were rejected; nothing was recorded. The problems:", ""]
         lines += [f"  {p}" for p in done["problems"]]
         lines += ["", "Correct the file (pbem check FILE shows the same problems) and send it again."]
         what = "rejected"
-    subject = str(msg.get("Subject") or "your orders")
+    subject = incoming.subject or "your orders"
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     refs = [r for r in str(msg.get("References") or "").split() if r] + [incoming.message_id]
     reply = m.build(sender=sender(campaign), to=(player.name, player.email),
@@ -575,7 +801,8 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
                     text=f"Dear {player.name},\n\n" + "\n".join(lines) + "\n\n-- \npbem referee\n",
                     in_reply_to=incoming.message_id, references=refs,
                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Campaign": campaign.id,
-                             "X-Pbem-Kind": "reply"}, when=now)
+                             "X-Pbem-Kind": "reply",
+                             **({"X-Pbem-Late": "yes"} if done.get("late") else {})}, when=now)
     record = box.queue(reply, key=f"reply:{incoming.message_id}", kind="reply", slug=player.slug,
                        when=now, meta={"in_reply_to": incoming.message_id, "outcome": what})
     return str(record["message_id"])
@@ -604,7 +831,17 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
         try:
             store.publish(name)
         except CampaignError as exc:
-            raise PbemError(f"publish to {name} failed: {exc.message}") from None
+            text = exc.message
+            if any(k in text for k in ("[rejected]", "non-fast-forward", "fetch first")):
+                raise PbemError(
+                    f"publish to {name} was rejected: the remote has commits that this campaign "
+                    f"does not have (not a fast-forward), so nothing was pushed. pbem never "
+                    f"force-pushes: the shared history must only grow. See what is there with "
+                    f"'git fetch {name} && git log HEAD..{name}/main'",
+                    details=[text]) from None
+            if "rejected" in text:  # a hook or a protected branch said no
+                raise PbemError(f"publish to {name} was rejected by the remote: {text}") from None
+            raise PbemError(f"publish to {name} failed: {text}") from None
         head = store.head()
         tags = sorted(store.tags())
     return {"remote": name, "head": head, "tags": tags}
