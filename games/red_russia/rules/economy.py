@@ -39,6 +39,7 @@ from .common import (
     piece_id,
     place_name,
 )
+from .events import step_loss
 
 PURCHASE_VERBS = ("buy", "repair")
 # the purchase-phase orders file also places arrivals (5.2) and may dip into the treasure (15.1)
@@ -661,17 +662,6 @@ def _spend(s: State, faction: str, money: int, manpower: int) -> None:
     s["manpower"][faction] -= manpower
 
 
-def _step_loss(s: State, pid: Any) -> None:
-    """A step loss: full strength flips, reduced is eliminated (5.5, 5.6)."""
-    unit = _unit(s, pid)
-    if unit["status"] != "map":
-        raise ValueError(f"{pid} is not on the map")
-    if unit["reduced"]:
-        unit.update(status="eliminated", zone=None, reduced=False)
-    else:
-        unit["reduced"] = True
-
-
 def _bought(b: Board, s: State, e: Event) -> None:
     faction = _major(e["faction"])
     arrives = int(e["arrives"])
@@ -729,7 +719,7 @@ def _treasure_used(b: Board, s: State, e: Event) -> None:
 
 
 def _attrition(b: Board, s: State, e: Event) -> None:
-    _step_loss(s, e["unit"])
+    step_loss(s, e["unit"])
 
 
 def _maintenance(b: Board, s: State, e: Event) -> None:
@@ -737,7 +727,7 @@ def _maintenance(b: Board, s: State, e: Event) -> None:
 
 
 def _unmaintained(b: Board, s: State, e: Event) -> None:
-    _step_loss(s, e["unit"])
+    step_loss(s, e["unit"])
 
 
 def _collected(b: Board, s: State, e: Event) -> None:

@@ -46,15 +46,21 @@ def _placed(b: Board, s: State, e: Event) -> None:
         _unit(s, pid).pop("by", None)
 
 
-def _reduced(b: Board, s: State, e: Event) -> None:
-    """A step loss: full strength flips to reduced, reduced is eliminated (8.6)."""
-    unit = _unit(s, e["unit"])
+def step_loss(s: State, pid: Any) -> None:
+    """A step loss: full strength flips to reduced, reduced is eliminated (5.5, 5.6, 8.6)."""
+    unit = _unit(s, pid)
     if unit["type"] == "leader":
-        raise ValueError(f"{e['unit']} is a leader; leaders have no steps")
+        raise ValueError(f"{pid} is a leader; leaders have no steps")
+    if unit["status"] != "map":
+        raise ValueError(f"{pid} is not on the map")
     if unit["reduced"]:
         unit.update(status="eliminated", zone=None, reduced=False)
     else:
         unit["reduced"] = True
+
+
+def _reduced(b: Board, s: State, e: Event) -> None:
+    step_loss(s, e["unit"])
 
 
 def _moved(b: Board, s: State, e: Event) -> None:
