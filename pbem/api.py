@@ -168,6 +168,10 @@ def new_campaign(
             raise UsageError(f"--option {key!r}: unknown option{suggest(key, list(chosen))}; "
                              f"options: {', '.join(chosen) or 'none'}")
         chosen[key] = value
+    if desc.get("seatings") and any(len(fs) > 1 for fs in seated.values()):
+        # 1.0, 16.0, 16.1: the game needs to know who plays several factions
+        chosen["seating"] = sorted([sorted(fs) for fs in seated.values()]
+                                   + [[f] for f in known if not any(f in fs for fs in seated.values())])
     secret = seed_secret(seed) if seed is not None else secrets.token_bytes(32)
 
     existed = root.exists()

@@ -98,7 +98,10 @@ def victory(data: GameData, state: State) -> list[Event]:
     events.append({"type": "victory_points", "vp": vp})
     levels = b.game["victory"]["automatic"]
     alive = active(state)
-    reached = [f for f in alive if vp[f] >= levels[f]]
+    seats = seating(state)
+    # 16.0: a player of several factions must reach the level with each of them
+    reached = [f for seat in seats if all(f in alive and vp[f] >= levels[f] for f in seat)
+               for f in seat]
     if reached:
         best = max(vp[f] - levels[f] for f in reached)
         winners = sorted(f for f in reached if vp[f] - levels[f] == best)
@@ -107,7 +110,7 @@ def victory(data: GameData, state: State) -> list[Event]:
         winners = alive or []
         events.append(_over(winners, "automatic defeat of the other side (16.2)", vp, levels))
     elif state["turn"] >= len(b.game["turns"]):
-        events.append(_final(vp, levels, alive))
+        events.append(_final(vp, levels, alive, seats))
     else:
         # 4.7-4.9 follow the victory phase of a winter turn
         winter = "Winter" in b.game["turns"][state["turn"] - 1]
@@ -116,16 +119,31 @@ def victory(data: GameData, state: State) -> list[Event]:
     return events
 
 
-def _final(vp: dict[str, int], levels: dict[str, int], alive: list[str]) -> Event:
-    """16.1: the faction closest to its automatic victory level wins; Whites tied share it,
-    and the Reds win a tie with the Whites."""
-    distance = {f: levels[f] - vp[f] for f in alive}
+def seating(state: State) -> list[list[str]]:
+    """The factions each player commands (1.0): campaign option `seating`, else one each."""
+    seats = state["options"].get("seating") or [[f] for f in MAJORS]
+    return [list(seat) for seat in seats]
+
+
+def _final(vp: dict[str, int], levels: dict[str, int], alive: list[str],
+           seats: list[list[str]]) -> Event:
+    """16.1: the player closest to the automatic victory level wins; a player of several
+    factions is as close as the average of their distances, decimals kept (the 16.1
+    example: 5 and 2 points away make 3.5). Whites tied share the win; the Reds win a tie
+    with the Whites."""
+    from fractions import Fraction
+
+    playing = [seat for seat in seats if any(f in alive for f in seat)]
+    distance = {tuple(seat): Fraction(sum(levels[f] - vp[f] for f in seat), len(seat))
+                for seat in playing}
     best = min(distance.values())
-    winners = sorted(f for f in alive if distance[f] == best)
+    winners = sorted(f for seat, d in distance.items() if d == best for f in seat)
     if "red" in winners:
         winners = ["red"]
-    return _over(winners, "closest to its automatic victory level at the end of Spring 1921 (16.1)",
-                 vp, levels)
+    event = _over(winners, "closest to its automatic victory level at the end of Spring 1921 (16.1)",
+                  vp, levels)
+    event["result"]["distance"] = {"+".join(seat): str(d) for seat, d in distance.items()}
+    return event
 
 
 def _over(winners: list[str], reason: str, vp: dict[str, int], levels: dict[str, int]) -> Event:

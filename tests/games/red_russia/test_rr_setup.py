@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from typing import Any
 
@@ -11,6 +12,8 @@ from position import GAME, FixedRng, board_rules, data, messages, orders, positi
 from pbem.dice import KeyedRng
 from pbem.errors import DataError
 from pbem.game import load_data
+
+GAME_TURN = importlib.import_module("pbem_game_red_russia.turn")
 
 
 def fresh(options: dict[str, Any] | None = None, key: bytes = b"\x02" * 32) -> dict[str, Any]:
@@ -283,3 +286,32 @@ def test_7_7_routes_across_territories_must_be_very_difficult() -> None:
     with pytest.raises(DataError) as caught:
         load_data("red_russia", {"map": {"routes": [["Perm", "Ekaterinburg", "easy"]]}})
     assert any("must be very_difficult" in line for line in caught.value.details)
+
+
+def test_16_1_the_rulebook_example_a_player_of_two_factions_averages_their_distances() -> None:
+    # "The North/Asia faction is 5 points from victory and the Siberian faction is 2 points
+    # from victory. The player is therefore considered to be 3.5 points from automatic victory."
+    levels = data()["game"]["victory"]["automatic"]
+    vp = {"north": levels["north"] - 5, "siberian": levels["siberian"] - 2,
+          "red": levels["red"] - 4, "south": levels["south"] - 3}
+    event = GAME_TURN._final(vp, levels, ["red", "siberian", "south", "north"],
+                             [["red"], ["north", "siberian"], ["south"]])
+    assert event["result"]["distance"]["north+siberian"] == "7/2"
+    assert event["result"]["winners"] == ["south"]  # 3 is closer than 3.5 and 4
+
+
+def test_16_0_a_player_of_several_factions_needs_every_level() -> None:
+    state = position(CORPS, turn=5, options={"seating": [["red"], ["north", "siberian", "south"]]})
+    levels = data()["game"]["victory"]["automatic"]
+    zones = data()["map"]["zones"]
+    # give the North enough zones to pass its level alone: no automatic victory for the player
+    rich = sorted((z for z, v in zones.items() if not v.get("iron_cross") and state["control"][z] == "red"),
+                  key=lambda z: -zones[z]["money"])
+    taken = 0
+    for z in rich:
+        if taken > levels["north"]:
+            break
+        state["control"][z] = "north"
+        taken += zones[z]["money"]
+    events = victory(state)
+    assert not any(e["type"] == "game_over" for e in events)
