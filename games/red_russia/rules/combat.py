@@ -275,12 +275,36 @@ class Battle:
             groups.append({"what": "tanks", "count": tanks, "hit": min(base, 5) if r == 1 else base})
         if trotsky:
             groups.append({"what": "Trotsky", "count": trotsky, "hit": 5})  # 10.83
+        chosen = self.commissars(side, r)
+        if chosen:  # 10.82 their dice are doubled in the first round
+            groups.append({"what": "Stalin's commissars", "count": sum(self.value(u, 0) for u in chosen),
+                           "hit": base})
         count = rest + sum(leaders.values())
         if side == "def":
             count += self.fortification()
         if count:
             groups.append({"what": "units", "count": count, "hit": base})
         return groups
+
+    def commissars(self, side: str, r: int) -> list[str]:
+        """10.82: with Stalin in the battle, one or two Red infantry units of the player's
+        choice (standing `stalin_commissars`: 0, 1 or 2; the strongest are taken) roll double
+        dice in the first round, and lose a step for it."""
+        if r != 1 or "stalin" not in self.side_leaders(side):
+            return []
+        count = int(self.state.get("standing", {}).get("red", {}).get("stalin_commissars", 0))
+        infantry = sorted((u for u in self.side_units(side)
+                           if self.state["units"][u]["type"] == "inf"
+                           and self.state["units"][u]["faction"] == "red"),
+                          key=lambda u: (-self.value(u, 0), u))
+        return infantry[: max(0, min(count, 2))]
+
+    def commissar_losses(self, side: str, r: int) -> None:
+        """10.82: before the hits on the Reds are taken, the commissars' units lose a step,
+        without retreating."""
+        for pid in self.commissars(side, r):
+            self.lost[side] += 1
+            self.emit({"type": "reduced", "unit": pid, "by": "Stalin's commissars (10.82)"})
 
     def leader_dice(self, side: str) -> dict[str, int]:
         """10.2 each leader adds his level; Lenin 2 only at Moscow or Petrograd (10.8.1);
@@ -320,6 +344,8 @@ class Battle:
                 rolled[side].append({**group, "values": values, "hits": got})
         self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
                    "dice": rolled, "hits": hits})
+        for side in ("atk", "def"):
+            self.commissar_losses(side, r)
         # 8.6 losses are taken at once by both sides
         reduced: list[tuple[str, str]] = []
         for side, other in (("atk", "def"), ("def", "atk")):
@@ -624,6 +650,7 @@ class Siege(Battle):
                    "dice": rolled, "hits": hits, "siege": True})
         self.emit({"type": "siege_hits", "zone": self.zone, "faction": self.attacker,
                    "hits": hits["atk"]})
+        self.commissar_losses("atk", r)
         units = self.side_units("atk")
         listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
         reduced = []

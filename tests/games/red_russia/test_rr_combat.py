@@ -282,3 +282,21 @@ def test_9_2_the_siege_stops_once_the_hits_reach_the_fortification() -> None:
     events, after = besiege({"red-inf-01": "Rostov"}, "Rostov", 3, [6, 6, 1, 1, 1, 1])
     assert [e["type"] for e in events].count("combat_round") == 1
     assert after["control"]["Rostov"] == "red"
+
+
+def test_10_82_stalins_commissars_double_dice_and_cost_a_step_without_retreat() -> None:
+    # red-inf-01 (5 attack) driven by the commissars: 5 more dice in round 1, then a step lost
+    events, after = fight({"red-inf-01": "Tver", "stalin": "Tver", "south-inf-01": "Tver"}, "Tver", 1,
+                          [1] * 30, standing={"red": {"stalin_commissars": 1}})
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    commissars = [g for g in rnd["dice"]["atk"] if g["what"] == "Stalin's commissars"]
+    assert commissars and commissars[0]["count"] == 5
+    assert any(e["type"] == "reduced" and "10.82" in e["by"] for e in events)
+    assert after["units"]["red-inf-01"]["reduced"] and after["units"]["red-inf-01"]["zone"] == "Tver"
+
+
+def test_10_82_no_commissars_unless_asked() -> None:
+    events, _ = fight({"red-inf-01": "Tver", "stalin": "Tver", "south-inf-01": "Tver"}, "Tver", 1,
+                      [1] * 30)
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    assert not [g for g in rnd["dice"]["atk"] if g["what"] == "Stalin's commissars"]
