@@ -273,6 +273,10 @@ def status(root: Path) -> dict[str, Any]:
         if due:
             out["deadline"] = due["deadline"]
             out["remind_at"] = due["remind_at"]
+            if due["grace_until"] != due["deadline"]:
+                out["grace_until"] = due["grace_until"]
+            if due["absent"]:
+                out["absent"] = due["absent"]
     return out
 
 
@@ -507,12 +511,12 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         # a phase that takes no orders mixes in the salts of the last phase that did
         salts = pending_salts(pending, revealed) or state.get("last_salts", {})
         defaults = []
-        # campaign.yaml nmr: hold (the game's defaults) or bot (legal orders made for them)
-        policy = str(campaign.config.get("nmr") or "hold")
+        used: dict[str, str] = {}
+        # campaign.yaml nmr: per faction hold | bot | disorder (wait: hold when forced)
+        from pbem.mailloop import nmr_orders
         for faction in missing:
             bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
-            pick = game.bot if policy == "bot" else game.default_orders
-            orders[faction] = pick(data, state["game"], faction, bot_rng)
+            used[faction], orders[faction] = nmr_orders(campaign, state["game"], faction, bot_rng)
             defaults.append(faction)
         batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
         rng, seed = randomness.batch_rng(secret, batch, salts)
@@ -529,11 +533,13 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         if revealed:
             summary += f"; sealed orders of {', '.join(revealed)} revealed"
         if defaults:
-            summary += f" (no orders from {', '.join(defaults)}: defaults used)"
+            summary += (" (no orders from " + ", ".join(f"{f}: {used[f]}" for f in defaults)
+                        + ")")
         entry = make_entry(
             seq=seq, prev=state["head"], kind="resolve", turn=phase.turn, phase=phase.name,
             summary=summary, revealed=revealed or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
+            nmr_policy=used or None,
             batch=batch, seed=seed, salts=salts, opened=secrets.openings or None,
             files_revealed=files_out or None,
             events=events, dice=[r._asdict() for r in rng.rolls],
@@ -553,7 +559,8 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
                             f"step {seq}: {summary}", extra=files, tag=tag)
         state = campaign.state()
         resolved.append({"seq": seq, "phase": phase.name, "turn": phase.turn,
-                         "events": len(events), "dice": len(rng.rolls), "nmr": defaults})
+                         "events": len(events), "dice": len(rng.rolls), "nmr": defaults,
+                         "nmr_policy": used})
         first = False
     return resolved
 

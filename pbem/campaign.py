@@ -27,7 +27,7 @@ CONFIG = "campaign.yaml"
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
 ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "summary", "reason", "undoes",
                "options", "randomness", "hidden", "pending", "revealed", "opened",
-               "files_revealed", "batch", "seed", "salts", "nmr_orders",
+               "files_revealed", "batch", "seed", "salts", "nmr_orders", "nmr_policy",
                "events", "dice")
 STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash

@@ -131,6 +131,10 @@ def _print_status(s: dict[str, Any]) -> None:
              (f" (by {s['deadline']})" if s.get("deadline") else ""))
         if s.get("prompt"):
             _say(f"  to decide: {s['prompt']}")
+        for faction, away in (s.get("absent") or {}).items():
+            _say(f"  {faction} is away from {away['from']} to {away['to']}: its deadline is {away['until']}")
+        if s.get("grace_until"):
+            _say(f"  grace period until {s['grace_until']}")
     if s["received"]:
         _say(f"  orders received from: {', '.join(s['received'])}")
 

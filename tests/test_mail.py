@@ -834,7 +834,8 @@ def test_late_orders_are_flagged(camp: Path, tmp_path: Path, cli: Callable[..., 
     receipt = next(x for x in journal(camp)["messages"] if x.get("in_reply_to") == "<late@x>")
     msg = parse(camp / ".pbem" / "outbox" / receipt["file"])
     assert "[accepted, late]" in msg["Subject"] and msg["X-Pbem-Late"] == "yes"
-    assert "came late" in msg.get_body(preferencelist=("plain",)).get_content()
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None and "came late" in body.get_content()
 
 
 def test_late_orders_rejected_or_accepted_by_policy(camp: Path, tmp_path: Path) -> None:
@@ -924,9 +925,8 @@ def test_an_absence_pushes_that_factions_deadline(camp: Path, cli: Callable[...,
     near = mailloop.tick(camp, base - dt.timedelta(hours=1))
     assert [x["to"] for x in near["reminded"]] == ["bob@example.org", "cy@example.org"]
     cy = next(x for x in near["reminded"] if x["to"] == "cy@example.org")
-    text = parse(camp / ".pbem" / "outbox" / cy["file"]).get_body(
-        preferencelist=("plain",)).get_content()
-    assert "orders of north" in text  # south is not due yet
+    body = parse(camp / ".pbem" / "outbox" / cy["file"]).get_body(preferencelist=("plain",))
+    assert body is not None and "orders of north" in body.get_content()  # south is not due yet
     head = git(camp, "rev-parse", "HEAD")
     assert mailloop.tick(camp, base + dt.timedelta(hours=1))["resolved"] == []
     assert git(camp, "rev-parse", "HEAD") == head
@@ -934,7 +934,8 @@ def test_an_absence_pushes_that_factions_deadline(camp: Path, cli: Callable[...,
     drafts = camp.parent / "drafts"
     drafts.mkdir()
     api.apply(camp, [orders_file(camp, "south", drafts)])
-    assert mailloop.deadline_of(Campaign.open(camp))["deadline"] == mailloop._iso(base)
+    due = mailloop.deadline_of(Campaign.open(camp))
+    assert due is not None and due["deadline"] == mailloop._iso(base)
     late = mailloop.tick(camp, base + dt.timedelta(hours=1))
     assert [r["nmr"] for r in late["resolved"]] == [["siberian", "north"]]
 

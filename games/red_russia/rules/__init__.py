@@ -30,6 +30,8 @@ STANDING_KEYS: dict[str, Any] = {
     "loss_order": list,
     # 8.3: how many rounds an invasion is fought before the attacker stops
     "invasion_rounds": int,
+    # 8.7: retreat by choice after a round when outnumbered (default never)
+    "voluntary_retreat": {"never": 0, "when_outnumbered": 1},
     # 10.82: how many Red infantry units Stalin's commissars drive on (0, 1 or 2)
     "stalin_commissars": {0: 0, 1: 1, 2: 2},
     # 5.5: units (ids or types) to supply first when a zone cannot feed them all

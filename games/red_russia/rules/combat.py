@@ -362,6 +362,30 @@ class Battle:
         for pid, faction in reduced:
             if self._here(pid):
                 self.retreat_or_die(pid, faction, standing.get(faction, {}))
+        self.voluntary_retreats(standing)
+
+    def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
+        """8.7: then the defender, and after it the attacker, may retreat with what is left;
+        by mail the standing `voluntary_retreat: when_outnumbered` says when (default never),
+        under the restrictions of 8.4."""
+        for side in ("def", "atk"):
+            mine, theirs = self.side_units(side), self.side_units("atk" if side == "def" else "def")
+            if not mine or not theirs:
+                continue
+            for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
+                rules = standing.get(faction, {})
+                if rules.get("voluntary_retreat", "never") != "when_outnumbered":
+                    continue
+                if len(mine) >= len(theirs):
+                    continue
+                units = [u for u in mine if self.state["units"][u]["faction"] == faction]
+                dest = self.retreat_zone(faction, units, forced=False, rules=rules)
+                if dest is None:
+                    continue
+                leaders = [lid for lid in _leaders(self.state, self.zone, {faction})
+                           if side == "def" or lid in self.spec["leaders"]]
+                self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
+                           "units": units + leaders, "to": dest, "when": "by choice after a round"})
 
     def value_if_reduced(self, pid: str, index: int) -> int:
         return int(self.b.counters[pid]["reduced"][index])

@@ -300,3 +300,14 @@ def test_10_82_no_commissars_unless_asked() -> None:
                       [1] * 30)
     rnd = next(e for e in events if e["type"] == "combat_round")
     assert not [g for g in rnd["dice"]["atk"] if g["what"] == "Stalin's commissars"]
+
+
+def test_8_7_a_side_outnumbered_retreats_by_choice_when_its_standing_orders_say_so() -> None:
+    pieces = {"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver"}
+    events, after = fight(pieces, "Tver", 3, [1] * 40, control={"Moscow": "south"},
+                          standing={"south": {"voluntary_retreat": "when_outnumbered"}})
+    retreat = next(e for e in events if e["type"] == "retreat")
+    assert retreat["when"] == "by choice after a round" and retreat["to"] == "Moscow"
+    assert [e["type"] for e in events].count("combat_round") == 1  # nobody left to fight
+    events, _ = fight(pieces, "Tver", 3, [1] * 40, control={"Moscow": "south"})
+    assert not any(e["type"] == "retreat" for e in events)

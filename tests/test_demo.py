@@ -1,0 +1,68 @@
+"""`pbem demo` (pbem/demo.py): a sample campaign played offline by the bot, which ends as a
+referee's turn does: every player's reports and mail written under the git-ignored .pbem/.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import sys
+from collections.abc import Callable
+from email.message import EmailMessage
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import Result, git  # noqa: E402
+
+from pbem import api  # noqa: E402
+from pbem.campaign import Campaign  # noqa: E402
+
+
+def test_demo_writes_every_players_reports_and_mail(tmp_path: Path,
+                                                     pbem: Callable[..., Result]) -> None:
+    root = tmp_path / "demo"
+    r = pbem("demo", root, "--turns", "1")
+    assert r.code == 0, r.err
+    assert "audit: OK" in r.out
+    assert api.audit(root)["ok"]
+
+    factions = list(Campaign.open(root).factions())
+    reports = root / ".pbem" / "reports"
+    assert str(reports) in r.out and "rendered in" in r.out
+    names = {p.name for p in reports.iterdir()}
+    for who in [*factions, "public"]:
+        for ext in ("txt", "html"):
+            assert f"demo-t1-{who}.{ext}" in names, (who, ext, sorted(names))
+    public = (reports / "demo-t1-public.txt").read_text() + (reports / "demo-t1-public.html").read_text()
+    assert "-----BEGIN AGE" not in public
+    assert "<html" in (reports / "demo-t1-red.html").read_text().lower()
+
+    outbox = root / ".pbem" / "outbox"
+    assert str(outbox) in r.out
+    mails = sorted(outbox.glob("*.eml"))
+    assert len(mails) == len(factions)  # one player per faction in the demo
+    to = set()
+    for path in mails:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        to.add(msg["To"].addresses[0].addr_spec)
+        assert msg.get_body(preferencelist=("plain",)) is not None
+        assert msg.get_body(preferencelist=("html",)) is not None
+    assert to == {f"{f}@demo.invalid" for f in factions}
+
+    # reports and mail hold secrets: never committed, and the campaign is clean
+    assert git(root, "status", "--porcelain") == ""
+    assert git(root, "log", "--all", "--format=%H", "--", ".pbem") == ""
+
+
+def test_demo_json_says_where_things_are(tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    import json
+
+    r = pbem("demo", tmp_path / "demo", "--turns", "1", "--json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert out["audit"]["ok"]
+    assert Path(out["reports"]["folder"]) == tmp_path / "demo" / ".pbem" / "reports"
+    assert len(out["reports"]["files"]) == 2 * len(out["reports"]["readers"])
+    assert out["reports"]["seconds"] >= 0
+    assert len(out["mail"]["files"]) == 4
