@@ -96,7 +96,9 @@ def check_attacks(
             problems.append(Problem((*path, "zone"), f"there are no enemy units in {zone} "
                                                      "(White factions never attack each other, 18.1)"))
             continue
-        units = mine
+        # 8.92 fleets in a port zone fight in its land battles
+        units = mine + [u for u in _units(state, zone, {faction})
+                        if state["units"][u]["type"] == "fleet" and b.zones[zone].get("ports")]
         if "units" in arg:
             units = []
             for j, text in enumerate(id_list(arg["units"])):
@@ -162,8 +164,9 @@ class Battle:
         if side == "atk":
             return [u for u in self.spec["units"] if self._here(u)]
         foes = defenders_of(self.state, self.zone, self.attacker)
+        port = bool(self.b.zones.get(self.zone, {}).get("ports"))  # 8.92
         return [u for u in _units(self.state, self.zone, foes)
-                if self.state["units"][u]["type"] != "fleet"]
+                if self.state["units"][u]["type"] != "fleet" or port]
 
     def side_leaders(self, side: str) -> list[str]:
         if side == "atk":
@@ -239,14 +242,17 @@ class Battle:
         difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
-            if not self.side_units("atk") or not self.side_units("def"):
-                break
+            if not self.land("atk") or not self.land("def"):
+                break  # fleets alone do not carry on a land battle (8.92)
             self.round(r, difficult and r == 1, standing)
         self.after(defenders)
 
+    def land(self, side: str) -> list[str]:
+        return [u for u in self.side_units(side) if self.state["units"][u]["type"] != "fleet"]
+
     def air_alone(self) -> bool:
         """8.93: aircraft caught alone retreat at once and lose a step on 1-2."""
-        units = self.side_units("def")
+        units = self.land("def")
         if not units or any(self.state["units"][u]["type"] != "air" for u in units):
             return False
         for u in units:
@@ -398,6 +404,10 @@ class Battle:
         return order
 
     def retreat_or_die(self, pid: str, faction: str, rules: dict[str, Any]) -> None:
+        if self.state["units"][pid]["type"] == "fleet":  # 8.92 a damaged fleet puts to sea
+            self.emit({"type": "retreat", "zone": self.zone, "faction": faction, "units": [pid],
+                       "to": self.b.counters[pid]["sea"], "when": "after a round (8.92)"})
+            return
         dest = self.retreat_zone(faction, [pid], forced=True, rules=rules)
         if dest is None:
             self.emit({"type": "eliminated", "unit": pid, "zone": self.zone,

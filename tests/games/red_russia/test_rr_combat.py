@@ -311,3 +311,17 @@ def test_8_7_a_side_outnumbered_retreats_by_choice_when_its_standing_orders_say_
     assert [e["type"] for e in events].count("combat_round") == 1  # nobody left to fight
     events, _ = fight(pieces, "Tver", 3, [1] * 40, control={"Moscow": "south"})
     assert not any(e["type"] == "retreat" for e in events)
+
+
+def test_8_92_a_fleet_in_port_fights_and_puts_to_sea_when_damaged() -> None:
+    # Novorossiysk is a Black Sea port: the South's fleet defends beside its infantry
+    pieces = {"red-inf-01": "Novorossiysk", "red-inf-02": "Novorossiysk",
+              "south-inf-01": "Novorossiysk", "south-fleet-01": "Novorossiysk"}
+    events, after = fight(pieces, "Novorossiysk", 1, [6, 6] + [1] * 30,
+                          standing={"south": {"loss_order": ["south-fleet-01"]}})
+    rnd = next(e for e in events if e["type"] == "combat_round")
+    counters = {c["id"]: c for c in data()["units"]["counters"]["south"]}
+    expected = (counters["south-inf-01"]["full"][0] + counters["south-fleet-01"]["full"][0]
+                + data()["map"]["zones"]["Novorossiysk"]["fort"])
+    assert sum(g["count"] for g in rnd["dice"]["def"]) == expected
+    assert after["units"]["south-fleet-01"]["zone"] == "Black Sea"
