@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -300,7 +301,7 @@ class Rng(Protocol):
     def choice(self, label: str, items: Sequence[T]) -> T: ...
 
 
-class _LabelledRng:
+class _LabelledRng(ABC):
     """Shared shuffle/choice on top of ``roll`` and the once-only label rule."""
 
     used: set[str]
@@ -315,8 +316,9 @@ class _LabelledRng:
             raise ValueError(f"dice label used twice: {label}")
         self.used.add(label)
 
-    def roll(self, label: str, sides: int = 6) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def roll(self, label: str, sides: int = 6) -> int:
+        """One die of ``sides`` under ``label``."""
 
     def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
         """Fisher-Yates through ``roll`` (labels ``f"{label}:{i}"``), so it is recorded."""

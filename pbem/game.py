@@ -11,27 +11,17 @@ from __future__ import annotations
 import copy
 import importlib.util
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from pbem.dice import Rng as Rng  # the games take their dice from here
 from pbem.errors import DataError, UsageError
 
 State = dict[str, Any]
 Event = dict[str, Any]
 Orders = dict[str, Any]
 T = TypeVar("T")
-
-
-class Rng(Protocol):
-    """Labelled randomness: every draw is named from the game state (DESIGN.md)."""
-
-    def roll(self, label: str, sides: int = 6) -> int: ...
-
-    def shuffle(self, label: str, items: Sequence[T]) -> list[T]: ...
-
-    def choice(self, label: str, items: Sequence[T]) -> T: ...
 
 
 class Secrets(Protocol):
