@@ -748,11 +748,6 @@ def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
     return run_audit(root, final=final)
 
 
-def phase_of(root: Path) -> Phase:
-    campaign = Campaign.open(root)
-    return campaign.phase()
-
-
 # ---------------------------------------------------------------------------------------
 # sign / reveal
 

@@ -206,5 +206,5 @@ class Campaign:
         store = self.store()
         sha: str = store.commit(paths, message, self.referee())
         if tag:
-            store.tag(tag, message)
+            store.tag(tag)
         return sha

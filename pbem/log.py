@@ -79,7 +79,7 @@ class Folder:
                 raise ValueError(f"undo names step {entry['undoes']} but the last step in force is {undone}")
             after = clone(previous)
         else:
-            raise ValueError(f"unknown entry type {kind!r}")
+            raise ValueError(f"unknown entry type {kind!r} (known: {', '.join(ENTRY_TYPES)})")
         if kind not in ("new", "undo", "unseal"):
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)

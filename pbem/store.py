@@ -5,7 +5,6 @@ GitPython's exceptions never escape: they become CampaignError with the command'
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +85,8 @@ class Store:
             self._git("commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message)
         return self.head()
 
-    def tag(self, name: str, message: str) -> None:
+    def tag(self, name: str) -> None:
+        """A lightweight tag (turn-NNNN); --force because an undo may move it."""
         self._git("tag", "--force", name)
 
     # -- reading -------------------------------------------------------------------------
@@ -185,7 +185,3 @@ def _blobs(tree: Any) -> Iterator[Any]:
 def _msg(exc: Exception) -> str:
     text = getattr(exc, "stderr", "") or str(exc)
     return " ".join(str(text).split()).removeprefix("stderr: ").strip("' ")
-
-
-def git_available() -> bool:
-    return any((Path(p) / "git").exists() for p in os.environ.get("PATH", "").split(os.pathsep))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -233,14 +232,3 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def iter_paths(data: Any, path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
-    """Every (path, value) in nested data, parents first."""
-    yield path, data
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from iter_paths(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from iter_paths(value, (*path, i))

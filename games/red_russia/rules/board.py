@@ -24,10 +24,6 @@ class Board:
     data: GameData
     problems: list[str] = field(default_factory=list)
 
-    @property
-    def map(self) -> dict[str, Any]:
-        return dict(self.data["map"])
-
     @cached_property
     def zones(self) -> dict[str, dict[str, Any]]:
         return dict(self.data["map"].get("zones") or {})
@@ -104,8 +100,6 @@ class Board:
         z = self.zones.get(zone)
         return str(z["territory"]) if z else None
 
-    def is_land(self, place: str) -> bool:
-        return place in self.zones
 
 
 def board(data: GameData) -> Board:
