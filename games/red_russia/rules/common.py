@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pbem.game import Problem, State
@@ -124,3 +124,37 @@ def id_list(arg: Any) -> list[Any]:
 def label_part(name: str) -> str:
     """A zone or piece name as it appears in dice labels: lower case, no spaces."""
     return "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
+
+
+def place_order(
+    b: Board, state: State, arg: Any, path: Path_, waiting: set[str], placed: set[str],
+    problems: list[Problem], *, not_waiting: Callable[[str], str],
+    refused: Callable[[str, str], str | None],
+) -> tuple[str | None, list[str]]:
+    """A `place: {zone, units}` order (3.0 set-up, 5.2 arrivals): units that are waiting to
+    be placed, each once, each in a zone it may go to. `not_waiting(pid)` says why a unit is
+    not waiting; `refused(pid, zone)` says why it may not go there, or None.
+    Returns the zone and the units accepted; adds every problem."""
+    if not check_keys(arg, path, ("zone", "units"), (), problems):
+        return None, []
+    zone = place_name(b, arg["zone"], (*path, "zone"), problems)
+    ids = []
+    for j, text in enumerate(id_list(arg["units"])):
+        upath = (*path, "units", j)
+        pid = piece_id(b, state, text, upath, problems)
+        if pid is None:
+            continue
+        if pid not in waiting:
+            problems.append(Problem(upath, f"{pid} {not_waiting(pid)}"))
+            continue
+        if pid in placed:
+            problems.append(Problem(upath, f"{pid} is placed twice"))
+            continue
+        placed.add(pid)
+        if zone is not None:
+            why = refused(pid, zone)
+            if why is not None:
+                problems.append(Problem(upath, why))
+                continue
+        ids.append(pid)
+    return zone, ids

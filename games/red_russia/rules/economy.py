@@ -37,7 +37,7 @@ from .common import (
     iron_cross_closed,
     order_items,
     piece_id,
-    place_name,
+    place_order,
 )
 from .events import step_loss
 
@@ -272,38 +272,24 @@ def _check_place(
     placed: set[str], problems: list[Problem],
 ) -> Event | None:
     """5.2: units arriving this turn go to zones their owner controls."""
-    if not check_keys(arg, path, ("zone", "units"), (), problems):
-        return None
-    zone = place_name(b, arg["zone"], (*path, "zone"), problems)
-    ids = []
-    for j, text in enumerate(id_list(arg["units"])):
-        upath = (*path, "units", j)
-        pid = piece_id(b, state, text, upath, problems)
-        if pid is None:
-            continue
-        if pid not in waiting:
-            unit = state["units"].get(pid, {})
-            why = (f"belongs to {unit.get('faction')}" if unit.get("faction") != faction
-                   else f"arrives on turn {unit['arrives']}" if unit.get("status") == "bought"
-                   else "is not a unit bought earlier arriving now")
-            problems.append(Problem(upath, f"{pid} {why}"))
-            continue
-        if pid in placed:
-            problems.append(Problem(upath, f"{pid} is placed twice"))
-            continue
-        placed.add(pid)
-        if zone is not None:
-            allowed = arrival_zones(b, state, pid)
-            if zone not in allowed:
-                why = ("it is occupied by the Central Powers on turns 1-2 (11.0)"
-                       if iron_cross_closed(b, state, zone) and state["control"].get(zone) == faction
-                       else f"a fleet arrives in a port of the {b.counters[pid].get('sea')} (7.43)"
-                       if state["units"][pid]["type"] == "fleet"
-                       and state["control"].get(zone) == faction
-                       else f"{faction} does not control it (5.2)")
-                problems.append(Problem(upath, f"{pid} cannot be placed in {zone}: {why}"))
-                continue
-        ids.append(pid)
+    def not_waiting(pid: str) -> str:
+        unit = state["units"].get(pid, {})
+        return (f"belongs to {unit.get('faction')}" if unit.get("faction") != faction
+                else f"arrives on turn {unit['arrives']}" if unit.get("status") == "bought"
+                else "is not a unit bought earlier arriving now")
+
+    def refused(pid: str, zone: str) -> str | None:
+        if zone in arrival_zones(b, state, pid):
+            return None
+        why = ("it is occupied by the Central Powers on turns 1-2 (11.0)"
+               if iron_cross_closed(b, state, zone) and state["control"].get(zone) == faction
+               else f"a fleet arrives in a port of the {b.counters[pid].get('sea')} (7.43)"
+               if state["units"][pid]["type"] == "fleet" and state["control"].get(zone) == faction
+               else f"{faction} does not control it (5.2)")
+        return f"{pid} cannot be placed in {zone}: {why}"
+
+    zone, ids = place_order(b, state, arg, path, waiting, placed, problems,
+                            not_waiting=not_waiting, refused=refused)
     if zone is None or not ids:
         return None
     return {"type": "arrived", "faction": faction, "zone": zone, "units": ids}

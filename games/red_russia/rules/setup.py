@@ -20,7 +20,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 
 from .board import MAJORS, MINORS, WHITES, Board, board
-from .common import check_keys, id_list, order_items, piece_id, place_name
+from .common import id_list, order_items, piece_id, place_order
 
 PLACE_PHASES = {"setup-place": WHITES, "setup-place-red": ("red",)}
 
@@ -214,35 +214,21 @@ def _plan_place(
     problems: list[Problem] = []
     events: list[Event] = []
     needed = set(to_place(state, faction))
-    placed: dict[str, tuple[str | int, ...]] = {}
+    placed: set[str] = set()
+
+    def not_waiting(pid: str) -> str:
+        owner = state["units"].get(pid, {}).get("by")
+        return f"is placed by {owner}" if owner and owner != faction else "is not waiting to be placed"
+
+    def refused(pid: str, zone: str) -> str | None:
+        allowed = allowed_places(b, state, pid)
+        if zone in allowed:
+            return None
+        return f"{pid} cannot be placed in {zone}; allowed: {', '.join(sorted(allowed))}"
+
     for i, _verb, arg in order_items(body, ("place",), problems):
-        path = ("orders", i, "place")
-        if not check_keys(arg, path, ("zone", "units"), (), problems):
-            continue
-        zone = place_name(b, arg["zone"], (*path, "zone"), problems)
-        ids = []
-        for j, text in enumerate(id_list(arg["units"])):
-            upath = (*path, "units", j)
-            pid = piece_id(b, state, text, upath, problems)
-            if pid is None:
-                continue
-            if pid not in needed:
-                owner = state["units"].get(pid, {}).get("by")
-                why = (f"is placed by {owner}" if owner and owner != faction
-                       else "is not waiting to be placed")
-                problems.append(Problem(upath, f"{pid} {why}"))
-                continue
-            if pid in placed:
-                problems.append(Problem(upath, f"{pid} is placed twice"))
-                continue
-            placed[pid] = upath
-            if zone is not None:
-                allowed = allowed_places(b, state, pid)
-                if zone not in allowed:
-                    problems.append(Problem(upath, f"{pid} cannot be placed in {zone}; "
-                                                   f"allowed: {', '.join(sorted(allowed))}"))
-                    continue
-            ids.append(pid)
+        zone, ids = place_order(b, state, arg, ("orders", i, "place"), needed, placed, problems,
+                                not_waiting=not_waiting, refused=refused)
         if zone is not None and ids:
             events.append({"type": "placed", "faction": faction, "zone": zone, "units": ids})
     missing = sorted(needed - set(placed))
