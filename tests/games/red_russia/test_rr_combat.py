@@ -101,8 +101,6 @@ def test_8_5_after_a_difficult_route_the_defender_hits_on_five_in_the_first_roun
 
 def test_8_91_tanks_hit_on_five_in_the_first_round() -> None:
     pieces = {"red-tank-01": "Tver", "red-inf-01": "Tver", "south-inf-01": "Tver"}
-    state = position(pieces)
-    state["units"]["red-tank-01"]["status"] = "map"
     events, _ = fight(pieces, "Tver", 3, [1] * 40)
     rounds = [e for e in events if e["type"] == "combat_round"]
     tanks = [g for g in rounds[0]["dice"]["atk"] if g["what"] == "tanks"]
