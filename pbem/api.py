@@ -450,21 +450,19 @@ def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str
     return bodies, revealed
 
 
-class _LazySecrets:
-    """The referee's opener, loading the referee's identity only if a secret is opened."""
+def referee_secrets(campaign: Campaign, secret: bytes) -> Any:
+    """The referee's opener: reads the referee's key only if a secret is opened, seals new
+    nodes to their owner and the referee, and shuffles with the hidden secret."""
+    from pbem import dice, randomness
+    from pbem.sealed import RefereeSecrets
 
-    def __init__(self, campaign: Campaign) -> None:
-        self.campaign = campaign
-        self._inner: Any = None
-        self.openings: list[dict[str, Any]] = []
+    def recipients(owner: str) -> list[str]:
+        if owner == "referee":
+            return [campaign.config["referee"]["age"]]
+        return _recipients(campaign, owner)
 
-    def open(self, node: dict[str, Any]) -> Any:
-        from pbem.sealed import RefereeSecrets
-
-        if self._inner is None:
-            self._inner = RefereeSecrets(self.campaign.id, self.campaign.referee_identities())
-            self.openings = self._inner.openings
-        return self._inner.open(node)
+    return RefereeSecrets(campaign.id, campaign.referee_identities, recipients,
+                          dice.hidden_key(randomness.hidden_secret(secret)))
 
 
 def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -520,7 +518,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             defaults.append(faction)
         batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
         rng, seed = randomness.batch_rng(secret, batch, salts)
-        secrets = _LazySecrets(campaign)
+        secrets = referee_secrets(campaign, secret)
         events = game.resolve(data, state["game"], orders, rng, secrets)
         new_game = state["game"]
         for event in events:
@@ -819,13 +817,31 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
             raise Rejected("the campaign was unsealed already")
         secret = _secret(campaign)
         _, openings = _open_pending(campaign, state.get("pending", {}))
+        opened = _open_the_rest(campaign, list(campaign.entries()))
         seq = state["seq"] + 1
         summary = "unsealed: the hidden secret and every opening are published"
         entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
                            phase=phase.name, summary=summary,
-                           hidden=randomness.hidden_secret(secret).hex(), revealed=openings or None)
+                           hidden=randomness.hidden_secret(secret).hex(), revealed=openings or None,
+                           opened=opened or None)
         campaign.write_step(entry, state, f"step {seq}: {summary}")
     return {"seq": seq, "revealed": sorted(openings), **status(root)}
+
+
+def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The openings of every node the rules sealed (hands, decks) not yet published."""
+    from pbem import sealed
+
+    done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
+    nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
+             for n in sealed.find_sealed(e.get("events") or [])}
+    todo = [n for c, n in nodes.items() if c not in done]
+    if not todo:
+        return []
+    opener = sealed.RefereeSecrets(campaign.id, campaign.referee_identities)
+    for node in todo:
+        opener.open(node)
+    return opener.openings
 
 
 def dice(root: Path) -> list[dict[str, Any]]:

@@ -15,16 +15,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pbem import sealed as sealed_
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
 from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
-from pbem.sealed import PublishedSecrets
 
 
 class _Audit:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, final: bool = False) -> None:
         self.campaign = Campaign.settled(root)
+        self.final = final
+        self.everything: dict[str, Any] = {}  # final: commitment -> value, every opening
+        self.hidden_key: bytes | None = None
         self.store = self.campaign.store()
         self.game = self.campaign.game
         self.data = self.campaign.data
@@ -130,6 +133,13 @@ class _Audit:
                 self._orders(name, entry, before, sha)
             elif kind == "unseal":
                 self._revealed(name, entry, before)
+                for opening in entry.get("opened") or []:
+                    self.checked["commitments"] += 1
+                    if not sealed_.check_opening(self.campaign.id, opening["node"],
+                                                 opening["nonce"], opening["value"]):
+                        self.problem(f"{name}: the published opening of {opening['node']['kind']} "
+                                     f"{opening['node']['id']} does not match its commitment")
+                    self.opened[opening["node"]["commitment"]] = opening["value"]
             elif kind == "new":
                 self.checked["rolls"] += len(entry.get("dice", []))  # replayed by the fold
                 self.last_seed = bytes.fromhex(entry.get("randomness", {}).get("anchor", "00"))
@@ -142,16 +152,27 @@ class _Audit:
                 orders.update(entry.get("nmr_orders", {}))
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
-                secrets = PublishedSecrets(self.campaign.id, entry.get("opened", []))
+                secrets: sealed_.PublishedSecrets
+                if self.final and self.hidden_key is not None:
+                    secrets = sealed_.FinalSecrets(self.campaign.id, entry.get("opened") or [],
+                                                   self.everything, self.hidden_key)
+                else:
+                    secrets = sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or [])
                 events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
                 self._openings(name, entry, secrets)
                 self._files(name, entry, before)
                 self.checked["rolls"] += len(rolls)
                 if not replay.finished():
                     self.problem(f"{name}: recorded dice that the rules never asked for")
-                if events != entry.get("events", []):
+                recorded = entry.get("events", [])
+                if sealed_.masked(events) != sealed_.masked(recorded):
                     self.problem(f"{name}: the recorded events are not what the rules produce "
                                  "from the orders and dice")
+                elif self.final:
+                    found, count = sealed_.sealed_values(recorded, events, self.everything)
+                    self.checked["sealed_recomputed"] = self.checked.get("sealed_recomputed", 0) + count
+                    for text in found:
+                        self.problem(f"{name}: {text}")
             self.folder.fold(entry)
         except (DiceMismatch, ValueError, KeyError, TypeError) as exc:
             self.problem(f"{name}: cannot be replayed: {exc}")
@@ -296,10 +317,32 @@ class _Audit:
 
 
 def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
-    report = _Audit(root).run()
+    auditor = _Audit(root, final)
+    if final:
+        _everything(auditor)
+    report = auditor.run()
     if final:
         _final(root, report)
     return report
+
+
+def _everything(auditor: _Audit) -> None:
+    """For a final audit: the hidden key and every opening the log publishes (along the way
+    and at unseal), each checked against its commitment, so the replay can recompute what
+    was hidden (a deck's order, each card dealt) and compare it with what was sealed."""
+    from pbem import dice
+
+    entries = list(auditor.campaign.entries())
+    published = entries[0].get("randomness", {}) if entries else {}
+    for entry in entries:
+        if entry["type"] == "unseal" and entry.get("hidden"):
+            hidden = bytes.fromhex(entry["hidden"])
+            if dice.commit_secret(hidden) == published.get("hidden_commitment"):
+                auditor.hidden_key = dice.hidden_key(hidden)
+        for opening in entry.get("opened") or []:
+            node = opening["node"]
+            if sealed_.check_opening(auditor.campaign.id, node, opening["nonce"], opening["value"]):
+                auditor.everything[node["commitment"]] = opening["value"]
 
 
 def _final(root: Path, report: dict[str, Any]) -> None:

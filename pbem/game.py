@@ -25,10 +25,31 @@ T = TypeVar("T")
 
 
 class Secrets(Protocol):
-    """Opens sealed values during adjudication (the referee's copy: decrypts and records
-    the opening for the log; an audit: takes the opening the log published and checks it)."""
+    """Sealed values during adjudication (pbem.sealed). The referee's copy decrypts, seals
+    and records what it publishes; a public audit knows only what the log published (every
+    other value is `pbem.sealed.HIDDEN`); `audit --final` knows everything after unseal.
+    Rules pass hidden values on (into `seal`) and never branch on them."""
 
-    def open(self, node: dict[str, Any]) -> Any: ...
+    def open(self, node: dict[str, Any]) -> Any:
+        """Publish a node's value (an attack's spending at 8.4, a card played)."""
+        ...
+
+    def reveal_where(self, nodes: list[dict[str, Any]], test: Any,
+                     first: bool = False) -> list[tuple[dict[str, Any], Any]]:
+        """Publish the values among `nodes` that pass `test` (the card named in a discard)."""
+        ...
+
+    def compute(self, fn: Any, *args: Any) -> Any:
+        """fn of args, sealed nodes among them read but not published (the referee's eyes only)."""
+        ...
+
+    def shuffle(self, label: str, items: Any) -> Any:
+        """A hidden order, keyed by the hidden secret (published by unseal)."""
+        ...
+
+    def seal(self, kind: str, id_: str, owner: str, turn: int, value: Any) -> dict[str, Any]:
+        """A new sealed node for `owner` (a faction, or "referee") and the referee."""
+        ...
 
 
 @dataclass(frozen=True)

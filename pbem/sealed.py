@@ -14,6 +14,7 @@ today; card hands and face-down units will use the same functions.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,39 +88,225 @@ def find_sealed(data: Any) -> list[dict[str, Any]]:
     return found
 
 
-class RefereeSecrets:
-    """Opens sealed nodes with the referee's identity and keeps each opening to publish."""
+class Hidden:
+    """A value the reader of the log may not know yet: a deck's order, a card in a hand.
 
-    def __init__(self, campaign: str, identities: list[str]) -> None:
+    A public audit replays with it in place of every value only the referee sees; the rules
+    only pass such values on (into `seal`), so the events come out the same with the
+    sealed nodes masked. `audit --final` replays with the real values instead."""
+
+    _instance: Hidden | None = None
+
+    def __new__(cls) -> Hidden:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "<hidden>"
+
+    def __getitem__(self, _key: Any) -> Hidden:
+        return self
+
+
+HIDDEN = Hidden()
+MASK = "(masked)"
+
+
+def _meta(node: dict[str, Any]) -> dict[str, Any]:
+    return {k: node[k] for k in ("kind", "id", "owner", "turn", "commitment")}
+
+
+class _Secrets(ABC):
+    """What every opener shares: which nodes it may read, and the rules' use of them.
+
+    The rules call `open` to publish a value (an attack's spending at 8.4, a discarded
+    card), `reveal_where` to publish the values among some nodes that meet a test,
+    `compute` for a value derived from sealed nodes that only the referee may see (the
+    cards left to shuffle), `shuffle` for a hidden order, and `seal` to make a new node."""
+
+    def __init__(self, campaign: str) -> None:
         self.campaign = campaign
-        self.identities = identities
         self.openings: list[dict[str, Any]] = []
-
-    def open(self, node: dict[str, Any]) -> Any:
-        opened = open_node(self.campaign, node, self.identities)
-        if not opened.verified:
-            raise CryptoError(f"sealed {node['kind']} {node['id']} does not match its commitment")
-        meta = {k: node[k] for k in ("kind", "id", "owner", "turn", "commitment")}
-        if not any(o["node"]["commitment"] == node["commitment"] for o in self.openings):
-            self.openings.append({"node": meta, "nonce": opened.nonce, "value": opened.value})
-        return opened.value
-
-
-class PublishedSecrets:
-    """For an audit: the openings a log entry published, each checked against its node."""
-
-    def __init__(self, campaign: str, openings: list[dict[str, Any]]) -> None:
-        self.campaign = campaign
-        self.by_commitment = {o["node"]["commitment"]: o for o in openings}
         self.used: set[str] = set()
 
+    # -- what each kind of opener knows
+    @abstractmethod
+    def _value(self, node: dict[str, Any]) -> Any:
+        """The value of a node, without publishing it; HIDDEN when this opener cannot know."""
+
+    def _published(self, node: dict[str, Any]) -> Any:
+        """The value to publish for a node the rules open (or HIDDEN)."""
+        return self._value(node)
+
+    # -- what the rules call
     def open(self, node: dict[str, Any]) -> Any:
-        opening = self.by_commitment.get(node.get("commitment", ""))
-        if opening is None:
+        value = self._published(node)
+        if isinstance(value, Hidden):
             raise ValueError(f"the rules open sealed {node.get('kind')} {node.get('id')}, "
                              "but the log publishes no opening for it")
+        self.used.add(node["commitment"])
+        return value
+
+    def reveal_where(self, nodes: list[dict[str, Any]], test: Any,
+                     first: bool = False) -> list[tuple[dict[str, Any], Any]]:
+        """Open (publish) the nodes whose values pass `test`; a public audit takes the ones
+        the log opened, the referee and a final audit look at every value."""
+        out = []
+        for node in nodes:
+            value = self._value(node)
+            if isinstance(value, Hidden):
+                value = self._published(node)
+                if isinstance(value, Hidden):
+                    continue
+            if test(value):
+                out.append((node, self.open(node)))
+                if first:
+                    break
+        return out
+
+    def compute(self, fn: Any, *args: Any) -> Any:
+        """fn over the args with sealed nodes read (never published); HIDDEN if unknown."""
+        values = [self._value(a) if is_sealed(a) else a for a in args]
+        if any(isinstance(v, Hidden) for v in values):
+            return HIDDEN
+        return fn(*values)
+
+    def shuffle(self, label: str, items: Any) -> Any:
+        key = self._hidden_key()
+        if key is None or isinstance(items, Hidden):
+            return HIDDEN
+        from pbem import dice
+
+        return dice.shuffle(key, label, list(items))
+
+    def _hidden_key(self) -> bytes | None:
+        return None
+
+    def seal(self, kind: str, id_: str, owner: str, turn: int, value: Any) -> dict[str, Any]:
+        """A sealed node for the log: only the referee's copy encrypts."""
+        node = {"kind": kind, "id": id_, "owner": owner, "turn": turn, "commitment": MASK,
+                "sealed": MASK}
+        if not isinstance(value, Hidden):
+            node["value"] = value  # a final audit compares it with what the log's node holds
+        return node
+
+
+class RefereeSecrets(_Secrets):
+    """The referee's copy: decrypts with the referee's identity, records every opening it
+    publishes for the log, and seals new nodes to their owners.
+
+    `identities` and `recipients` are called only when needed, so a resolution that opens
+    nothing never reads the referee's key."""
+
+    def __init__(self, campaign: str, identities: Any, recipients: Any = None,
+                 hidden_key: bytes | None = None) -> None:
+        super().__init__(campaign)
+        self._identities = identities
+        self._loaded: list[str] | None = None
+        self._recipients = recipients
+        self._key = hidden_key
+        self._nonces: dict[str, str] = {}
+        self._values: dict[str, Any] = {}
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        if node["commitment"] in self._values:
+            return self._values[node["commitment"]]
+        if self._loaded is None:
+            self._loaded = self._identities() if callable(self._identities) else self._identities
+        opened = open_node(self.campaign, node, self._loaded)
+        if not opened.verified:
+            raise CryptoError(f"sealed {node['kind']} {node['id']} does not match its commitment")
+        self._nonces[node["commitment"]] = opened.nonce
+        self._values[node["commitment"]] = opened.value
+        return opened.value
+
+    def open(self, node: dict[str, Any]) -> Any:
+        value = self._value(node)
+        if not any(o["node"]["commitment"] == node["commitment"] for o in self.openings):
+            self.openings.append({"node": _meta(node), "nonce": self._nonces[node["commitment"]],
+                                  "value": value})
+        self.used.add(node["commitment"])
+        return value
+
+    def _hidden_key(self) -> bytes | None:
+        return self._key
+
+    def seal(self, kind: str, id_: str, owner: str, turn: int, value: Any) -> dict[str, Any]:
+        if isinstance(value, Hidden):
+            raise ValueError(f"sealing {kind} {id_}: the referee must know the value")
+        recipients = self._recipients(owner) if callable(self._recipients) else self._recipients
+        return seal(context(self.campaign, kind, id_, turn, owner), value, list(recipients or []))
+
+
+class PublishedSecrets(_Secrets):
+    """For a public audit: the openings a log entry published, each checked against its
+    node; every other sealed value is HIDDEN."""
+
+    def __init__(self, campaign: str, openings: list[dict[str, Any]]) -> None:
+        super().__init__(campaign)
+        self.by_commitment = {o["node"]["commitment"]: o for o in openings}
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        if node.get("commitment") == MASK:  # sealed earlier in this replay
+            return node.get("value", HIDDEN)
+        return HIDDEN
+
+    def _published(self, node: dict[str, Any]) -> Any:
+        opening = self.by_commitment.get(node.get("commitment", ""))
+        if opening is None:
+            return HIDDEN
         if not check_opening(self.campaign, node, opening["nonce"], opening["value"]):
             raise ValueError(f"the published opening of {node.get('kind')} {node.get('id')} "
                              "does not match its commitment")
-        self.used.add(node["commitment"])
         return opening["value"]
+
+
+class FinalSecrets(PublishedSecrets):
+    """For `audit --final`: every opening of the game (those published along the way and
+    those `unseal` published) and the hidden key, so every hidden step is recomputed."""
+
+    def __init__(self, campaign: str, openings: list[dict[str, Any]],
+                 everything: dict[str, Any], hidden_key: bytes) -> None:
+        super().__init__(campaign, openings)
+        self.everything = everything  # commitment -> value, checked when it was collected
+        self.key = hidden_key
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        commitment = node.get("commitment", "")
+        if commitment in self.everything:
+            return self.everything[commitment]
+        return super()._value(node)
+
+    def _hidden_key(self) -> bytes | None:
+        return self.key
+
+
+def masked(data: Any) -> Any:
+    """Data with every sealed node reduced to what anyone may compare: its kind, id, owner
+    and turn (an envelope is random and a public audit cannot know a commitment)."""
+    if is_sealed(data):
+        return {"sealed-node": [data["kind"], data["id"], data["owner"], data["turn"]]}
+    if isinstance(data, dict):
+        return {k: masked(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [masked(v) for v in data]
+    return data
+
+
+def sealed_values(recorded: Any, replayed: Any, everything: dict[str, Any]) -> tuple[list[str], int]:
+    """For a final audit: each node the rules sealed again holds what the log's node holds.
+    The problems, and how many values were recomputed."""
+    problems = []
+    checked = 0
+    for have, want in zip(find_sealed(recorded), find_sealed(replayed), strict=False):
+        if "value" not in want:
+            continue
+        known = everything.get(have["commitment"], HIDDEN)
+        checked += 1
+        if isinstance(known, Hidden):
+            problems.append(f"sealed {have['kind']} {have['id']} was never opened, not even by unseal")
+        elif known != want["value"]:
+            problems.append(f"sealed {have['kind']} {have['id']} holds something other than "
+                            "what the rules give from the hidden secret")
+    return problems, checked
