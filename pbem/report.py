@@ -138,6 +138,8 @@ def _openings(campaign_id: str, entries: list[dict[str, Any]]) -> dict[str, int]
     nodes = [(e["seq"], n) for e in entries for n in sealed.find_sealed(e)]
     out: dict[str, int] = {}
     for entry in entries:
+        for opening in entry.get("opened") or []:  # what the rules opened, and unseal
+            out.setdefault(opening["node"]["commitment"], entry["seq"])
         for faction, opening in (entry.get("revealed") or {}).items():
             for seq, node in nodes:
                 if (seq < entry["seq"] and node["owner"] == faction
@@ -172,8 +174,25 @@ def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
                     pass  # not sealed to this key
                 else:
                     item["value"] = _value_text(opened.value)
+                    item["raw"] = opened.value
                     item["verified"] = opened.verified
             out.append(item)
+    return out
+
+
+def _hand(data: Any, own: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:
+    """The reader's cards still in hand (sealed `card` nodes not yet opened in the log),
+    with their titles and texts from the game's deck."""
+    deck = {c["id"]: c for c in (data.files.get("cards") or {}).get("cards", [])}
+    out = []
+    for s in own:
+        if s["kind"] != "card" or s["revealed_at"] is not None or s["owner"] != who:
+            continue
+        card = deck.get(str(s.get("raw")), {})
+        out.append({"slot": s["id"], "id": s.get("raw"), "title": card.get("title", s.get("raw")),
+                    "text": card.get("text", ""), "known": "raw" in s,
+                    "playable": {k: card[k] for k in ("phase", "years", "playable_by", "immediate",
+                                                     "remove") if k in card}})
     return out
 
 
@@ -264,7 +283,7 @@ def _position(data: Any, view: dict[str, Any], style: dict[str, Any]) -> dict[st
         {"territory": t, "rows": sorted(rows, key=lambda r: str(r["name"]))}
         for t, rows in groups.items()]
     extra = {k: v for k, v in view.items()
-             if k in ("initiative", "treasure", "defeated") and v}
+             if k in ("initiative", "treasure", "defeated", "cards") and v}
     return {"factions": factions, "zones": zones, "extra": extra,
             "has_ori": any(r["ori"] is not None for r in factions),
             "has_vp": any(r["vp"] is not None for r in factions)}
@@ -536,6 +555,7 @@ def build_context(root: Path, who: str, turn: int | None = None,
     current = turn is None or turn == status["turn"]
     own = [s for s in secrets if s["mine"]]
     return {
+        "hand": _hand(data, own, who),
         "campaign": campaign.id,
         "game": {"id": campaign.config["game"], "name": data["game"]["name"]},
         "who": who,
@@ -558,7 +578,7 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "verify": VERIFY,
         "position": _position(data, view, style),
         "changes": _changes(data, before, view),
-        "secrets": [s for s in own if s["revealed_at"] is None],
+        "secrets": [s for s in own if s["revealed_at"] is None and s["kind"] != "card"],
         "secrets_shown": who != "public",
         "key_given": bool(identities),
         "sealed_word": SEALED,
