@@ -26,6 +26,9 @@ from pbem.store import Store
 ARMOR = re.compile(rb"-----BEGIN AGE ENCRYPTED FILE-----.*?-----END AGE ENCRYPTED FILE-----", re.S)
 FACTIONS = ("red", "siberian", "south", "north")
 
+CARDS = yamlio.load_trusted(
+    (Path(__file__).resolve().parents[1] / "games" / "red_russia" / "cards.yaml").read_text())["cards"]
+
 
 @pytest.fixture
 def played(tmp_path: Path) -> tuple[Path, Path]:
@@ -122,8 +125,10 @@ def test_reveal_lists_a_factions_own_secrets_verified(played: tuple[Path, Path],
     result = pbem("-C", root, "reveal", "--key", keys / "south.key", "--json")
     assert result.code == 0, result.err
     found = json.loads(result.out)
-    assert found and {s["kind"] for s in found} == {"orders"}
+    assert found and {s["kind"] for s in found} == {"orders", "card"}
     assert all(s["verified"] and s["owner"] == "south" for s in found)
+    hand = [s["value"] for s in found if s["kind"] == "card"]
+    assert len(hand) >= 5 and set(hand) <= {c["id"] for c in CARDS}  # 14.3: South holds 5
     assert set(found[0]) >= {"kind", "id", "value", "commitment", "verified"}
 
 

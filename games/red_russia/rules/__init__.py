@@ -14,7 +14,7 @@ from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, Sta
 from pbem.names import suggest
 
 from . import board as board_
-from . import combat, economy, movement, politics, setup, turn
+from . import cards, combat, decisions, economy, movement, politics, setup, turn
 from .board import MAJORS, WHITES
 from .common import order_items
 from .events import apply as apply_event
@@ -38,6 +38,10 @@ STANDING_KEYS: dict[str, Any] = {
     "supply_order": list,
     # 5.6: units (ids or types) to lose a step first when maintenance cannot be paid
     "unpaid_order": list,
+    # 14.4, 14.73, 14.74: discard in the card phase every card you can never play
+    "discard_dead": bool,
+    # 8.92: out of your phase, search the enemy fleets that sail where yours lie
+    "naval_search": {"never": 0, "always": 1},
 }
 
 PHASES: dict[str, tuple[str, str]] = {
@@ -49,9 +53,12 @@ PHASES: dict[str, tuple[str, str]] = {
                      "reduce one of your own units; the White faction drawn also names Red units"),
     "setup-reduce-red": ("Set-up: Red reduces the Whites (3.0)",
                          "reduce one unit of each White faction"),
-    "purchase": ("Purchase (4.2)", "place the units arriving this turn, buy and repair units"),
+    "purchase": ("Card phase, purchase and politics (4.1-4.3)",
+                 "discard cards, place the units arriving this turn, buy and repair units, "
+                 "call on the Allies and the minor factions"),
     "initiative": ("Initiative (4.4)", "dice are rolled by pbem"),
     "action": ("Action phase: movement (4.5, 7.0)", "move your stacks"),
+    "decision": ("Before combat: retreat? (8.4)", "answer the questions of the battles declared against you"),
     "victory": ("Victory phase (4.6)", "victory points are counted by pbem"),
     "winter": ("Winter: attrition, maintenance, money and manpower (4.7-4.9)",
                "pbem applies them, following your standing instructions"),
@@ -76,11 +83,13 @@ class RedRussia:
         }
 
     def check_data(self, data: GameData) -> list[str]:
-        return board_.check(data) + economy.check(data) + politics.check_tables(data)
+        return (board_.check(data) + economy.check(data) + politics.check_tables(data)
+                + cards.check(data))
 
     def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
         state = setup.setup(data, options, rng)
         state.update(politics.initial_state())
+        state.update(cards.initial_state())
         return state
 
     def phase(self, data: GameData, state: State) -> Phase:
@@ -100,6 +109,12 @@ class RedRussia:
         elif name == "action":
             awaiting = (state["actor"],)
             title = f"{title}, {data['game']['factions'][MAJORS.index(state['actor'])]['name']}"
+        elif name == "decision":
+            awaiting = decisions.awaiting(state)
+            prompt = decisions.prompt(state)
+        elif name == "initiative" and decisions.lenin_asked(state):
+            awaiting = ("red",)
+            prompt = "Lenin is in Moscow: add or subtract 2 from your initiative roll, or neither (10.8.1)"
         if name == "setup-reduce":
             prompt += f" (drawn: {state['white_reducer']})"
         return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
@@ -115,8 +130,15 @@ class RedRussia:
         elif name == "purchase":  # one file for 4.2 purchase and 4.3 politics
             problems += economy.validate_purchase(data, state, faction, orders)
             problems += politics.validate_political(data, state, faction, orders)
+            discards = [(i, arg) for i, _verb, arg in order_items(orders, ("discard",), [],
+                                                                  others=cards.OTHERS)]
+            problems += cards.validate_discard(data, state, faction, discards)
         elif name == "action":
             problems += action(data, state, faction, orders)[1]
+        elif name == "decision":
+            problems += decisions.validate(state, faction, orders)
+        elif name == "initiative" and decisions.lenin_asked(state) and faction == "red":
+            problems += turn.validate_lenin(orders)
         else:
             problems.append(Problem(("phase",), f"no orders are taken in phase {name}"))
         return problems
@@ -138,14 +160,21 @@ class RedRussia:
             events += setup.resolve_reduce(data, work, orders)
             events.append({"type": "phase", "turn": 0, "phase": "setup-reduce-red"})
         elif name == "setup-reduce-red":
-            events += setup.resolve_reduce(data, work, orders)
+            found = setup.resolve_reduce(data, work, orders)
+            events += found
+            events += cards.deal(data, _fold(data, work, found), _needed(secrets))
             events.append({"type": "phase", "turn": 1, "phase": "purchase"})
         elif name == "purchase":
-            # 4.2 purchase, then 4.3 the political phase: ORI (4.31), foreign intervention
-            # (4.32), minor factions (4.33), each in initiative order and applied at once
+            # 4.1 the card phase, 4.2 purchase, then 4.3 the political phase: ORI (4.31),
+            # foreign intervention (4.32), minor factions (4.33), each in initiative order
+            found = cards.card_phase(data, work, orders, _needed(secrets), turn.is_winter(data, work))
+            events += found
+            work = _fold(data, work, found)
+            events.append({"type": "segment", "rule": "4.2", "name": "purchase"})
             found = economy.resolve_purchase(data, work, orders)
             events += found
             work = _fold(data, work, found)
+            events.append({"type": "segment", "rule": "4.3", "name": "political phase"})
             found = politics.ori_phase(data, work, rng)
             events += found
             work = _fold(data, work, found)
@@ -155,33 +184,43 @@ class RedRussia:
             events += politics.minor_activation(data, work, orders, rng)
             events.append({"type": "phase", "turn": work["turn"], "phase": "initiative"})
         elif name == "winter":  # 4.7 attrition, 4.8 maintenance, 4.9 money and manpower
+            events.append({"type": "segment", "rule": "4.7", "name": "winter attrition"})
             found = economy.winter_attrition(data, work, rng)
             work = _fold(data, work, found)
             events += found
+            events.append({"type": "segment", "rule": "4.8", "name": "maintenance"})
             found = economy.maintenance(data, work)
             work = _fold(data, work, found)
             events += found
+            events.append({"type": "segment", "rule": "4.9", "name": "money and manpower"})
             found = economy.collection(data, work)
             events += found
             events.append({"type": "phase", "turn": work["turn"] + 1, "phase": "purchase"})
         elif name == "initiative":
+            events.append({"type": "segment", "rule": "4.4", "name": "initiative"})
+            if decisions.lenin_asked(work):  # 10.8.1 the answer the Reds sent for this turn
+                choice = turn.lenin_choice(orders.get("red", {}))
+                work = {**work, "standing": {**work["standing"],
+                                             "red": {**work["standing"]["red"], "lenin_initiative": choice}}}
             events += turn.initiative(data, work, rng)
             order = events[-1]["order"]
             events.append({"type": "phase", "turn": work["turn"], "phase": "action", "actor": order[0]})
         elif name == "action":
             actor = work["actor"]
-            found, problems = action(data, work, actor, orders.get(actor, {}), rng, secrets)
-            if problems:
-                raise ValueError(f"{actor}: {problems[0].message}")
-            events += found
-            for e in found:
-                work = apply_event(data, work, e)
-            following = turn.next_actor(work)
-            if following:
-                events.append({"type": "phase", "turn": work["turn"], "phase": "action", "actor": following})
-            else:
-                events.append({"type": "phase", "turn": work["turn"], "phase": "victory"})
+            events.append({"type": "segment", "rule": "4.5", "name": f"action phase of {actor}"})
+            events += _act(data, work, actor, orders.get(actor, {}), rng, secrets, {})
+        elif name == "decision":  # 8.4 the answers came: the battles are fought
+            asked = work["asked"]
+            given = decisions.answers(orders)
+            full = {**decisions.unanswered(work, given)}
+            for zone, by in given.items():
+                full.setdefault(zone, {}).update(by)
+            answered = {"type": "answered", "answers": full, "given": given}
+            events.append(answered)
+            work = apply_event(data, work, answered)
+            events += _act(data, work, asked["actor"], asked["orders"], rng, secrets, full)
         elif name == "victory":
+            events.append({"type": "segment", "rule": "4.6", "name": "victory"})
             # 17.5 the modifiers earned this turn, for the next political phase
             events.append(politics.ori_mods_event(data, work, work.get("turn_events", [])))
             events += turn.victory(data, work)
@@ -198,6 +237,7 @@ class RedRussia:
         the whole position; the set-up phase's own lists stay with the referee."""
         view = copy.deepcopy(state)
         view["who"] = who
+        view["cards"] = cards.view(state)  # hands only as counts: the cards are sealed
         return view
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
@@ -209,14 +249,20 @@ class RedRussia:
         if name == "purchase":
             bought = economy.bot_purchase(data, state, faction, rng)
             bought["orders"] += politics.bot_political(data, state, faction, rng)["orders"]
+            bought["standing"] = _bot_standing(faction)
+            if cards.holder(state, faction) == faction:
+                bought["standing"]["discard_dead"] = True  # 14.73, 14.74
             return bought
         if name == "action":
             body: Orders = {"orders": movement.bot(data, state, faction, rng)}
             self._bot_attacks(data, state, faction, body, rng)
-            body["standing"] = {"retreat_before_combat": "never", "invasion_rounds": 3}
-            if faction == "red":
-                body["standing"]["lenin_initiative"] = "+2"
+            body["standing"] = _bot_standing(faction)
             return body
+        if name == "decision":  # 8.4: stand and fight
+            return {"orders": [{"decide": {"zone": q["zone"], "retreat": False}}
+                               for q in state["asked"]["questions"] if q["faction"] == faction]}
+        if name == "initiative":  # 10.8.1
+            return {"orders": [{"decide": {"lenin_initiative": "+2"}}]}
         return {"orders": []}
 
     def _bot_attacks(self, data: GameData, state: State, faction: str, body: Orders, rng: Rng) -> None:
@@ -258,8 +304,8 @@ class RedRussia:
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be
         skipped); in the action phase its units hold."""
-        if state["phase"] == "action":
-            return {"orders": []}
+        if state["phase"] in ("action", "decision", "initiative"):
+            return {"orders": []}  # hold; stand and fight (8.4); Lenin's default, no modifier
         if state["phase"] == "purchase":  # arrivals are placed; nothing is bought
             body = economy.bot_purchase(data, state, faction, rng)
             return {"orders": [o for o in body["orders"] if "place" in o]}
@@ -267,6 +313,36 @@ class RedRussia:
 
     def summary(self, data: GameData, event: Event) -> str:
         return describe_event(data, event)
+
+
+def _bot_standing(faction: str) -> dict[str, Any]:
+    """What a sensible player sets once, so that a turn needs no other round trip."""
+    standing: dict[str, Any] = {"retreat_before_combat": "never", "invasion_rounds": 3}
+    if faction == "red":
+        standing["lenin_initiative"] = "+2"
+    return standing
+
+
+def _act(data: GameData, state: State, actor: str, body: dict[str, Any], rng: Rng,
+         secrets: Secrets | None, answers: dict[str, Any]) -> list[Event]:
+    """An action phase (or its rest, once the defenders answered), then the next phase."""
+    found, problems = action(data, state, actor, body, rng, secrets, answers)
+    if problems:
+        raise ValueError(f"{actor}: {problems[0].message}")
+    if found and found[-1]["type"] == "asked":
+        return found  # the phase waits for the defenders (8.4)
+    for e in found:
+        state = apply_event(data, state, e)
+    following = turn.next_actor(state)
+    if following:
+        return [*found, {"type": "phase", "turn": state["turn"], "phase": "action", "actor": following}]
+    return [*found, {"type": "phase", "turn": state["turn"], "phase": "victory"}]
+
+
+def _needed(secrets: Secrets | None) -> Secrets:
+    if secrets is None:
+        raise ValueError("dealing and drawing cards needs the referee's secrets (pbem.sealed)")
+    return secrets
 
 
 def _fold(data: GameData, state: State, events: list[Event]) -> State:
@@ -277,7 +353,7 @@ def _fold(data: GameData, state: State, events: list[Event]) -> State:
 
 def action(
     data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None,
-    secrets: Secrets | None = None,
+    secrets: Secrets | None = None, answers: dict[str, Any] | None = None,
 ) -> tuple[list[Event], list[Problem]]:
     """4.5: all the moves first (7.x), then the battles in the order given (8.2)."""
     events, problems = movement.plan(data, state, faction, body, rng)
@@ -298,8 +374,23 @@ def action(
                             after_battle={s["zone"] for s in specs})
         return events, problems
     if problems:
-        return events, problems
-    fought, work = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng, secrets)
+        # the orders were legal when received (checked without dice): a battle that this
+        # phase's own dice made impossible (a tank broken down, a transport turned back at
+        # sea, 8.91, 8.92) is not fought, and the log says why
+        specs = []
+        for i, arg in attacks:
+            trial: list[Problem] = []
+            found = combat.check_attacks(b, work, faction, [(i, arg)], {"sealed": "received"}, trial)
+            if trial:
+                events.append({"type": "note", "zone": str(arg.get("zone", "")) if isinstance(arg, dict) else "",
+                               "text": f"no battle: {trial[0].message}"})
+            specs += [] if trial else found
+        problems = []
+    questions = decisions.retreat_questions(work, faction, specs, answers or {})
+    if questions:  # 8.4 asked by mail: the battles wait for the answers
+        return [*events, decisions.asked_event(faction, body, questions)], problems
+    fought, work = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng,
+                                          secrets, answers or {})
     events += fought
     ok: list[Problem] = []
     siege_specs = combat.check_sieges(b, work, faction, sieges, work["money"][faction], ok)
@@ -316,6 +407,8 @@ def action(
 def _check_standing(standing: dict[str, Any]) -> list[Problem]:
     problems = []
     for key, value in standing.items():
+        if value is None and key in STANDING_KEYS or decisions.standing_ok(key, value):
+            continue  # null drops an instruction given before; `ask` asks by mail
         if key not in STANDING_KEYS:
             problems.append(Problem(("standing", key), f"unknown standing instruction {key!r}"
                                     f"{suggest(str(key), list(STANDING_KEYS))} "
@@ -323,6 +416,9 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
         elif STANDING_KEYS[key] is list:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 problems.append(Problem(("standing", key), f"{key} is a list of names"))
+        elif STANDING_KEYS[key] is bool:
+            if not isinstance(value, bool):
+                problems.append(Problem(("standing", key), f"{key} is true or false"))
         elif STANDING_KEYS[key] is int:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= combat.MAX_ROUNDS:
                 problems.append(Problem(("standing", key), f"{key} is a number of rounds, 1 to "
@@ -338,6 +434,12 @@ def describe_event(data: GameData, e: Event) -> str:
     told = economy.describe(e)
     if told is None:
         told = politics.describe(e)
+    if told is None:
+        told = cards.describe(e)
+    if told is None:
+        told = decisions.describe(e)
+    if told is None:
+        told = combat.describe(e)  # 8.92 searches and blockades
     if told is not None:
         return told
     if kind == "placed":
@@ -390,6 +492,8 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "moved":
         how = " by rail" if e.get("rail") else ""
         stop = " (stopped by enemy units)" if e.get("stopped") else ""
+        if e.get("why"):  # 8.92 a transport turned back at sea
+            stop = f" ({e['why']})"
         return f"{e['faction']} moved {', '.join(e['units'])}{how}: {' -> '.join(e['path'])}{stop}"
     if kind == "tank_breakdown":
         result = "breaks down, loses a step" if e["roll"] == 6 else "runs"

@@ -100,7 +100,7 @@ def check(data: GameData) -> list[str]:
 # small helpers
 
 
-def _order(b: Board, state: State) -> list[str]:
+def phase_order(b: Board, state: State) -> list[str]:
     """4.2: the order of set-up on turn 1 (the Whites, then the Reds, 3.0), afterwards the
     initiative order of the previous turn; defeated factions drop out."""
     order = [f for f in state.get("initiative") or [] if f in MAJORS]
@@ -213,7 +213,7 @@ def _plan_purchase(
     money = manpower = 0
     income = 0
     # the same file carries the political phase's orders (4.3), checked by politics.py
-    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("intervene", "activate")):
+    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("intervene", "activate", "discard")):
         path: Path_ = ("orders", i, verb)
         if verb == "place":
             event = _check_place(b, state, faction, arg, path, waiting, placed, problems)
@@ -435,7 +435,7 @@ def resolve_purchase(data: GameData, state: State, orders: dict[str, Any]) -> li
     """4.2: each faction in turn: arrivals placed, the treasure, buys, repairs."""
     b = board(data)
     events: list[Event] = []
-    for faction in _order(b, state):
+    for faction in phase_order(b, state):
         if faction not in orders:
             continue
         found, problems = _plan_purchase(data, state, faction, orders[faction])
@@ -498,7 +498,7 @@ def winter_attrition(data: GameData, state: State, rng: Rng) -> list[Event]:
     """
     b = board(data)
     events: list[Event] = []
-    for faction in _order(b, state):
+    for faction in phase_order(b, state):
         by_zone: dict[str, list[str]] = {}
         for pid in _on_map(state, faction):
             zone = state["units"][pid]["zone"]
@@ -539,7 +539,7 @@ def maintenance(data: GameData, state: State) -> list[Event]:
     b = board(data)
     cost_m, cost_p = maintenance_cost(data)
     events: list[Event] = []
-    for faction in _order(b, state):
+    for faction in phase_order(b, state):
         units = _on_map(state, faction)
         if not units:
             continue
@@ -597,7 +597,7 @@ def collection(data: GameData, state: State) -> list[Event]:
     allied ones, yield nothing to anyone (12.4, 12.5): they are not controlled by a major."""
     b = board(data)
     events: list[Event] = []
-    for faction in _order(b, state):
+    for faction in phase_order(b, state):
         money = manpower = zones = 0
         idle: list[str] = []
         for zone in sorted(b.zones):

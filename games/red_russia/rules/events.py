@@ -164,6 +164,21 @@ def _siege_lifted(b: Board, s: State, e: Event) -> None:
     s.get("siege", {}).pop(e["zone"], None)  # 9.5, 9.6 the fortification is restored
 
 
+def _blockade(b: Board, s: State, e: Event) -> None:
+    """8.92 the fleets blockade the port until they leave, are destroyed or lift it."""
+    if not (b.zones.get(e["port"]) or {}).get("ports"):
+        raise ValueError(f"{e['port']!r} is not a port")
+    for fid in e["fleets"]:
+        if _unit(s, fid)["type"] != "fleet":
+            raise ValueError(f"{fid} is not a fleet")
+        s.setdefault("blockade", {})[fid] = e["port"]
+
+
+def _blockade_lifted(b: Board, s: State, e: Event) -> None:
+    for fid in e["fleets"]:  # 8.92
+        s.get("blockade", {}).pop(fid, None)
+
+
 def _control(b: Board, s: State, e: Event) -> None:
     """9.2 the besieger takes the zone; 9.6 its fortification is restored."""
     if e["zone"] not in b.zones:
@@ -249,6 +264,8 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "siege": _siege,
     "siege_hits": _siege_hits,
     "siege_lifted": _siege_lifted,
+    "blockade": _blockade,
+    "blockade_lifted": _blockade_lifted,
     "control": _control,
     "eliminated": _eliminated,
     "attack": _attack,
@@ -260,7 +277,8 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "set_resources": _set_resources,
 }
 # events that only record what happened (dice, explanations); they change nothing
-RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over")
+RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over", "segment",
+               "naval_search", "blockade_run", "naval_battle_over")  # 8.92 at sea
 
 
 def apply(data: GameData, state: State, event: Event) -> State:
@@ -287,10 +305,12 @@ def apply_with(b: Board, state: State, event: Event) -> State:
 
 def _merge() -> None:
     """Rules modules with their own events (economy) add their apply functions here."""
-    from . import economy, politics
+    from . import cards, decisions, economy, politics
 
     APPLY.update(economy.APPLY)
     APPLY.update(politics.APPLY)
+    APPLY.update(cards.APPLY)
+    APPLY.update(decisions.APPLY)
 
 
 _merge()

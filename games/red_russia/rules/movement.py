@@ -1,4 +1,4 @@
-"""Movement in the action phase (7.x, 10.3, 10.8x, 11.0, 18.1, 8.91).
+"""Movement in the action phase (7.x, 10.3, 10.8x, 11.0, 18.1, 8.91, 8.92 at sea).
 
 Costs are counted in half movement points so that no fractions are needed: a unit
 without a leader has 2 (one movement point, 7.1), entering a friendly zone costs 1.
@@ -9,6 +9,16 @@ An order moves one stack along a path:
 
 Without `via` the cheapest legal land path is taken. A sea or the Caspian in `via` makes
 the step a naval transport (7.5, 7.7); a fleet moves between its sea and a port (7.43).
+
+Among the moves, in the order they happen, fleets act at sea (8.92, combat.py):
+
+    - search: {zone: Baltic Sea}       # seek out the enemy fleets there: 2d6, contact on 7+
+    - blockade: {port: Reval}          # from the sea next to the port
+    - lift_blockade: {port: Reval}
+
+A fleet entering or leaving a port blockaded against it fights its way through, and an
+opponent whose standing `naval_search` is `always` searches the fleets and transports that
+sail where his fleets lie: with contact, the move ends there.
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
 
+from . import combat
 from .board import WHITES, Board, board
 from .common import (
     Path_,
@@ -90,28 +101,135 @@ def rail_capacity(b: Board, state: State, faction: str) -> int:
 # ---------------------------------------------------------------------------------------
 
 
+ORDER_VERBS = ("move", "search", "blockade", "lift_blockade")  # 7.x, 8.92 in the order given
+
+
 def plan(
     data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None
 ) -> tuple[list[Event], list[Problem]]:
-    """Check each move in order against the position it leaves; with `rng`, roll for tanks."""
+    """Check each move, search and blockade in order against the position it leaves; with
+    `rng`, roll for tanks (8.91) and fight at sea (8.92). Once the dice have changed the
+    position, an order they made impossible is noted and skipped instead of refused."""
     b = board(data)
     problems: list[Problem] = []
     events: list[Event] = []
     work = state
-    for i, _verb, arg in order_items(body, ("move",), problems, others=("attack", "siege")):
-        path: Path_ = ("orders", i, "move")
-        found: list[Problem] = []
-        event = _one_move(b, work, faction, arg, path, found)
-        problems += found
-        if event is None or found:
-            continue
+
+    def emit(event: Event) -> None:
+        nonlocal work
         events.append(event)
         work = apply(data, work, event)
-        if rng is not None:
-            for roll in _tank_rolls(b, state, event, i, rng):
-                events.append(roll)
-                work = apply(data, work, roll)
+
+    for lifted in combat.stale_blockades(b, state):  # 8.92 their fleet has gone
+        emit(lifted)
+    searched: set[str] = set()
+    diverged = False
+    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("attack", "siege")):
+        path: Path_ = ("orders", i, verb)
+        found: list[Problem] = []
+        event: Event | None = None
+        spec: dict[str, Any] | None = None
+        if verb == "move":
+            event = _one_move(b, work, faction, arg, path, found)
+        elif verb == "search":
+            spec = combat.check_search(b, work, faction, arg, path, searched, found)
+        elif verb == "blockade":
+            event = combat.check_blockade(b, work, faction, arg, path, found)
+        else:
+            event = combat.check_lift(b, work, faction, arg, path, found)
+        if found:
+            if rng is not None and diverged:
+                where = next((str(arg[k]) for k in ("zone", "port", "to")
+                              if isinstance(arg, dict) and k in arg), "")
+                emit({"type": "note", "zone": where, "text": f"{verb} (order {i + 1}) is not carried "
+                      f"out after this phase's dice: {found[0].message}"})
+            else:
+                problems += found
+            continue
+        if verb == "search":
+            if spec is None or rng is None:
+                continue
+            # 8.92 the player in the phase seeks out the enemy fleet
+            label = f"naval:{label_part(spec['zone'])}:t{work['turn']}:{faction}:o{i}"
+            more, work, contact = combat.search(b, data, work, faction, spec["zone"], spec["fleets"],
+                                                label, rng, phasing=True)
+            events += more
+            diverged = diverged or contact
+            continue
+        if event is None:
+            continue
+        if verb != "move" or rng is None:
+            emit(event)
+            continue
+        more, work, changed = _carry_out(b, data, work, event, i, rng)
+        events += more
+        diverged = diverged or changed
     return events, problems
+
+
+def _carry_out(
+    b: Board, data: GameData, state: State, event: Event, index: int, rng: Rng
+) -> tuple[list[Event], State, bool]:
+    """A checked move with its dice: a fleet running a blockade fights (8.92), fleets and
+    transports sailing where an opponent's fleet lies may be searched (8.92), tanks may break
+    down (8.91). Returns the events, the state after them, and whether the dice changed the
+    position."""
+    events: list[Event] = []
+    work = state
+
+    def emit(e: Event) -> None:
+        nonlocal work
+        events.append(e)
+        work = apply(data, work, e)
+
+    faction, route = event["faction"], event["path"]
+    tail = f"o{index}"
+    if all(state["units"][p]["type"] == "fleet" for p in event["units"]):  # 7.43 a fleet move
+        start, dest = route[0], route[-1]
+        port, sea = (start, dest) if dest in b.seas else (dest, start)
+        emit(event)
+        if start in b.seas:
+            mine = [f for f in event["units"] if work.get("blockade", {}).get(f)]
+            for f in mine:  # 8.92 a blockade lasts until the fleet leaves
+                emit({"type": "blockade_lifted", "port": work["blockade"][f], "fleets": [f],
+                      "why": f"the fleet sailed to {dest}"})
+        if combat.blockaders(b, work, port, faction):
+            # 8.92 entering or leaving a blockaded port is a fight, no search needed
+            label = f"naval:{label_part(sea)}:t{work['turn']}:{faction}:{tail}:blockade"
+            more, work = combat.blockade_run(b, data, work, faction, list(event["units"]), start,
+                                             dest, port, label, rng)
+            return events + more, work, True
+        if dest == sea:  # 8.92 putting to sea where an opponent's fleet lies
+            more, work, contact = combat.opponent_searches(b, data, work, faction, sea, tail, rng, {})
+            return events + more, work, contact
+        return events, work, False
+    seas = [(k, z) for k, z in enumerate(route) if z in b.seas]
+    for j, (k, sea) in enumerate(seas):  # 7.5 a naval transport at sea
+        carrier = event["fleets"][j]
+        cargo = {carrier: list(event["units"])}
+        leg = tail if j == 0 else f"{tail}-{j}"
+        more, work, contact = combat.opponent_searches(b, data, work, faction, sea, leg, rng, cargo)
+        events += more
+        if contact:
+            # 8.92 only without contact may the move go on: the units turn back to the port
+            # they sailed from, and may not move again this phase
+            left = [p for p in event["units"] if work["units"][p]["status"] == "map"]
+            emit({"type": "note", "zone": sea, "text": f"the transport was met at sea: "
+                  f"{', '.join(left) or 'nobody'} turn(s) back to {route[k - 1]} (8.92)"})
+            if left:
+                short = {**event, "units": left, "path": route[:k], "stopped": True,
+                         "fleets": event["fleets"][: j + 1],
+                         "why": "turned back at sea, no more movement this phase (8.92)"}
+                if not any(work["units"][p]["type"] not in ("leader", "air") for p in left):
+                    short.pop("treasure", None)  # 15.1 it stays where it was without its unit
+                emit(short)
+            return events, work, True
+    emit(event)
+    changed = False
+    for roll in _tank_rolls(b, state, event, index, rng):  # 8.91
+        emit(roll)
+        changed = changed or roll["roll"] == 6
+    return events, work, changed
 
 
 def _one_move(
@@ -441,7 +559,8 @@ def _tank_rolls(b: Board, state: State, event: Event, index: int, rng: Rng) -> l
 
 
 def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, Any]]:
-    """A few sensible moves: stacks step to a neighbouring zone without enemy units."""
+    """A few sensible moves: stacks step to a neighbouring zone without enemy units; fleets
+    at sea seek out weaker enemy fleets (8.92)."""
     b = board(data)
     orders: list[dict[str, Any]] = []
     work = state
@@ -469,4 +588,17 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
         orders.append(order)
         for event in events:
             work = apply(data, work, event)
+    # 8.92 seek out an enemy fleet at sea when ours are at least as strong
+    for sea in b.seas:
+        mine = [f for f in combat.fleets_at(work, sea) if work["units"][f]["faction"] == faction]
+        theirs = combat.enemy_fleets_at(work, sea, faction)
+        if not mine or not theirs:
+            continue
+        strength = {f: b.counters[f]["reduced" if work["units"][f]["reduced"] else "full"][0]
+                    for f in mine + theirs}
+        if sum(strength[f] for f in mine) < sum(strength[f] for f in theirs):
+            continue
+        trial: list[Problem] = []
+        if combat.check_search(b, work, faction, {"zone": sea}, ("orders",), set(), trial) and not trial:
+            orders.append({"search": {"zone": sea}})
     return orders

@@ -689,7 +689,7 @@ def validate_political(data: GameData, state: State, faction: str, body: dict[st
     minors: list[str] = []
     # the same file carries the purchase phase's orders (4.2), checked by economy.py
     for i, verb, arg in order_items(body, ORDER_VERBS, problems,
-                                    others=("place", "treasure", "buy", "repair")):
+                                    others=("place", "treasure", "buy", "repair", "discard")):
         path: tuple[str | int, ...] = ("orders", i, verb)
         if verb == "intervene":
             if faction not in WHITES:

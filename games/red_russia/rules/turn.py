@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.dice import two_d6
-from pbem.game import Event, GameData, Rng, State
+from pbem.game import Event, GameData, Problem, Rng, State
 
 from .board import CORPS, MAJORS, Board, board
 
@@ -25,6 +25,30 @@ def active(state: State) -> list[str]:
 def lenin_in_moscow(state: State) -> bool:
     lenin = state["units"].get("lenin", {})
     return bool(lenin.get("status") == "map" and lenin.get("zone") == "Moscow")
+
+
+def validate_lenin(body: dict[str, Any]) -> list[Problem]:
+    """`- decide: {lenin_initiative: "+2"}` when the Reds asked to be asked (10.8.1)."""
+    from .common import order_items
+
+    problems: list[Problem] = []
+    items = list(order_items(body, ("decide",), problems))
+    if len(items) != 1:
+        problems.append(Problem(("orders",), 'one order: - decide: {lenin_initiative: "+2"} '
+                                             '(or "-2", or none)'))
+    for i, _verb, arg in items:
+        value = arg.get("lenin_initiative") if isinstance(arg, dict) else None
+        if isinstance(value, bool) or value not in LENIN_CHOICES:
+            problems.append(Problem(("orders", i, "decide"), 'lenin_initiative is "+2", "-2" or none'))
+    return problems
+
+
+def lenin_choice(body: dict[str, Any]) -> Any:
+    from .common import order_items
+
+    for _i, _verb, arg in order_items(body, ("decide",), []):
+        return arg.get("lenin_initiative", "none")
+    return "none"
 
 
 def initiative(data: GameData, state: State, rng: Rng) -> list[Event]:
@@ -113,10 +137,16 @@ def victory(data: GameData, state: State) -> list[Event]:
         events.append(_final(vp, levels, alive, seats))
     else:
         # 4.7-4.9 follow the victory phase of a winter turn
-        winter = "Winter" in b.game["turns"][state["turn"] - 1]
+        winter = is_winter(b, state)
         events.append({"type": "phase", "turn": state["turn"] if winter else state["turn"] + 1,
                        "phase": "winter" if winter else "purchase"})
     return events
+
+
+def is_winter(b: Board | GameData, state: State) -> bool:
+    """A winter turn (4.7-4.9, 14.8): its name in game.yaml's turns says Winter."""
+    turns = b.game["turns"] if isinstance(b, Board) else b["game"]["turns"]
+    return "Winter" in str(turns[int(state["turn"]) - 1])
 
 
 def seating(state: State) -> list[list[str]]:
@@ -160,10 +190,14 @@ def next_actor(state: State) -> str | None:
 
 
 def standing_events(state: State, orders: dict[str, Any]) -> list[Event]:
+    """Standing instructions are kept key by key until changed; a key set to null is
+    dropped. The event holds the whole set in force afterwards."""
     out: list[Event] = []
     for faction in sorted(orders):
-        standing = orders[faction].get("standing") or {}
-        if standing and standing != state["standing"].get(faction):
+        given = orders[faction].get("standing") or {}
+        before = state["standing"].get(faction) or {}
+        standing = {k: v for k, v in {**before, **given}.items() if v is not None}
+        if given and standing != before:
             out.append({"type": "standing", "faction": faction, "standing": standing})
     return out
 

@@ -46,6 +46,16 @@ def position(
     return state
 
 
+def standing(given: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """Standing instructions for a rule table: every major faction stands and fights when
+    attacked (8.4), so no battle stops to ask by mail (decisions.py), then `given`."""
+    out: dict[str, dict[str, Any]] = {f: {"retreat_before_combat": "never"}
+                                      for f in ("red", "siberian", "south", "north")}
+    for faction, rules in (given or {}).items():
+        out[faction] = {**out.get(faction, {}), **rules}
+    return out
+
+
 def orders(*items: dict[str, Any], standing: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"orders": list(items), "standing": standing or {}}
 

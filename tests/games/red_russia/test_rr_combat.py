@@ -7,6 +7,7 @@ import importlib
 from typing import Any
 
 from position import GAME, FixedRng, data, messages, orders, position
+from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
 
@@ -23,7 +24,7 @@ def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, act
           moves: list[dict[str, Any]] | None = None, extra: dict[str, Any] | None = None,
           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     state = position(pieces, actor=actor, control=control)
-    state["standing"] = standing or {}
+    state["standing"] = standing_(standing)
     body = orders(*(moves or []), {"attack": {"zone": zone, **(extra or {})}})
     body["secret"] = {"spend": {zone: spend}}
     assert messages(state, actor, body) == []
@@ -32,7 +33,7 @@ def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, act
     after = state
     for e in events:
         after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in ("phase", "standing")], after
+    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after
 
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
@@ -223,7 +224,7 @@ def besiege(pieces: dict[str, str], zone: str, rounds: int, dice: list[int], *,
     after = state
     for e in events:
         after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in ("phase", "standing")], after
+    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after
 
 
 def test_9_2_hits_equal_to_the_fortification_take_the_zone() -> None:

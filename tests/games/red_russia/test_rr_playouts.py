@@ -22,9 +22,20 @@ def test_a_whole_game_ends_in_a_result_and_audits_clean(tmp_path: Path, seed: st
     assert status["over"] and status["result"]["winners"]
     report = api.audit(root)
     assert report["ok"], report["problems"]
-    assert not report["unopened"]  # every sealed value was revealed by the end
+    assert not report["unopened"]  # every sealed order was revealed by the end
     phases = {e["phase"] for e in api.log(root)}
     assert {"purchase", "initiative", "action", "victory", "winter"} <= phases
+    # every part of the turn, 4.1 to 4.9, is in the log
+    from pbem.campaign import Campaign
+
+    rules = {e.get("rule") for entry in Campaign.open(root).entries()
+             for e in entry.get("events") or [] if e.get("type") == "segment"}
+    assert {f"4.{i}" for i in range(1, 10)} <= rules
+    # the hands and the deck, sealed until the end, are recomputed from the hidden secret
+    api.unseal(root)
+    final = api.audit(root, final=True)
+    assert final["ok"], final["problems"]
+    assert final["checked"]["sealed_recomputed"] > 21
 
 
 @pytest.mark.parametrize("seed", [f"short-{i}" for i in range(6)])

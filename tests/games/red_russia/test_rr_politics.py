@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from position import GAME, FixedRng, data, messages, orders, position
+from position import standing as standing_
 
 from pbem.game import GameData, deep_merge, load_data
 from pbem.yamlio import read_trusted
@@ -169,7 +170,7 @@ def test_8_93_aircraft_caught_alone_is_no_combat_for_the_ori() -> None:
 
 def test_17_5_invasion_read_from_a_real_battle() -> None:
     state = position({"red-inf-01": "Tver", "south-inf-01": "Tver"})
-    state["standing"] = {"red": {"invasion_rounds": 4}}
+    state["standing"] = standing_({"red": {"invasion_rounds": 4}})
     body = orders({"attack": {"zone": "Tver"}})
     body["secret"] = {"spend": {"Tver": 5}}
     assert messages(state, "red", body) == []

@@ -1,0 +1,158 @@
+"""Decisions put to a player by mail: when no standing instruction answers a question the
+rules ask, or the player's standing instruction is `ask`, pbem stops and waits for that
+player's answer (a phase of its own, `decision`, with the campaign's deadline and NMR
+policy), then carries on where it stopped.
+
+Two questions can be asked:
+- **8.4 retreat before combat.** Asked of every major faction defending a battle the
+  active player declared, once the moves are made and before the first battle, when its
+  standing `retreat_before_combat` is `ask` or not given at all. The battles then follow
+  in their order with the answers (`decide: {zone, retreat, to}`). Face to face the
+  defender decides just before each battle; by mail all of one phase's questions are
+  asked at once, so an answer cannot depend on an earlier battle of the same phase.
+- **10.8.1 Lenin's initiative modifier.** Asked of the Reds in the initiative phase when
+  Lenin is in Moscow and their standing `lenin_initiative` is `ask` (the rulebook's
+  default, without an instruction, is no modifier, so pbem does not ask then).
+
+Everything else a battle asks (which unit takes a loss, a voluntary retreat, Stalin's
+commissars, how long an invasion lasts) has a rule-given default that standing
+instructions change; see ORDERS.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, Problem, State
+
+from .board import MAJORS
+from .common import order_items
+
+ASK = "ask"
+ASKABLE = ("retreat_before_combat", "lenin_initiative")
+
+
+def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
+                      answers: dict[str, Any]) -> list[dict[str, Any]]:
+    """8.4: the defenders of the declared battles who must be asked."""
+    from .combat import defenders_of
+
+    out = []
+    for spec in specs:
+        zone = spec["zone"]
+        for faction in sorted(defenders_of(state, zone, actor)):
+            if faction not in MAJORS or faction in answers.get(zone, {}):
+                continue
+            choice = state["standing"].get(faction, {}).get("retreat_before_combat")
+            if choice in (None, ASK):
+                out.append({"faction": faction, "zone": zone, "attacker": actor,
+                            "question": "retreat_before_combat", "rule": "8.4"})
+    return out
+
+
+def lenin_asked(state: State) -> bool:
+    from .turn import lenin_in_moscow
+
+    return bool(lenin_in_moscow(state)
+                and state["standing"].get("red", {}).get("lenin_initiative") == ASK
+                and "red" not in state["defeated"])
+
+
+def awaiting(state: State) -> tuple[str, ...]:
+    asked = state.get("asked") or {}
+    return tuple(sorted({q["faction"] for q in asked.get("questions", [])}))
+
+
+def prompt(state: State) -> str:
+    asked = state.get("asked") or {}
+    parts = [f"{q['faction']}: {q['attacker']} attacks {q['zone']}; retreat before combat? (8.4)"
+             for q in asked.get("questions", [])]
+    return "; ".join(parts)
+
+
+def validate(state: State, faction: str, body: dict[str, Any]) -> list[Problem]:
+    """`- decide: {zone: Kazan, retreat: true, to: [Tver]}` for each battle asked about;
+    a battle left unanswered is fought (the rulebook has no default; staying is the only
+    choice that is always legal)."""
+    problems: list[Problem] = []
+    mine = {q["zone"] for q in (state.get("asked") or {}).get("questions", [])
+            if q["faction"] == faction}
+    seen: set[str] = set()
+    for i, _verb, arg in order_items(body, ("decide",), problems):
+        path: tuple[str | int, ...] = ("orders", i, "decide")
+        if not isinstance(arg, dict) or not isinstance(arg.get("zone"), str):
+            problems.append(Problem(path, "decide: {zone: ZONE, retreat: true|false, to: [ZONES]}"))
+            continue
+        zone = arg["zone"]
+        if zone not in mine:
+            asked = ", ".join(sorted(mine)) or "nothing"
+            problems.append(Problem(path, f"you are not asked about {zone} (asked: {asked})"))
+        elif zone in seen:
+            problems.append(Problem(path, f"{zone} is answered twice"))
+        seen.add(zone)
+        if not isinstance(arg.get("retreat"), bool):
+            problems.append(Problem(path + ("retreat",), "retreat is true or false"))
+        to = arg.get("to", [])
+        if not isinstance(to, list) or not all(isinstance(z, str) for z in to):
+            problems.append(Problem(path + ("to",), "to is a list of zones, in order of preference"))
+    return problems
+
+
+def answers(orders: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """{zone: {faction: standing for that battle}} from the `decide` orders."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for faction, body in sorted(orders.items()):
+        for _i, _verb, arg in order_items(body, ("decide",), []):
+            rules: dict[str, Any] = {"retreat_before_combat": "always" if arg["retreat"] else "never"}
+            if arg.get("to"):
+                rules["retreat_to"] = list(arg["to"])
+            out.setdefault(arg["zone"], {})[faction] = rules
+    return out
+
+
+def unanswered(state: State, given: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The questions nobody answered: fought (retreat_before_combat never)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for q in (state.get("asked") or {}).get("questions", []):
+        if q["faction"] not in given.get(q["zone"], {}):
+            out.setdefault(q["zone"], {})[q["faction"]] = {"retreat_before_combat": "never"}
+    return out
+
+
+def asked_event(actor: str, body: dict[str, Any], questions: list[dict[str, Any]]) -> Event:
+    """The action phase stops here: the rest of the actor's orders wait for the answers."""
+    rest = {k: v for k, v in body.items() if k not in ("orders", "standing")}
+    rest["orders"] = [item for item in body.get("orders") or []  # the moves, searches
+                      if isinstance(item, dict) and set(item) & {"attack", "siege"}]  # are done
+    return {"type": "asked", "actor": actor, "orders": rest, "questions": questions}
+
+
+def apply_asked(_b: Any, s: State, e: Event) -> None:
+    s["asked"] = {"actor": e["actor"], "orders": e["orders"], "questions": e["questions"]}
+    s["phase"] = "decision"
+
+
+def apply_answered(_b: Any, s: State, e: Event) -> None:
+    s.pop("asked", None)
+    s["phase"] = "action"  # the actor's phase goes on where it stopped
+
+
+def describe(e: Event) -> str | None:
+    if e.get("type") == "asked":
+        asked = "; ".join(f"{q['faction']} about {q['zone']}" for q in e["questions"])
+        return f"{e['actor']}'s battles wait for the defenders' answers (8.4): {asked}"
+    if e.get("type") == "answered":
+        told = "; ".join(f"{z}: {f} {'retreats' if r['retreat_before_combat'] == 'always' else 'stands'}"
+                         f"{'' if given else ' (no answer)'}"
+                         for z, by in sorted(e["answers"].items()) for f, r in sorted(by.items())
+                         for given in [f in e.get("given", {}).get(z, {})])
+        return f"answers before combat (8.4): {told}"
+    return None
+
+
+APPLY = {"asked": apply_asked, "answered": apply_answered}
+
+
+def standing_ok(key: str, value: Any) -> bool:
+    """`ask` is a value of the instructions pbem can ask about."""
+    return key in ASKABLE and value == ASK

@@ -1,0 +1,192 @@
+"""Decisions asked by mail (decisions.py): retreat before combat (8.4) when the defender
+gave no standing instruction or asked to be asked, and Lenin's initiative modifier
+(10.8.1) when the Reds asked to be asked. The phase stops, waits for the answer, and
+carries on where it stopped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from position import GAME, FixedRng, data, messages, orders, position
+from position import standing as standing_
+
+from pbem import api, yamlio
+
+
+class Plain:
+    def open(self, node: Any) -> Any:
+        return node
+
+
+def declared(defender_standing: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Red moves to Tver and attacks the South there (probe, 1 money)."""
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Tver"},
+                     control={"Tver": "south", "Petrograd": "south"})
+    state["standing"] = standing_({"red": {}})
+    state["standing"]["south"] = defender_standing or {}
+    if defender_standing is None:
+        del state["standing"]["south"]
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}, {"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), Plain())
+    return fold(state, events), events
+
+
+def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    for e in events:
+        state = GAME.apply(data(), state, e)
+    return state
+
+
+@pytest.mark.parametrize("given", [None, {"retreat_before_combat": "ask"}])
+def test_8_4_without_an_instruction_or_with_ask_the_defender_is_asked(given: Any) -> None:
+    state, events = declared(given)
+    assert [e["type"] for e in events][-2:] == ["moved", "asked"]
+    assert state["phase"] == "decision" and state["units"]["red-inf-01"]["zone"] == "Tver"
+    phase = GAME.phase(data(), state)
+    assert phase.awaiting == ("south",) and "Tver" in phase.prompt and "8.4" in phase.prompt
+    assert events[-1]["questions"] == [{"faction": "south", "zone": "Tver", "attacker": "red",
+                                        "question": "retreat_before_combat", "rule": "8.4"}]
+    # the moves are done; what is left waits: the battle and the sealed spending
+    assert [next(iter(o)) for o in state["asked"]["orders"]["orders"]] == ["attack"]
+    assert state["asked"]["orders"]["secret"] == {"spend": {"Tver": 1}}
+
+
+def test_8_4_a_standing_instruction_answers_without_asking() -> None:
+    _state, events = declared({"retreat_before_combat": "never"})
+    assert "asked" not in [e["type"] for e in events]
+    assert any(e["type"] == "attack" for e in events)
+
+
+def test_8_4_the_answer_retreat_is_carried_out_before_the_battle() -> None:
+    state, _ = declared(None)
+    answer = orders({"decide": {"zone": "Tver", "retreat": True, "to": ["Petrograd"]}})
+    assert messages(state, "south", answer) == []
+    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), Plain())
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "answered" and "retreat" in kinds
+    retreat = next(e for e in events if e["type"] == "retreat")
+    assert retreat["when"] == "before combat" and retreat["faction"] == "south"
+    assert retreat["to"] == "Petrograd"
+    after = fold(state, events)
+    assert "asked" not in after and after["phase"] == "action" and after["actor"] == "siberian"
+
+
+def test_8_4_the_answer_stand_fights_the_battle() -> None:
+    state, _ = declared(None)
+    answer = orders({"decide": {"zone": "Tver", "retreat": False}})
+    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), Plain())
+    attack = next(e for e in events if e["type"] == "attack")
+    assert attack["spend"] == 1 and attack["defenders"] == ["south"]
+
+
+def test_8_4_no_answer_means_the_defender_stands() -> None:
+    state, _ = declared(None)
+    events = GAME.resolve(data(), state, {"south": GAME.default_orders(data(), state, "south", FixedRng())},
+                          FixedRng(*[1] * 60), Plain())
+    assert events[0]["answers"] == {"Tver": {"south": {"retreat_before_combat": "never"}}}
+    assert "(no answer)" in GAME.summary(data(), events[0])
+    assert any(e["type"] == "attack" for e in events)
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    ({"zone": "Kazan", "retreat": True}, "you are not asked about Kazan (asked: Tver)"),
+    ({"zone": "Tver", "retreat": "yes"}, "retreat is true or false"),
+    ({"zone": "Tver", "retreat": True, "to": "Moscow"}, "to is a list of zones"),
+])
+def test_8_4_answers_are_checked(answer: dict[str, Any], message: str) -> None:
+    state, _ = declared(None)
+    assert any(message in m for m in messages(state, "south", orders({"decide": answer})))
+
+
+def test_8_4_only_the_defender_asked_may_answer() -> None:
+    state, _ = declared(None)
+    found = messages(state, "north", orders({"decide": {"zone": "Tver", "retreat": True}}))
+    assert any("not asked about Tver (asked: nothing)" in m for m in found)
+
+
+# ---------------------------------------------------------------------------------------
+# 10.8.1 Lenin's modifier
+
+
+def lenin(standing: Any) -> dict[str, Any]:
+    state = position({"lenin": "Moscow", "red-inf-01": "Moscow"})
+    state.update(phase="initiative")
+    state["standing"] = standing_({"red": {"lenin_initiative": standing}})
+    return state
+
+
+def test_10_8_1_the_reds_are_asked_only_when_they_asked_to_be() -> None:
+    assert GAME.phase(data(), lenin("ask")).awaiting == ("red",)
+    assert GAME.phase(data(), lenin("+2")).awaiting == ()
+
+
+@pytest.mark.parametrize(("choice", "modifier"), [("+2", 2), ("-2", -2), ("none", 0)])
+def test_10_8_1_the_answer_sets_this_turns_modifier(choice: str, modifier: int) -> None:
+    state = lenin("ask")
+    body = orders({"decide": {"lenin_initiative": choice}})
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(3, 4, 1, 1, 2, 2, 5, 6), Plain())
+    red = next(e for e in events if e["type"] == "initiative_roll" and e["faction"] == "red")
+    assert red["modifier"] == modifier
+    assert fold(state, events)["standing"]["red"]["lenin_initiative"] == "ask"  # asked again next turn
+
+
+def test_10_8_1_a_wrong_answer_is_refused() -> None:
+    found = messages(lenin("ask"), "red", orders({"decide": {"lenin_initiative": "+3"}}))
+    assert any('lenin_initiative is "+2", "-2" or none' in m for m in found)
+
+
+# ---------------------------------------------------------------------------------------
+# by mail, through the referee's commands
+
+
+def test_a_question_by_mail_stops_the_phase_and_the_answer_resumes_it(tmp_path: Path) -> None:
+    """Every faction asks to be asked (8.4). Each battle declared stops the action phase
+    with the spending still sealed; the defenders' answers resume it; audit is clean."""
+    from conftest import play
+
+    from pbem.campaign import Campaign
+
+    root = tmp_path / "camp"
+    api.new_campaign(root, "red_russia", seed="ask", name="camp")
+    play(root, until_turn=1, phase="purchase", seed="ask")
+    drafts = tmp_path / "drafts"
+    asked: set[int] = set()
+    answered = 0
+    for step in range(200):
+        s = api.status(root)
+        if s["turn"] >= 3 or s["over"]:
+            break
+        files = []
+        for faction in s["awaiting"]:
+            body = api.bot(root, faction, seed="ask")
+            if s["phase"] in ("purchase", "action"):
+                body["standing"] = {**(body.get("standing") or {}), "retreat_before_combat": "ask"}
+            if s["phase"] == "decision":
+                body["orders"] = [{"decide": {**o["decide"], "retreat": True}} for o in body["orders"]]
+                answered += 1
+            path = drafts / f"{step:03d}-{faction}.yaml"
+            yamlio.write_atomic(path, yamlio.dump(body))
+            files.append(path)
+        if files:
+            api.apply(root, files)
+        else:
+            api.resolve(root)
+        entries = list(Campaign.open(root).entries())
+        stopped = [e for e in entries[-3:] if e["type"] == "resolve"
+                   and any(ev["type"] == "asked" for ev in e.get("events") or [])]
+        for entry in stopped:
+            asked.add(entry["seq"])
+            assert not entry.get("opened")  # 8.3: the spending stays sealed until after 8.4
+            assert api.status(root)["phase"] == "decision" or entry is not entries[-1]
+    assert asked and answered
+    resumed = [e for e in Campaign.open(root).entries() if e["type"] == "resolve"
+               and (e.get("events") or [{}])[0].get("type") == "answered"]
+    assert len(resumed) == len(asked)
+    assert all(e.get("opened") for e in resumed if any(ev["type"] == "attack" for ev in e["events"]))
+    report = api.audit(root)
+    assert report["ok"], report["problems"]
