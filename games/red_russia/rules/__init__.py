@@ -38,6 +38,8 @@ STANDING_KEYS: dict[str, Any] = {
     "supply_order": list,
     # 5.6: units (ids or types) to lose a step first when maintenance cannot be paid
     "unpaid_order": list,
+    # 10.2: leaders (ids) who do not lead your units when you are attacked (no 10.4 test)
+    "leaders_stay_out": list,
     # 14.4, 14.73, 14.74: discard in the card phase every card you can never play
     "discard_dead": bool,
     # 8.92: out of your phase, search the enemy fleets that sail where yours lie

@@ -171,7 +171,10 @@ class Battle:
     def side_leaders(self, side: str) -> list[str]:
         if side == "atk":
             return [lid for lid in self.spec["leaders"] if self._here(lid)]
-        return _leaders(self.state, self.zone, defenders_of(self.state, self.zone, self.attacker))
+        standing = self.state.get("standing", {})
+        # 10.2: a defender may keep leaders out of the battle (standing leaders_stay_out)
+        return [lid for lid in _leaders(self.state, self.zone, defenders_of(self.state, self.zone, self.attacker))
+                if lid not in (standing.get(self.state["units"][lid]["faction"], {}).get("leaders_stay_out") or [])]
 
     def _here(self, pid: str) -> bool:
         p = self.state["units"][pid]
@@ -444,6 +447,8 @@ class Battle:
                 for lid in leaders:  # 10.5 the units are gone: capture
                     self.capture(lid)
                 continue
+            if side == "def":  # 10.2 those kept out of the battle take no loss test
+                leaders = [lid for lid in leaders if lid in self.side_leaders("def")]
             for lid in leaders:  # 10.4 one loss at most per side and battle
                 a = self.rng.roll(f"{self.label}:leader:{lid}:d1", 6)
                 b = self.rng.roll(f"{self.label}:leader:{lid}:d2", 6)

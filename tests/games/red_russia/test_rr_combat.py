@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import pytest
 from position import GAME, FixedRng, data, messages, orders, position
 from position import standing as standing_
 
@@ -324,3 +325,19 @@ def test_8_92_a_fleet_in_port_fights_and_puts_to_sea_when_damaged() -> None:
                 + data()["map"]["zones"]["Novorossiysk"]["fort"])
     assert sum(g["count"] for g in rnd["dice"]["def"]) == expected
     assert after["units"]["south-fleet-01"]["zone"] == "Black Sea"
+
+
+@pytest.mark.parametrize(("stay_out", "extra_dice"), [([], 2), (["denikin"], 0)])
+def test_10_2_a_defender_may_keep_a_leader_out_of_the_battle(stay_out: list[str], extra_dice: int) -> None:
+    # Denikin (level 2) adds two dice to the South's defence unless kept out; kept out, he
+    # takes no loss test afterwards (10.4)
+    pieces = {"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver", "denikin": "Tver"}
+    events, _after = fight(pieces, "Tver", 1, [1] * 40,
+                           standing={"south": {"leaders_stay_out": stay_out}})
+    first = next(e for e in events if e["type"] == "combat_round")
+    dice = sum(len(g["values"]) for g in first["dice"]["def"])
+    base, _ = fight({k: v for k, v in pieces.items() if k != "denikin"}, "Tver", 1, [1] * 40)
+    plain = sum(len(g["values"]) for g in next(e for e in base if e["type"] == "combat_round")["dice"]["def"])
+    assert dice == plain + extra_dice
+    tested = [e["leader"] for e in events if e["type"] == "leader_loss"]
+    assert ("denikin" in tested) == (not stay_out)
