@@ -14,7 +14,7 @@ from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, Sta
 from pbem.names import suggest
 
 from . import board as board_
-from . import cards, combat, decisions, economy, movement, politics, setup, turn
+from . import cards, combat, decisions, economy, movement, play, politics, setup, turn
 from .board import MAJORS, WHITES
 from .common import order_items
 from .events import apply as apply_event
@@ -38,6 +38,8 @@ STANDING_KEYS: dict[str, Any] = {
     "supply_order": list,
     # 5.6: units (ids or types) to lose a step first when maintenance cannot be paid
     "unpaid_order": list,
+    # 14.2: pbem plays at the start of its phase every card that needs no choice
+    "play_cards": {"never": 0, "auto": 1},
     # 10.2: leaders (ids) who do not lead your units when you are attacked (no 10.4 test)
     "leaders_stay_out": list,
     # 14.4, 14.73, 14.74: discard in the card phase every card you can never play
@@ -135,8 +137,12 @@ class RedRussia:
             discards = [(i, arg) for i, _verb, arg in order_items(orders, ("discard",), [],
                                                                   others=cards.OTHERS)]
             problems += cards.validate_discard(data, state, faction, discards)
+            problems += play.validate(data, state, faction, orders, "purchase",
+                                      others=(*[v for v in cards.OTHERS if v != "play"], "discard"))
         elif name == "action":
             problems += action(data, state, faction, orders)[1]
+            problems += play.validate(data, state, faction, orders, "action",
+                                      others=("attack", "siege", *movement.ORDER_VERBS))
         elif name == "decision":
             problems += decisions.validate(state, faction, orders)
         elif name == "initiative" and decisions.lenin_asked(state) and faction == "red":
@@ -169,14 +175,25 @@ class RedRussia:
         elif name == "purchase":
             # 4.1 the card phase, 4.2 purchase, then 4.3 the political phase: ORI (4.31),
             # foreign intervention (4.32), minor factions (4.33), each in initiative order
-            found = cards.card_phase(data, work, orders, _needed(secrets), turn.is_winter(data, work))
-            events += found
-            work = _fold(data, work, found)
+            # 14.2 the cards played at the start of each of these phases, in that order
+            plays = play.queued(data, work, orders)
+            events.append({"type": "segment", "rule": "4.1", "name": "card phase"})
+            for found in (play.play_segment(data, work, plays, "card", _needed(secrets), rng),
+                          cards.card_phase(data, work, orders, _needed(secrets), turn.is_winter(data, work))):
+                events += found
+                work = _fold(data, work, found)
             events.append({"type": "segment", "rule": "4.2", "name": "purchase"})
-            found = economy.resolve_purchase(data, work, orders)
+            for found in (play.play_segment(data, work, plays, "purchase", _needed(secrets), rng),
+                          economy.resolve_purchase(data, work, orders)):
+                events += found
+                work = _fold(data, work, found)
+            events.append({"type": "segment", "rule": "4.3", "name": "political phase"})
+            found = play.play_segment(data, work, plays, "political", _needed(secrets), rng)
             events += found
             work = _fold(data, work, found)
-            events.append({"type": "segment", "rule": "4.3", "name": "political phase"})
+            later = [p for p in plays if cards.deck(data)[p["card"]]["phase"] == "initiative"]
+            if later:  # played at the start of 4.4 (14.2)
+                events.append({"type": "cards_queued", "plays": later})
             found = politics.ori_phase(data, work, rng)
             events += found
             work = _fold(data, work, found)
@@ -200,6 +217,12 @@ class RedRussia:
             events.append({"type": "phase", "turn": work["turn"] + 1, "phase": "purchase"})
         elif name == "initiative":
             events.append({"type": "segment", "rule": "4.4", "name": "initiative"})
+            found = play.play_segment(data, work, work["cards"].get("queued", []), "initiative",
+                                      _needed(secrets), rng)
+            if work["cards"].get("queued"):
+                found.append({"type": "cards_queued", "plays": []})
+            events += found
+            work = _fold(data, work, found)
             if decisions.lenin_asked(work):  # 10.8.1 the answer the Reds sent for this turn
                 choice = turn.lenin_choice(orders.get("red", {}))
                 work = {**work, "standing": {**work["standing"],
@@ -210,6 +233,12 @@ class RedRussia:
         elif name == "action":
             actor = work["actor"]
             events.append({"type": "segment", "rule": "4.5", "name": f"action phase of {actor}"})
+            # 14.2 the active player's action cards, before the moves
+            plays = play.queued(data, work, {actor: orders.get(actor, {})})
+            found = play.play_segment(data, work, plays, "action", _needed(secrets), rng,
+                                      auto_for=[cards.holder(work, actor)])
+            events += found
+            work = _fold(data, work, found)
             events += _act(data, work, actor, orders.get(actor, {}), rng, secrets, {})
         elif name == "decision":  # 8.4 the answers came: the battles are fought
             asked = work["asked"]
@@ -319,7 +348,8 @@ class RedRussia:
 
 def _bot_standing(faction: str) -> dict[str, Any]:
     """What a sensible player sets once, so that a turn needs no other round trip."""
-    standing: dict[str, Any] = {"retreat_before_combat": "never", "invasion_rounds": 3}
+    standing: dict[str, Any] = {"retreat_before_combat": "never", "invasion_rounds": 3,
+                                "play_cards": "auto"}
     if faction == "red":
         standing["lenin_initiative"] = "+2"
     return standing
@@ -440,6 +470,8 @@ def describe_event(data: GameData, e: Event) -> str:
         told = cards.describe(e)
     if told is None:
         told = decisions.describe(e)
+    if told is None:
+        told = play.describe(e)
     if told is None:
         told = combat.describe(e)  # 8.92 searches and blockades
     if told is not None:

@@ -121,11 +121,9 @@ def year(data: GameData, state: State) -> int:
 
 def dead_weight(data: GameData, state: State, faction: str, card_id: str) -> bool:
     """14.73, 14.74: a card none of the player's factions may ever play (wrong faction, or
-    every year it names is past) only fills the hand. Cards to play at once (14.71) are
-    never dead weight: they cannot be discarded."""
+    every year it names is past) only fills the hand; so does a card to play at once
+    (14.71) that can never be played, which is the only way such a card is discarded."""
     card = deck(data)[card_id]
-    if card["immediate"]:
-        return False
     by = set(card.get("playable_by") or MAJORS)
     years = card.get("years") or []
     return not by & set(seat_of(state, faction)) or bool(years) and max(years) < year(data, state)
@@ -155,7 +153,7 @@ def validate_discard(data: GameData, state: State, faction: str, items: list[tup
                 problems.append(Problem(path, f"no card {name!r}{suggest(str(name), list(known))}"))
             elif name in seen:
                 problems.append(Problem(path, f"card {name} is named twice"))
-            elif known[name]["immediate"]:
+            elif known[name]["immediate"] and not dead_weight(data, state, faction, name):
                 problems.append(Problem(path, f"{name} must be played, not discarded (14.71)"))
             seen.add(str(name))
     return problems
@@ -239,7 +237,7 @@ def card_phase(data: GameData, state: State, orders: dict[str, Any], secrets: Se
     from .common import order_items
     from .events import apply
 
-    events: list[Event] = [{"type": "segment", "rule": "4.1", "name": "card phase"}]
+    events: list[Event] = []
     work = state
     hands = work["cards"]["hands"]
     for who in holders(data, work):
@@ -292,7 +290,7 @@ def card_phase(data: GameData, state: State, orders: dict[str, Any], secrets: Se
     return events
 
 
-OTHERS = ("place", "treasure", "buy", "repair", "intervene", "activate")
+OTHERS = ("place", "treasure", "buy", "repair", "intervene", "activate", "play")
 
 
 # ---------------------------------------------------------------------------------------
@@ -336,8 +334,12 @@ def _removed(_b: Any, s: State, e: Event) -> None:
     c["removed"] = [*c["removed"], *e["cards"]]
 
 
+def _queued(_b: Any, s: State, e: Event) -> None:
+    _cards(s)["queued"] = list(e["plays"])
+
+
 APPLY = {"cards_shuffled": _shuffled, "cards_drawn": _drawn, "cards_discarded": _discarded,
-         "cards_removed": _removed}
+         "cards_removed": _removed, "cards_queued": _queued}
 
 
 def describe(e: Event) -> str | None:
@@ -353,6 +355,9 @@ def describe(e: Event) -> str | None:
         if e.get("not_held"):
             text += f"; does not hold {', '.join(e['not_held'])}"
         return text
+    if kind == "cards_queued":
+        cards = ", ".join(p["card"] for p in e["plays"])
+        return f"to be played at the start of the initiative phase: {cards}" if cards else None
     if kind == "cards_removed":
         return f"{', '.join(e['cards'])} out of the game: {e['why']}"
     return None

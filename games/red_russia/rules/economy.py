@@ -213,7 +213,7 @@ def _plan_purchase(
     money = manpower = 0
     income = 0
     # the same file carries the political phase's orders (4.3), checked by politics.py
-    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("intervene", "activate", "discard")):
+    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("intervene", "activate", "discard", "play")):
         path: Path_ = ("orders", i, verb)
         if verb == "place":
             event = _check_place(b, state, faction, arg, path, waiting, placed, problems)

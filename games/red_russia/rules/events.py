@@ -92,6 +92,7 @@ def _phase(b: Board, s: State, e: Event) -> None:
     if e["turn"] != s["turn"]:
         s["moved"] = {}
         s["rail_used"] = {}
+        s.pop("rail_bonus", None)  # 7.6 a card's extra rail movements last one turn
         s["transport"] = {}
     if e["phase"] == "purchase":
         s["turn_events"] = []  # a new turn: 17.5 counts this turn's events only
@@ -232,7 +233,7 @@ def _set_unit(b: Board, s: State, e: Event) -> None:
         unit["zone"] = None if e["zone"] is None else _place(b, e["zone"])
     if "status" in e:
         if e["status"] not in ("map", "pool", "unused", "eliminated", "removed", "dead", "card",
-                               "bought"):
+                               "bought", "gone"):
             raise ValueError(f"unknown status {e['status']!r}")
         unit["status"] = e["status"]
     if "reduced" in e:
@@ -278,6 +279,7 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
 }
 # events that only record what happened (dice, explanations); they change nothing
 RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over", "segment",
+               "referee_decides",
                "naval_search", "blockade_run", "naval_battle_over")  # 8.92 at sea
 
 
@@ -305,12 +307,13 @@ def apply_with(b: Board, state: State, event: Event) -> State:
 
 def _merge() -> None:
     """Rules modules with their own events (economy) add their apply functions here."""
-    from . import cards, decisions, economy, politics
+    from . import cards, decisions, economy, play, politics
 
     APPLY.update(economy.APPLY)
     APPLY.update(politics.APPLY)
     APPLY.update(cards.APPLY)
     APPLY.update(decisions.APPLY)
+    APPLY.update(play.APPLY)
 
 
 _merge()

@@ -94,8 +94,10 @@ def allowance(b: Board, state: State, stack: Stack, problems: list[Problem], pat
 def rail_capacity(b: Board, state: State, faction: str) -> int:
     """7.6, 19.1: rail movements a faction has this turn."""
     if state["options"].get("railways"):  # 19.1: one unit per rail dot of the zones held
-        return sum(z.get("rail", 0) for n, z in b.zones.items() if state["control"].get(n) == faction)
-    return int(b.game["movement"]["rail_moves"].get(faction, 0))
+        held = sum(int(z.get("rail", 0)) for n, z in b.zones.items() if state["control"].get(n) == faction)
+    else:
+        held = int(b.game["movement"]["rail_moves"].get(faction, 0))
+    return held + int((state.get("rail_bonus") or {}).get(faction, 0))  # 7.6 event cards
 
 
 # ---------------------------------------------------------------------------------------
@@ -124,7 +126,7 @@ def plan(
         emit(lifted)
     searched: set[str] = set()
     diverged = False
-    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("attack", "siege")):
+    for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("attack", "siege", "play")):
         path: Path_ = ("orders", i, verb)
         found: list[Problem] = []
         event: Event | None = None

@@ -44,7 +44,7 @@ FIRST_MINOR_TURN = 3  # 12.1, 11.0: no minor before the third turn (the Allies e
 POLAND_FULL_TURN = 9  # 13.51: fully activated from Summer 1920 (turn 9) onwards
 SHARED_HAND = {2: 7, 3: 6}  # 14.3: the player of several White factions
 POLAND_HAND = 3  # 13.54: Poland played as a major faction has 3 cards
-GONE = ("dead", "removed", "eliminated")  # a leader permanently out of the game
+GONE = ("dead", "removed", "eliminated", "gone")  # a leader permanently out of the game
 ORDER_VERBS = ("intervene", "activate")
 
 
@@ -689,7 +689,7 @@ def validate_political(data: GameData, state: State, faction: str, body: dict[st
     minors: list[str] = []
     # the same file carries the purchase phase's orders (4.2), checked by economy.py
     for i, verb, arg in order_items(body, ORDER_VERBS, problems,
-                                    others=("place", "treasure", "buy", "repair", "discard")):
+                                    others=("place", "treasure", "buy", "repair", "discard", "play")):
         path: tuple[str | int, ...] = ("orders", i, verb)
         if verb == "intervene":
             if faction not in WHITES:

@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from pbem import sealed
 from pbem.dice import KeyedRng
 from pbem.game import GameData, Problem, State, get_game, load_data
 
@@ -84,3 +85,17 @@ class FixedRng:
 
     def choice(self, label: str, items: Sequence[T]) -> T:
         return items[0]
+
+
+class OpenSecrets(sealed._Secrets):
+    """The referee's secrets in plain view, for rule tables: a sealed node made here keeps
+    its value beside it (no encryption), and shuffles use a fixed hidden key."""
+
+    def __init__(self) -> None:
+        super().__init__("test")
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        return node.get("value", sealed.HIDDEN)
+
+    def _hidden_key(self) -> bytes | None:
+        return b"\x07" * 32

@@ -7,17 +7,10 @@ import importlib
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, data, messages, orders, position
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
 from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
-
-
-class Plain:
-    """Secrets already open (rule tests): the sealed part is given as it is."""
-
-    def open(self, node: Any) -> Any:
-        return node
 
 
 def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, actor: str = "red",
@@ -30,7 +23,7 @@ def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, act
     body["secret"] = {"spend": {zone: spend}}
     assert messages(state, actor, body) == []
     rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {actor: body}, rng, Plain())
+    events = GAME.resolve(data(), state, {actor: body}, rng, OpenSecrets())
     after = state
     for e in events:
         after = GAME.apply(data(), after, e)
@@ -221,7 +214,7 @@ def besiege(pieces: dict[str, str], zone: str, rounds: int, dice: list[int], *,
         state["siege"] = siege
     body = orders({"siege": {"zone": zone, "rounds": rounds}})
     assert messages(state, actor, body) == []
-    events = GAME.resolve(data(), state, {actor: body}, FixedRng(*dice), Plain())
+    events = GAME.resolve(data(), state, {actor: body}, FixedRng(*dice), OpenSecrets())
     after = state
     for e in events:
         after = GAME.apply(data(), after, e)
@@ -252,7 +245,7 @@ def test_9_3_the_fortification_fires_back_and_9_4_a_pyrrhic_victory_changes_noth
     state = position({"red-inf-01": "Rostov"})
     state["units"]["red-inf-01"]["reduced"] = True
     body = orders({"siege": {"zone": "Rostov", "rounds": 1}})
-    found = GAME.resolve(data(), state, {"red": body}, FixedRng(6, 1, 1, 6), Plain())
+    found = GAME.resolve(data(), state, {"red": body}, FixedRng(6, 1, 1, 6), OpenSecrets())
     assert any(e["type"] == "siege_lifted" and "Pyrrhic" in e["why"] for e in found)
     assert not any(e["type"] == "control" for e in found)
 
@@ -274,7 +267,7 @@ def test_9_0_white_factions_never_besiege_each_others_zones() -> None:
 def test_9_5_a_siege_without_besiegers_is_lifted_at_the_end_of_the_phase() -> None:
     state = position({"red-inf-01": "Moscow"})
     state["siege"] = {"Rostov": {"faction": "red", "hits": 1}}
-    events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(), Plain())
+    events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(), OpenSecrets())
     assert any(e["type"] == "siege_lifted" and e["zone"] == "Rostov" for e in events)
 
 

@@ -9,15 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, data, messages, orders, position
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
 from position import standing as standing_
 
 from pbem import api, yamlio
-
-
-class Plain:
-    def open(self, node: Any) -> Any:
-        return node
 
 
 def declared(defender_standing: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -31,7 +26,7 @@ def declared(defender_standing: dict[str, Any] | None) -> tuple[dict[str, Any], 
     body = orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}, {"attack": {"zone": "Tver"}})
     body["secret"] = {"spend": {"Tver": 1}}
     assert messages(state, "red", body) == []
-    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), Plain())
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), OpenSecrets())
     return fold(state, events), events
 
 
@@ -65,7 +60,7 @@ def test_8_4_the_answer_retreat_is_carried_out_before_the_battle() -> None:
     state, _ = declared(None)
     answer = orders({"decide": {"zone": "Tver", "retreat": True, "to": ["Petrograd"]}})
     assert messages(state, "south", answer) == []
-    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), Plain())
+    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), OpenSecrets())
     kinds = [e["type"] for e in events]
     assert kinds[0] == "answered" and "retreat" in kinds
     retreat = next(e for e in events if e["type"] == "retreat")
@@ -78,7 +73,7 @@ def test_8_4_the_answer_retreat_is_carried_out_before_the_battle() -> None:
 def test_8_4_the_answer_stand_fights_the_battle() -> None:
     state, _ = declared(None)
     answer = orders({"decide": {"zone": "Tver", "retreat": False}})
-    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), Plain())
+    events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), OpenSecrets())
     attack = next(e for e in events if e["type"] == "attack")
     assert attack["spend"] == 1 and attack["defenders"] == ["south"]
 
@@ -86,7 +81,7 @@ def test_8_4_the_answer_stand_fights_the_battle() -> None:
 def test_8_4_no_answer_means_the_defender_stands() -> None:
     state, _ = declared(None)
     events = GAME.resolve(data(), state, {"south": GAME.default_orders(data(), state, "south", FixedRng())},
-                          FixedRng(*[1] * 60), Plain())
+                          FixedRng(*[1] * 60), OpenSecrets())
     assert events[0]["answers"] == {"Tver": {"south": {"retreat_before_combat": "never"}}}
     assert "(no answer)" in GAME.summary(data(), events[0])
     assert any(e["type"] == "attack" for e in events)
@@ -129,7 +124,7 @@ def test_10_8_1_the_answer_sets_this_turns_modifier(choice: str, modifier: int) 
     state = lenin("ask")
     body = orders({"decide": {"lenin_initiative": choice}})
     assert messages(state, "red", body) == []
-    events = GAME.resolve(data(), state, {"red": body}, FixedRng(3, 4, 1, 1, 2, 2, 5, 6), Plain())
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(3, 4, 1, 1, 2, 2, 5, 6), OpenSecrets())
     red = next(e for e in events if e["type"] == "initiative_roll" and e["faction"] == "red")
     assert red["modifier"] == modifier
     assert fold(state, events)["standing"]["red"]["lenin_initiative"] == "ask"  # asked again next turn

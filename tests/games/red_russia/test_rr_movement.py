@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, data, messages, orders, position
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
 
 
 def move(units: list[str], to: str, **more: Any) -> dict[str, Any]:
@@ -16,7 +16,7 @@ def move(units: list[str], to: str, **more: Any) -> dict[str, Any]:
 
 
 def moved_paths(state: dict[str, Any], faction: str, body: dict[str, Any]) -> list[list[str]]:
-    events = GAME.resolve(data(), state, {faction: body}, FixedRng())
+    events = GAME.resolve(data(), state, {faction: body}, FixedRng(), OpenSecrets())
     return [e["path"] for e in events if e["type"] == "moved"]
 
 
@@ -200,7 +200,7 @@ def test_8_91_a_tank_entering_an_enemy_zone_breaks_down_on_a_six() -> None:
     state["units"]["red-tank-01"]["status"] = "map"
     body = orders(move(["red-tank-01"], "Novocherkassk"))
     rng = FixedRng(6)
-    events = GAME.resolve(data(), state, {"red": body}, rng)
+    events = GAME.resolve(data(), state, {"red": body}, rng, OpenSecrets())
     breakdown = [e for e in events if e["type"] == "tank_breakdown"]
     assert breakdown == [{"type": "tank_breakdown", "unit": "red-tank-01", "zone": "Novocherkassk",
                           "label": rng.labels[0], "roll": 6}]
@@ -214,7 +214,7 @@ def test_8_91_a_tank_entering_an_enemy_zone_breaks_down_on_a_six() -> None:
 def test_8_91_a_tank_in_friendly_zones_rolls_nothing() -> None:
     state = position({"red-tank-01": "Moscow"})
     rng = FixedRng()
-    GAME.resolve(data(), state, {"red": orders(move(["red-tank-01"], "Tver"))}, rng)
+    GAME.resolve(data(), state, {"red": orders(move(["red-tank-01"], "Tver"))}, rng, OpenSecrets())
     assert rng.labels == []
 
 

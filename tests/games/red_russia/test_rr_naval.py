@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, data, messages, orders, position, problems
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position, problems
 from position import standing as standing_
 
 from pbem.dice import KeyedRng
@@ -20,13 +20,6 @@ rules = importlib.import_module("pbem_game_red_russia")
 
 RED_AT_SEA = {"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"}
 HIDDEN = ("phase", "standing", "segment")
-
-
-class Plain:
-    """Secrets already open (rule tests): the sealed part is given as it is."""
-
-    def open(self, node: Any) -> Any:
-        return node
 
 
 def search(zone: str = "Baltic Sea", **more: Any) -> dict[str, Any]:
@@ -59,7 +52,7 @@ def play(pieces: dict[str, str], faction: str, items: list[dict[str, Any]], dice
         body["secret"] = secret
     assert messages(state, faction, body) == []
     rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {faction: body}, rng, Plain())
+    events = GAME.resolve(data(), state, {faction: body}, rng, OpenSecrets())
     assert rng.values == [], f"dice left over: {rng.values}"
     after = state
     for e in events:
@@ -329,7 +322,7 @@ def test_8_92_a_fleet_retreating_by_choice_from_a_port_battle_puts_to_sea() -> N
     state = setting(pieces, "red", {"standing": {"south": {"voluntary_retreat": "when_outnumbered"}}})
     body = orders({"attack": {"zone": "Novorossiysk"}})
     body["secret"] = {"spend": {"Novorossiysk": 1}}
-    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 40), Plain())
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 40), OpenSecrets())
     retreats = {e["units"][0]: e["to"] for e in events if e["type"] == "retreat"}
     assert retreats["south-fleet-01"] == "Black Sea"
     assert retreats["south-inf-01"] in data()["map"]["zones"]

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, data, messages, orders, position
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
 from position import standing as standing_
 
 from pbem.game import GameData, deep_merge, load_data
@@ -175,11 +175,7 @@ def test_17_5_invasion_read_from_a_real_battle() -> None:
     body["secret"] = {"spend": {"Tver": 5}}
     assert messages(state, "red", body) == []
 
-    class Plain:
-        def open(self, node: Any) -> Any:
-            return node
-
-    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*([6] * 5 + [1] * 5)), Plain())
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*([6] * 5 + [1] * 5)), OpenSecrets())
     after = state
     for e in events:
         after = GAME.apply(data(), after, e)

@@ -7,7 +7,17 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, board_rules, data, messages, orders, position, setup_rules
+from position import (
+    GAME,
+    FixedRng,
+    OpenSecrets,
+    board_rules,
+    data,
+    messages,
+    orders,
+    position,
+    setup_rules,
+)
 
 from pbem.dice import KeyedRng
 from pbem.errors import DataError
@@ -116,7 +126,7 @@ def test_3_0_the_drawn_white_reduces_the_first_red_unit_the_reds_left_full() -> 
     body["south"] = orders({"reduce": "south-inf-01"}, {"reduce_red": ["red-inf-01", "red-inf-02"]})
     for faction, b in body.items():
         assert messages(state, faction, b) == [], faction
-    events = GAME.resolve(data(), state, body, FixedRng())
+    events = GAME.resolve(data(), state, body, FixedRng(), OpenSecrets())
     reduced = [(e["unit"], e["by"]) for e in events if e["type"] == "reduced"]
     assert ("red-inf-01", "red") in reduced and ("red-inf-02", "south") in reduced
 
@@ -144,7 +154,7 @@ def test_3_0_the_reds_reduce_one_unit_of_each_white_faction() -> None:
 
 def initiative(state: dict[str, Any], *dice: int) -> list[str]:
     state.update(phase="initiative", actor=None)
-    events = GAME.resolve(data(), state, {}, FixedRng(*dice))
+    events = GAME.resolve(data(), state, {}, FixedRng(*dice), OpenSecrets())
     return next(e["order"] for e in events if e["type"] == "initiative")
 
 
@@ -186,7 +196,7 @@ def test_10_8_1_a_bad_lenin_choice_is_an_error() -> None:
 
 def victory(state: dict[str, Any]) -> list[dict[str, Any]]:
     state.update(phase="victory", actor=None)
-    return GAME.resolve(data(), state, {}, FixedRng())
+    return GAME.resolve(data(), state, {}, FixedRng(), OpenSecrets())
 
 
 CORPS = {"red-inf-01": "Moscow", "siberian-inf-01": "Omsk", "south-inf-01": "Rostov",
@@ -235,7 +245,7 @@ def test_4_7_in_winter_the_victory_phase_leads_to_the_winter_phases() -> None:
     assert events[-1] == {"type": "phase", "turn": 3, "phase": "winter"}
     state = position(CORPS, turn=3)
     state.update(phase="winter", actor=None)
-    found = GAME.resolve(data(), state, {}, FixedRng())
+    found = GAME.resolve(data(), state, {}, FixedRng(), OpenSecrets())
     kinds = [e["type"] for e in found]
     assert "maintenance" in kinds and "collected" in kinds
     assert found[-1] == {"type": "phase", "turn": 4, "phase": "purchase"}

@@ -1,0 +1,471 @@
+"""Playing event cards (14.2, 14.6-14.74) and carrying out their effects (cards.yaml).
+
+By mail a card is played by an order in the file of the phase it belongs to:
+
+    - play: {card: tank}                                   # the effect needs nothing more
+    - play: {card: typhus, target: red}                    # effects on `target`
+    - play: {card: officers-rally, as: south, zone: Rostov} # a leader placed in a zone
+
+The purchase file (4.1-4.3) carries the cards of the card, purchase, political and
+initiative phases (and `any`); the active player's action file carries the action-phase
+cards. Plays happen at the start of their phase, in the order of the purchase phase
+(14.2: initiative order); a card the rules say must be played at once (14.71) is played
+by pbem at the start of its phase, whoever holds it. Each play opens the card's sealed
+node in the log. A played card goes to the discards, or out of the game when the card says
+so (14.72). A card that its holder cannot play (14.73 playable by, 14.74 year) is refused
+when the orders are checked.
+
+Effects the engine carries out: money, manpower, ori, flag, add_units, remove_units, tank,
+leader, replace_leader, rail, minor. Effects it does not carry out yet (partisans 15.2,
+Cossack raids 15.3, famine 19.2, infighting, coup de main, combat modifiers) and the
+`referee` effect are put to the referee: the log says what to decide, and the referee
+records it with `pbem adjust`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, GameData, Problem, Rng, Secrets, State
+from pbem.names import suggest
+
+from .board import MAJORS, board
+from .cards import deck, holder, holders, seat_of, year
+from .common import order_items
+
+AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
+             "replace_leader", "rail", "minor")
+# effects put to the referee for now, with what the referee must decide
+TO_REFEREE = {
+    "partisans": "place a partisan (15.2) as the card says",
+    "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
+    "famine": "apply the famine (19.2) as the card says",
+    "infighting": "apply the Infighting roll to the faction named (10.8.1: +1 for the Reds "
+                  "while Lenin is not in Moscow)",
+    "coup_de_main": "give the zone named to the player's faction if no enemy land unit is there (9.0)",
+    "combat": "apply the card to the battle or siege the player names",
+}
+# which phases' cards each orders file may play (14.2)
+FILE_PHASES = {"purchase": ("card", "purchase", "political", "initiative", "any"),
+               "action": ("action", "any")}
+
+
+def _card_phase_ok(card: dict[str, Any], segment: str) -> bool:
+    return card["phase"] == segment or (card["phase"] == "any" and segment == "purchase")
+
+
+def playable(data: GameData, state: State, faction: str, card_id: str) -> str | None:
+    """Why `faction` cannot play this card now (14.73, 14.74), or None."""
+    card = deck(data)[card_id]
+    by = card.get("playable_by") or list(MAJORS)
+    if faction not in by:
+        return f"{card_id} is playable by {', '.join(by)} only (14.73)"
+    years = card.get("years") or []
+    if years and year(data, state) not in years:
+        return f"{card_id} is playable in {', '.join(map(str, years))} only, not {year(data, state)} (14.74)"
+    return None
+
+
+def _needs(card: dict[str, Any]) -> set[str]:
+    needs: set[str] = set()
+    for effect in card["effect"]:
+        if effect.get("faction") == "target":
+            needs.add("target")
+        if effect["do"] == "leader" or (effect["do"] == "replace_leader"):
+            needs.add("zone?")
+    return needs
+
+
+def validate(data: GameData, state: State, faction: str, body: dict[str, Any], file_phase: str,
+             others: tuple[str, ...]) -> list[Problem]:
+    """The `play` orders of one file."""
+    problems: list[Problem] = []
+    known = deck(data)
+    seen: set[str] = set()
+    seat = seat_of(state, faction)
+    # unknown verbs are reported by the file's other checks (economy, movement)
+    for i, _verb, arg in order_items(body, ("play",), [], others=others):
+        path: tuple[str | int, ...] = ("orders", i, "play")
+        if not isinstance(arg, dict) or not isinstance(arg.get("card"), str):
+            problems.append(Problem(path, "play: {card: CARD, as: FACTION, target: FACTION, zone: ZONE}"))
+            continue
+        unknown = set(arg) - {"card", "as", "target", "zone"}
+        if unknown:
+            problems.append(Problem(path, f"unknown key {sorted(unknown)[0]!r} (known: card, as, target, zone)"))
+        name = arg["card"]
+        if name not in known:
+            problems.append(Problem((*path, "card"), f"no card {name!r}{suggest(name, list(known))}"))
+            continue
+        card = known[name]
+        if name in seen:
+            problems.append(Problem((*path, "card"), f"{name} is played twice"))
+        seen.add(name)
+        if card["phase"] not in FILE_PHASES[file_phase]:
+            problems.append(Problem((*path, "card"), f"{name} is a card of the {card['phase']} phase; "
+                                    f"play it in that phase's orders (14.2)"))
+            continue
+        who = arg.get("as", faction)
+        if who not in seat:
+            problems.append(Problem((*path, "as"), f"you play as one of {', '.join(seat)}, not {who!r}"))
+            continue
+        why = playable(data, state, who, name)
+        if why:
+            problems.append(Problem((*path, "card"), why))
+        if "target" in _needs(card) and arg.get("target") not in MAJORS:
+            problems.append(Problem((*path, "target"), f"{name} names a faction: target: one of "
+                                                         f"{', '.join(MAJORS)}"))
+        zone = arg.get("zone")
+        if zone is not None and zone not in board(data).zones:
+            problems.append(Problem((*path, "zone"), f"no zone {zone!r}"
+                                                     f"{suggest(str(zone), list(board(data).zones))}"))
+    return problems
+
+
+def queued(data: GameData, state: State, orders: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plays the orders give, in the order of the purchase phase (14.2)."""
+    from .economy import phase_order
+
+    out = []
+    for who in [f for f in phase_order(board(data), state) if f in orders]:
+        for _i, _verb, arg in order_items(orders[who], ("play",), []):
+            out.append({"holder": holder(state, who), "faction": arg.get("as", who), "card": arg["card"],
+                        "target": arg.get("target"), "zone": arg.get("zone")})
+    return out
+
+
+def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segment: str,
+                 secrets: Secrets, rng: Rng, auto_for: list[str] | None = None) -> list[Event]:
+    """14.2, 14.71: at the start of `segment`, the cards ordered for it, then the cards to be
+    played at once that are of it, then for the players whose standing `play_cards` is
+    `auto` (only those in `auto_for`, when given) every card of it that needs no choice,
+    in the purchase phase's order."""
+    from .events import apply
+
+    events: list[Event] = []
+    work = state
+    for play in plays:
+        card = deck(data)[play["card"]]
+        if not _card_phase_ok(card, segment):
+            continue
+        found = _play(data, work, play, secrets, rng, forced=False)
+        events += found
+        for e in found:
+            work = apply(data, work, e)
+    for who in holders(data, work):
+        hand = work["cards"]["hands"].get(who, [])
+        due = secrets.reveal_where(hand, lambda v, w=work, h=who: _due(data, w, h, str(v), segment))
+        for node, value in due:
+            faction = _as(data, work, who, str(value))
+            play = {"holder": who, "faction": faction, "card": str(value), "target": None, "zone": None}
+            found = _carry_out(data, work, play, node, rng, forced=True)
+            events += found
+            for e in found:
+                work = apply(data, work, e)
+    for who in holders(data, work):
+        if auto_for is not None and who not in auto_for:
+            continue
+        if not any(work["standing"].get(f, {}).get("play_cards") == "auto" for f in seat_of(work, who)):
+            continue
+        hand = work["cards"]["hands"].get(who, [])
+        chosen = secrets.reveal_where(hand, lambda v, w=work, h=who: _auto(data, w, h, str(v), segment))
+        for node, value in chosen:
+            faction = _as(data, work, who, str(value))
+            play = {"holder": who, "faction": faction, "card": str(value),
+                    "target": default_target(work, faction), "zone": None}
+            found = _carry_out(data, work, play, node, rng, forced=False)
+            events += found
+            for e in found:
+                work = apply(data, work, e)
+    return events
+
+
+def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) -> bool:
+    """A card pbem plays for a player who asked it to (`play_cards: auto`): of this phase,
+    playable now, and with effects that need no choice beyond the default target."""
+    card = deck(data)[card_id]
+    return bool(not card["immediate"] and _card_phase_ok(card, segment)
+                and all(e["do"] in AUTOMATED for e in card["effect"])
+                and any(playable(data, state, f, card_id) is None for f in seat_of(state, who)))
+
+
+def default_target(state: State, faction: str) -> str:
+    """The faction a card played by pbem names: the Reds for a White player; for the Reds
+    the White faction with the most money (ties by name)."""
+    if faction != "red":
+        return "red"
+    whites = [f for f in MAJORS if f != "red" and f not in state["defeated"]]
+    return max(sorted(whites), key=lambda f: int(state["money"][f])) if whites else "red"
+
+
+def _due(data: GameData, state: State, who: str, card_id: str, segment: str) -> bool:
+    card = deck(data)[card_id]
+    return bool(card["immediate"] and card["phase"] == segment
+                and any(playable(data, state, f, card_id) is None for f in seat_of(state, who)))
+
+
+def _as(data: GameData, state: State, who: str, card_id: str) -> str:
+    return next(f for f in seat_of(state, who) if playable(data, state, f, card_id) is None)
+
+
+def _play(data: GameData, state: State, play: dict[str, Any], secrets: Secrets, rng: Rng,
+          forced: bool) -> list[Event]:
+    hand = state["cards"]["hands"].get(play["holder"], [])
+    found = secrets.reveal_where(hand, lambda v, n=play["card"]: v == n, first=True)
+    if not found:
+        return [{"type": "note", "zone": "", "text": f"{play['faction']} does not hold {play['card']}: "
+                 "not played (14.1)"}]
+    return _carry_out(data, state, play, found[0][0], rng, forced)
+
+
+def _carry_out(data: GameData, state: State, play: dict[str, Any], node: dict[str, Any], rng: Rng,
+               forced: bool) -> list[Event]:
+    from .events import apply
+
+    card = deck(data)[play["card"]]
+    played: Event = {"type": "card_played", "holder": play["holder"], "faction": play["faction"],
+                     "card": play["card"], "slot": node["id"], "removed": bool(card["remove"]),
+                     "immediate": forced}
+    for key in ("target", "zone"):
+        if play.get(key):
+            played[key] = play[key]
+    events = [played]
+    work = apply(data, state, played)
+    for k, effect in enumerate(card["effect"]):
+        found = effect_events(data, work, play, effect, rng, f"card:{play['card']}:t{state['turn']}:e{k}")
+        events += found
+        for e in found:
+            work = apply(data, work, e)
+    return events
+
+
+def _faction_of(effect: dict[str, Any], play: dict[str, Any]) -> str:
+    who = effect.get("faction", "self")
+    if who == "self":
+        return str(play["faction"])
+    if who == "target":
+        return str(play.get("target") or play["faction"])
+    return str(who)
+
+
+def effect_events(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
+                  rng: Rng, label: str) -> list[Event]:
+    """14.6: one effect of a card, as events (the card's own text is in cards.yaml)."""
+    do = effect["do"]
+    why = f"{play['card']} (14.6)"
+    if do in ("money", "manpower"):
+        faction = _faction_of(effect, play)
+        if effect.get("unless") and (state.get("flags") or {}).get(effect["unless"]):
+            return [{"type": "note", "zone": "", "text": f"{play['card']}: no effect, {effect['unless']} has happened"}]
+        if "dice" in effect:
+            rolls = [rng.roll(f"{label}:d{j + 1}", 6) for j in range(int(effect["dice"]))]
+            amount = sum(rolls)
+            if effect.get("halve"):
+                amount //= 2
+            amount = -amount if effect.get("lose") else amount
+        else:
+            rolls, amount = [], int(effect["amount"])
+        return [{"type": "card_resources", "faction": faction, do: amount, "dice": rolls, "why": why}]
+    if do == "ori":
+        return [{"type": "ori_change", "faction": _faction_of(effect, play), "change": int(effect["change"]),
+                 "why": why}]
+    if do == "flag":
+        return [{"type": "flag_set", "flag": effect["name"], "why": why}]
+    if do in ("add_units", "remove_units", "tank"):
+        return _units_effect(data, state, play, effect, why)
+    if do == "leader":
+        return _leader_effect(data, state, play, effect, rng, label, why)
+    if do == "replace_leader":
+        gone = state["units"][effect["remove"]]
+        zone = gone["zone"] if gone["status"] == "map" else play.get("zone")
+        out: list[Event] = [{"type": "units_out", "faction": gone["faction"], "units": [effect["remove"]],
+                             "why": why}]
+        out.append(_arrive(state, effect["add"], zone, gone["faction"], why))
+        return out
+    if do == "rail":
+        return [{"type": "rail_bonus", "faction": _faction_of(effect, play), "amount": int(effect["amount"]),
+                 "why": why}]
+    if do == "minor":
+        controller = _faction_of({"faction": effect.get("controller", "self")}, play)
+        event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
+                        "controller": None if effect["status"] == "neutral" else controller,
+                        "until": int(state["turn"]) if effect["status"] == "limited" else None,
+                        "result": "card", "why": why}
+        return [event]
+    decide = effect.get("decide") or TO_REFEREE.get(do, f"carry out {do}")
+    return [{"type": "referee_decides", "card": play["card"], "faction": play["faction"],
+             "target": play.get("target"), "zone": play.get("zone"), "decide": decide,
+             "text": deck(data)[play["card"]]["text"]}]
+
+
+def _matching(state: State, faction: str, spec: dict[str, Any], statuses: tuple[str, ...],
+              b: Any) -> list[str]:
+    out = []
+    for uid, unit in sorted(state["units"].items()):
+        if unit["faction"] != faction or unit["type"] == "leader" or unit["status"] not in statuses:
+            continue
+        if spec.get("type") and unit["type"] != spec["type"]:
+            continue
+        if spec.get("full") and list(b.counters[uid]["full"]) != list(spec["full"]):
+            continue
+        out.append(uid)
+    return out
+
+
+def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
+                  why: str) -> list[Event]:
+    """add_units: counters set aside for a card at set-up (20.4, 19.3) join the faction's
+    pool; tank: the faction's tanks (15.4); remove_units: counters never or no longer in
+    play first (set aside, eliminated, in the pool), then the weakest on the map, reduced
+    first (the rulebook leaves the choice to the owner; by mail pbem makes it, see the
+    game's README). Counters removed by a card are out of the game (status gone)."""
+    b = board(data)
+    faction = _faction_of(effect, play)
+    spec = effect.get("units") or {}
+    count = int(spec.get("count", 1))
+    events: list[Event] = []
+    if effect["do"] == "tank":
+        tanks = _matching(state, faction, {"type": "tank"}, ("card",), b)
+        return [{"type": "units_in", "faction": faction, "units": tanks, "why": why}] if tanks else \
+            [{"type": "note", "zone": "", "text": f"{faction} has no tank waiting for the card"}]
+    if effect["do"] == "add_units":
+        found = _matching(state, faction, spec, ("removed",), b)[:count]
+        if found:
+            events.append({"type": "units_in", "faction": faction, "units": found, "why": why})
+        if len(found) < count:
+            events.append({"type": "note", "zone": "", "text": f"{why}: only {len(found)} of {count} "
+                           f"counters of {faction} were set aside for a card"})
+    else:
+        off = [u for status in ("removed", "eliminated", "pool", "bought")
+               for u in _matching(state, faction, spec, (status,), b)]
+        on = sorted(_matching(state, faction, spec, ("map",), b),
+                    key=lambda u: (not state["units"][u]["reduced"], u))
+        chosen = (off + on)[:count]
+        if chosen:
+            events.append({"type": "units_out", "faction": faction, "units": chosen, "why": why})
+    if effect.get("money"):
+        sign = 1 if effect["do"] == "add_units" else -1
+        events.append({"type": "card_resources", "faction": faction, "money": sign * int(effect["money"]),
+                       "dice": [], "why": why})
+    return events
+
+
+def _leader_effect(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
+                   rng: Rng, label: str, why: str) -> list[Event]:
+    """10.6: a leader from the unused leaders, placed in a zone the faction controls."""
+    faction = _faction_of(effect, play)
+    if effect["leader"] == "random_unused":
+        named = reserved(data)  # Wrangel, Yudenich, Miller come by their own cards (20.3)
+        unused = sorted(u for u, p in state["units"].items()
+                        if p["type"] == "leader" and p["faction"] == faction and p["status"] == "unused"
+                        and u not in named)
+        if not unused:
+            return [{"type": "note", "zone": "", "text": f"{why}: {faction} has no unused leader (10.6)"}]
+        leader = rng.choice(f"{label}:leader", unused)
+    else:
+        leader = effect["leader"]
+        if state["units"][leader]["status"] != "unused":
+            return [{"type": "note", "zone": "", "text": f"{why}: {leader} is not among the unused "
+                     "leaders (10.6): no effect"}]
+    return [_arrive(state, leader, play.get("zone"), faction, why)]
+
+
+def reserved(data: GameData) -> set[str]:
+    """The leaders a card brings in by name."""
+    return {str(e.get("leader") if e["do"] == "leader" else e.get("add"))
+            for c in deck(data).values() for e in c["effect"]
+            if (e["do"] == "leader" and e.get("leader") != "random_unused") or e["do"] == "replace_leader"}
+
+
+def _arrive(state: State, leader: str, zone: Any, faction: str, why: str) -> Event:
+    """The zone named, if the faction controls it, else its first home zone it controls."""
+    if zone is None or state["control"].get(zone) != faction:
+        held = sorted(z for z, owner in state["control"].items() if owner == faction)
+        zone = held[0] if held else None
+    return {"type": "leader_in", "leader": leader, "zone": zone, "faction": faction, "why": why}
+
+
+# ---------------------------------------------------------------------------------------
+# folding
+
+
+def _played(_b: Any, s: State, e: Event) -> None:
+    c = s["cards"]
+    hand = c["hands"].get(e["holder"], [])
+    if not any(n["id"] == e["slot"] for n in hand):
+        raise ValueError(f"{e['holder']} holds no card {e['slot']}")
+    c["hands"][e["holder"]] = [n for n in hand if n["id"] != e["slot"]]
+    key = "removed" if e["removed"] else "discard"
+    c[key] = [*c[key], e["card"]]
+
+
+def _resources(_b: Any, s: State, e: Event) -> None:
+    faction = e["faction"]
+    if faction not in MAJORS:
+        raise ValueError(f"no major faction {faction!r}")
+    for key in ("money", "manpower"):
+        if key in e:
+            s[key][faction] = max(0, int(s[key][faction]) + int(e[key]))  # 6.4 never below 0
+
+
+def _flag(_b: Any, s: State, e: Event) -> None:
+    s.setdefault("flags", {})[str(e["flag"])] = True
+
+
+def _units_in(_b: Any, s: State, e: Event) -> None:
+    for uid in e["units"]:
+        if s["units"][uid]["status"] not in ("card", "removed"):
+            raise ValueError(f"{uid} is not waiting for a card")
+        s["units"][uid].update(status="pool", zone=None)
+
+
+def _units_out(_b: Any, s: State, e: Event) -> None:
+    for uid in e["units"]:
+        s["units"][uid].update(status="gone", zone=None)
+
+
+def _leader_in(b: Any, s: State, e: Event) -> None:
+    if e["zone"] is None:
+        s["units"][e["leader"]].update(status="unused", zone=None)
+        return
+    if e["zone"] not in b.zones:
+        raise ValueError(f"no zone {e['zone']!r}")
+    s["units"][e["leader"]].update(status="map", zone=e["zone"])
+
+
+def _rail(_b: Any, s: State, e: Event) -> None:
+    bonus = s.setdefault("rail_bonus", {})
+    bonus[e["faction"]] = int(bonus.get(e["faction"], 0)) + int(e["amount"])
+
+
+APPLY = {"card_played": _played, "card_resources": _resources, "flag_set": _flag,
+         "units_in": _units_in, "units_out": _units_out, "leader_in": _leader_in,
+         "rail_bonus": _rail}
+
+
+def describe(e: Event) -> str | None:
+    kind = e.get("type")
+    if kind == "card_played":
+        how = "must play" if e.get("immediate") else "plays"
+        at = f" on {e['target']}" if e.get("target") else ""
+        fate = "out of the game (14.72)" if e["removed"] else "to the discards"
+        return f"{e['faction']} {how} {e['card']}{at} ({e['slot']} opened, {fate})"
+    if kind == "card_resources":
+        parts = [f"{k} {int(e[k]):+d}" for k in ("money", "manpower") if k in e]
+        dice = f" (dice {' '.join(map(str, e['dice']))})" if e.get("dice") else ""
+        return f"{e['faction']}: {', '.join(parts)}{dice}, by {e['why']}"
+    if kind == "flag_set":
+        return f"{e['flag']} is now in force, by {e['why']}"
+    if kind == "units_in":
+        return f"{e['faction']}: {', '.join(e['units'])} join the force pool, by {e['why']}"
+    if kind == "units_out":
+        return f"{e['faction']}: {', '.join(e['units'])} leave the game, by {e['why']}"
+    if kind == "leader_in":
+        where = e["zone"] or "the unused leaders (no zone under control)"
+        return f"{e['faction']}: leader {e['leader']} arrives in {where}, by {e['why']} (10.6)"
+    if kind == "rail_bonus":
+        return f"{e['faction']}: {e['amount']} more rail movement(s) this turn, by {e['why']}"
+    if kind == "referee_decides":
+        return (f"REFEREE TO DECIDE for {e['card']} played by {e['faction']}: {e['decide']}; "
+                "record it with pbem adjust")
+    return None
+

@@ -1,0 +1,203 @@
+"""Playing event cards (14.2, 14.6-14.74): a rule table with every card of the deck, and
+the play rules themselves. The deck is RECONSTRUCTED (cards.yaml): these tests hold the
+engine to what each card's structured effect says."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
+from position import standing as standing_
+
+cards = importlib.import_module("pbem_game_red_russia.cards")
+play = importlib.import_module("pbem_game_red_russia.play")
+movement = importlib.import_module("pbem_game_red_russia.movement")
+board = importlib.import_module("pbem_game_red_russia.board")
+
+DECK = data()["cards"]["cards"]
+EXPECTED = {  # what each kind of effect leaves in the log (14.6)
+    "money": {"card_resources"}, "manpower": {"card_resources"}, "ori": {"ori_change"},
+    "flag": {"flag_set"}, "add_units": {"units_in", "note"}, "remove_units": {"units_out"},
+    "tank": {"units_in"}, "leader": {"leader_in", "note"}, "replace_leader": {"units_out", "leader_in"},
+    "rail": {"rail_bonus"}, "minor": {"minor_status"},
+}
+YEAR_TURN = {1918: 1, 1919: 4, 1920: 8, 1921: 12}
+
+
+def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
+    for card in DECK:
+        for effect in card["effect"]:
+            assert (effect["do"] in play.AUTOMATED or effect["do"] in play.TO_REFEREE
+                    or effect["do"] == "referee"), f"{card['id']}: {effect['do']} is neither"
+    automated = [c["id"] for c in DECK if all(e["do"] in play.AUTOMATED for e in c["effect"])]
+    assert len(automated) >= 40  # the rest: see the game's README
+
+
+def holding(card_id: str, *, turn: int | None = None, options: dict[str, Any] | None = None,
+            ) -> tuple[dict[str, Any], str]:
+    """A position in a year the card is playable, its first possible player holding it."""
+    card = next(c for c in DECK if c["id"] == card_id)
+    faction = (card.get("playable_by") or ["red"])[0]
+    years = card.get("years") or [1919]
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Ekaterinodar", "siberian-inf-01": "Omsk",
+                      "north-inf-01": "Archangel", "denikin": "Ekaterinodar"},
+                     turn=turn or YEAR_TURN[years[0]], options=options)
+    state["standing"] = standing_()
+    state["cards"]["hands"][faction] = [OpenSecrets().seal("card", "c1", faction, 1, card_id)]
+    return state, faction
+
+
+def played(state: dict[str, Any], faction: str, card_id: str, **args: Any) -> list[dict[str, Any]]:
+    plays = [{"holder": faction, "faction": faction, "card": card_id, "target": args.get("target"),
+              "zone": args.get("zone")}]
+    card = next(c for c in DECK if c["id"] == card_id)
+    segment = card["phase"] if card["phase"] != "any" else "purchase"
+    return play.play_segment(data(), state, plays, segment, OpenSecrets(), FixedRng(*[3] * 10))
+
+
+def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    for e in events:
+        state = GAME.apply(data(), state, e)
+    return state
+
+
+@pytest.mark.parametrize("card_id", [c["id"] for c in DECK])
+def test_14_6_each_card_when_played(card_id: str) -> None:
+    """Every card: it is opened and leaves the hand, goes out of the game or to the
+    discards (14.72), and its effects leave the events of their kind."""
+    state, faction = holding(card_id, options={"czech_legion": True})
+    card = next(c for c in DECK if c["id"] == card_id)
+    events = played(state, faction, card_id, target="red" if faction != "red" else "south")
+    assert events[0]["type"] == "card_played" and events[0]["card"] == card_id
+    kinds = {e["type"] for e in events[1:]}
+    for effect in card["effect"]:
+        if effect["do"] in EXPECTED:
+            assert kinds & EXPECTED[effect["do"]], f"{card_id}: {effect['do']} left {kinds}"
+        else:
+            assert "referee_decides" in kinds
+    after = fold(state, events)
+    assert after["cards"]["hands"][faction] == []
+    assert card_id in after["cards"]["removed" if card["remove"] else "discard"]
+
+
+@pytest.mark.parametrize(("card_id", "faction", "turn", "message"), [
+    ("kolchak-coup", "red", 1, "kolchak-coup is playable by siberian only (14.73)"),
+    ("land-decree", "red", 4, "land-decree is playable in 1918 only, not 1919 (14.74)"),
+    ("railway-commissariat", "red", 1, "railway-commissariat is a card of the action phase"),
+    ("typhus", "red", 1, "typhus names a faction: target:"),
+    ("no-such-card", "red", 1, "no card 'no-such-card'"),
+])
+def test_14_73_14_74_plays_are_checked(card_id: str, faction: str, turn: int, message: str) -> None:
+    state = position({}, turn=turn)
+    state["phase"] = "purchase"
+    found = messages(state, faction, orders({"play": {"card": card_id}}))
+    assert any(message in m for m in found), found
+
+
+def test_14_2_a_card_not_held_is_not_played() -> None:
+    state, _ = holding("tank")
+    events = played(state, "south", "latvian-riflemen")
+    assert events == [{"type": "note", "zone": "", "text": "south does not hold latvian-riflemen: not played (14.1)"}]
+
+
+def test_14_71_a_card_to_play_at_once_is_played_by_pbem_at_the_start_of_its_phase() -> None:
+    state, faction = holding("left-sr-uprising")  # political, 1918, immediate
+    events = play.play_segment(data(), state, [], "purchase", OpenSecrets(), FixedRng())
+    assert events == []  # not its phase
+    events = play.play_segment(data(), state, [], "political", OpenSecrets(), FixedRng())
+    assert events[0]["type"] == "card_played" and events[0]["immediate"]
+    assert events[1]["type"] == "referee_decides"
+    assert "Infighting" in GAME.summary(data(), events[1]) and "pbem adjust" in GAME.summary(data(), events[1])
+
+
+def test_14_71_an_immediate_card_that_can_never_be_played_is_dead_weight() -> None:
+    state = position({}, turn=4)  # 1919: Left SR uprising was 1918 only
+    assert cards.dead_weight(data(), state, "red", "left-sr-uprising")
+
+
+def test_15_4_the_tank_card_puts_the_faction_s_tank_in_its_pool() -> None:
+    state, faction = holding("tank")
+    after = fold(state, played(state, faction, "tank"))
+    tanks = [u for u, p in after["units"].items() if p["faction"] == faction and p["type"] == "tank"]
+    assert tanks and all(after["units"][u]["status"] == "pool" for u in tanks)
+
+
+def test_19_3_czech_legion_formed_adds_the_two_set_aside_units_and_six_money() -> None:
+    state, _ = holding("czech-legion-formed", options={"czech_legion": True})
+    waiting = [u for u, p in state["units"].items()  # set aside at set-up (19.3)
+               if p["faction"] == "siberian" and p["status"] == "removed" and p["type"] == "inf"]
+    money = state["money"]["siberian"]
+    after = fold(state, played(state, "siberian", "czech-legion-formed"))
+    assert len(waiting) == 2 and all(after["units"][u]["status"] == "pool" for u in waiting)
+    assert after["money"]["siberian"] == money + 6
+
+
+def test_10_93_semenov_corruption_halves_two_dice_of_money_until_the_kolchak_coup() -> None:
+    state, _ = holding("semenov-corruption")
+    state["cards"]["hands"]["siberian"] = state["cards"]["hands"].pop("red")
+    money = state["money"]["siberian"]
+    events = played(state, "siberian", "semenov-corruption")
+    change = next(e for e in events if e["type"] == "card_resources")
+    assert change["dice"] == [3, 3] and change["money"] == -3  # (3 + 3) // 2, lost
+    assert fold(state, events)["money"]["siberian"] == money - 3
+    state["flags"] = {"kolchak_coup": True}
+    events = played(state, "siberian", "semenov-corruption")
+    assert not [e for e in events if e["type"] == "card_resources"]
+
+
+def test_7_6_a_rail_card_adds_movements_for_this_turn_only() -> None:
+    state, _ = holding("railway-commissariat")
+    b = board.board(data())
+    before = movement.rail_capacity(b, state, "red")
+    after = fold(state, played(state, "red", "railway-commissariat"))
+    assert movement.rail_capacity(b, after, "red") == before + 2
+    next_turn = GAME.apply(data(), after, {"type": "phase", "turn": after["turn"] + 1, "phase": "purchase"})
+    assert movement.rail_capacity(b, next_turn, "red") == before
+
+
+def test_10_6_a_new_leader_goes_to_a_zone_the_faction_controls() -> None:
+    state, _ = holding("yudenich-offensive")
+    events = played(state, "north", "yudenich-offensive", zone="Archangel")
+    arrive = next(e for e in events if e["type"] == "leader_in")
+    assert arrive["leader"] == "yudenich" and arrive["zone"] == "Archangel"
+    assert fold(state, events)["units"]["yudenich"]["status"] == "map"
+
+
+def test_10_6_a_random_new_leader_is_never_one_a_card_names() -> None:
+    state, _ = holding("officers-rally")
+    events = played(state, "siberian", "officers-rally")
+    arrive = next(e for e in events if e["type"] in ("leader_in", "note"))
+    assert arrive.get("leader") not in play.reserved(data())
+
+
+def test_10_92_wrangel_takes_over_in_denikins_zone() -> None:
+    state, _ = holding("wrangel-takes-over")
+    state["units"]["denikin"].update(status="map", zone="Ekaterinodar")
+    after = fold(state, played(state, "south", "wrangel-takes-over"))
+    assert after["units"]["denikin"]["status"] == "gone"
+    assert (after["units"]["wrangel"]["status"], after["units"]["wrangel"]["zone"]) == ("map", "Ekaterinodar")
+    assert after["flags"]["wrangel_takes_over"]
+
+
+def test_14_2_play_cards_auto_plays_only_cards_that_need_no_choice() -> None:
+    state, _ = holding("british-supplies")  # purchase, south, 1919: money, automated
+    state["cards"]["hands"]["south"].append(OpenSecrets().seal("card", "c2", "south", 1, "cossack-raid"))
+    state["standing"]["south"]["play_cards"] = "auto"
+    events = play.play_segment(data(), state, [], "purchase", OpenSecrets(), FixedRng(*[3] * 4))
+    assert [e["card"] for e in events if e["type"] == "card_played"] == ["british-supplies"]
+    events = play.play_segment(data(), state, [], "action", OpenSecrets(), FixedRng())
+    assert events == []  # Cossack Raid needs the referee: never played for the player
+
+
+def test_14_2_the_purchase_file_plays_at_the_start_of_each_phase() -> None:
+    """A whole purchase resolution: the political card is played at the start of 4.3,
+    after the purchases of 4.2."""
+    state, _ = holding("land-decree")
+    state.update(phase="purchase")
+    body = orders({"play": {"card": "land-decree"}})
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[3] * 40), OpenSecrets())
+    kinds = [e["type"] if e["type"] != "segment" else e["rule"] for e in events]
+    assert kinds.index("4.3") < kinds.index("card_played") < kinds.index("ori_change")
