@@ -234,7 +234,8 @@ class RedRussia:
             actor = work["actor"]
             events.append({"type": "segment", "rule": "4.5", "name": f"action phase of {actor}"})
             # 14.2 the active player's action cards, before the moves
-            plays = play.queued(data, work, {actor: orders.get(actor, {})})
+            plays = [p for p in play.queued(data, work, {actor: orders.get(actor, {})})
+                     if not play.after_moves(data, p)]
             found = play.play_segment(data, work, plays, "action", _needed(secrets), rng,
                                       auto_for=[cards.holder(work, actor)])
             events += found
@@ -254,7 +255,11 @@ class RedRussia:
             events.append({"type": "segment", "rule": "4.6", "name": "victory"})
             # 17.5 the modifiers earned this turn, for the next political phase
             events.append(politics.ori_mods_event(data, work, work.get("turn_events", [])))
-            events += turn.victory(data, work)
+            found = turn.victory(data, work)
+            if work.get("raids"):  # 15.3 removed once the points are counted
+                found.insert(next(i for i, e in enumerate(found) if e["type"] == "victory_points") + 1,
+                             {"type": "raids_over"})
+            events += found
         else:
             raise ValueError(f"phase {name} does not resolve")
         return events
@@ -392,6 +397,11 @@ def action(
     work = state
     for e in events:
         work = apply_event(data, work, e)
+    later = [p for p in play.queued(data, work, {faction: body}) if play.after_moves(data, p)]
+    if rng is not None and secrets is not None and later:  # 14.2 Coup de main, battle cards
+        found = play.play_segment(data, work, later, "action", secrets, rng, auto_for=[])
+        events += found
+        work = _fold(data, work, found)
     attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move", "siege"))]
     sieges = [(i, arg) for i, _verb, arg in order_items(body, ("siege",), [], others=("move", "attack"))]
     b = board_.board(data)

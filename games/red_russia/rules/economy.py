@@ -568,6 +568,8 @@ def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, in
     spec = b.zones[zone]
     if iron_cross_closed(b, state, zone):
         return 0, 0, "out of play (11.0)"
+    if zone in (state.get("raids") or {}):
+        return 0, 0, "Cossack raid (15.3)"
     # 6.3: enemy infantry and cavalry must not outnumber the friendly ones
     foes = friends = 0
     for p in state["units"].values():

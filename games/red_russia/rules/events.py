@@ -279,7 +279,7 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
 }
 # events that only record what happened (dice, explanations); they change nothing
 RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over", "segment",
-               "referee_decides",
+               "referee_decides", "infighting",
                "naval_search", "blockade_run", "naval_battle_over")  # 8.92 at sea
 
 

@@ -16,10 +16,10 @@ so (14.72). A card that its holder cannot play (14.73 playable by, 14.74 year) i
 when the orders are checked.
 
 Effects the engine carries out: money, manpower, ori, flag, add_units, remove_units, tank,
-leader, replace_leader, rail, minor. Effects it does not carry out yet (partisans 15.2,
-Cossack raids 15.3, famine 19.2, infighting, coup de main, combat modifiers) and the
-`referee` effect are put to the referee: the log says what to decide, and the referee
-records it with `pbem adjust`.
+leader, replace_leader, rail, minor, infighting (a RECONSTRUCTED table in politics.yaml),
+coup_de_main (9.0) and cossack_raid (15.3). Effects it does not carry out yet (partisans
+15.2, famine 19.2, combat modifiers) and the `referee` effect are put to the referee: the
+log says what to decide, and the referee records it with `pbem adjust`.
 """
 
 from __future__ import annotations
@@ -34,20 +34,26 @@ from .cards import deck, holder, holders, seat_of, year
 from .common import order_items
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
-             "replace_leader", "rail", "minor")
+             "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid")
+# effects that need a choice the player names in the play (a zone): never played by `auto`
+CHOOSE = ("coup_de_main", "combat")
+# action cards played after the moves, before the battles (their zone must be reached first)
+AFTER_MOVES = ("coup_de_main", "combat")
 # effects put to the referee for now, with what the referee must decide
 TO_REFEREE = {
     "partisans": "place a partisan (15.2) as the card says",
     "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
     "famine": "apply the famine (19.2) as the card says",
-    "infighting": "apply the Infighting roll to the faction named (10.8.1: +1 for the Reds "
-                  "while Lenin is not in Moscow)",
-    "coup_de_main": "give the zone named to the player's faction if no enemy land unit is there (9.0)",
     "combat": "apply the card to the battle or siege the player names",
 }
 # which phases' cards each orders file may play (14.2)
 FILE_PHASES = {"purchase": ("card", "purchase", "political", "initiative", "any"),
                "action": ("action", "any")}
+
+
+def after_moves(data: GameData, play: dict[str, Any]) -> bool:
+    """An action card played once the moves are made (Coup de main, the battle cards)."""
+    return any(e["do"] in AFTER_MOVES for e in deck(data)[play["card"]]["effect"])
 
 
 def _card_phase_ok(card: dict[str, Any], segment: str) -> bool:
@@ -71,8 +77,8 @@ def _needs(card: dict[str, Any]) -> set[str]:
     for effect in card["effect"]:
         if effect.get("faction") == "target":
             needs.add("target")
-        if effect["do"] == "leader" or (effect["do"] == "replace_leader"):
-            needs.add("zone?")
+        if effect["do"] in CHOOSE:
+            needs.add("zone")
     return needs
 
 
@@ -115,6 +121,8 @@ def validate(data: GameData, state: State, faction: str, body: dict[str, Any], f
             problems.append(Problem((*path, "target"), f"{name} names a faction: target: one of "
                                                          f"{', '.join(MAJORS)}"))
         zone = arg.get("zone")
+        if "zone" in _needs(card) and zone is None:
+            problems.append(Problem(path, f"{name} needs the zone it is played on: zone: ZONE"))
         if zone is not None and zone not in board(data).zones:
             problems.append(Problem((*path, "zone"), f"no zone {zone!r}"
                                                      f"{suggest(str(zone), list(board(data).zones))}"))
@@ -184,7 +192,7 @@ def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) ->
     playable now, and with effects that need no choice beyond the default target."""
     card = deck(data)[card_id]
     return bool(not card["immediate"] and _card_phase_ok(card, segment)
-                and all(e["do"] in AUTOMATED for e in card["effect"])
+                and all(e["do"] in AUTOMATED and e["do"] not in CHOOSE for e in card["effect"])
                 and any(playable(data, state, f, card_id) is None for f in seat_of(state, who)))
 
 
@@ -284,6 +292,12 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
     if do == "rail":
         return [{"type": "rail_bonus", "faction": _faction_of(effect, play), "amount": int(effect["amount"]),
                  "why": why}]
+    if do == "infighting":
+        return _infighting(data, state, _faction_of(effect, play), rng, label, why)
+    if do == "coup_de_main":
+        return _coup_de_main(data, state, play, why)
+    if do == "cossack_raid":
+        return _cossack_raid(data, state, play, why)
     if do == "minor":
         controller = _faction_of({"faction": effect.get("controller", "self")}, play)
         event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
@@ -295,6 +309,72 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
     return [{"type": "referee_decides", "card": play["card"], "faction": play["faction"],
              "target": play.get("target"), "zone": play.get("zone"), "decide": decide,
              "text": deck(data)[play["card"]]["text"]}]
+
+
+def _infighting(data: GameData, state: State, faction: str, rng: Rng, label: str,
+                why: str) -> list[Event]:
+    """The Infighting roll (10.8.1): 1d6, +1 for the Reds while Lenin is not in Moscow, on
+    politics.yaml's RECONSTRUCTED table: nothing, one die of money, an ORI level, or both."""
+    from .politics import lookup, tables
+    from .turn import lenin_in_moscow
+
+    roll = rng.roll(f"{label}:infighting", 6)
+    modifier = 1 if faction == "red" and not lenin_in_moscow(state) else 0
+    result = lookup(tables(data)["infighting"]["table"], roll + modifier)["result"]
+    events: list[Event] = [{"type": "infighting", "faction": faction, "roll": roll,
+                            "modifier": modifier, "result": result}]
+    if result in ("money", "both"):
+        lost = rng.roll(f"{label}:infighting:money", 6)
+        events.append({"type": "card_resources", "faction": faction, "money": -lost, "dice": [lost],
+                       "why": why})
+    if result in ("ori", "both"):
+        events.append({"type": "ori_change", "faction": faction, "change": -1, "why": why})
+    return events
+
+
+def _coup_de_main(data: GameData, state: State, play: dict[str, Any], why: str) -> list[Event]:
+    """9.0: the one way besides a siege to take a zone: the player's units are in it (after
+    the moves), no enemy land unit is, and it is enemy or neutral (for a White faction, not
+    another White faction's, 18.1)."""
+    from .common import enemy_units_at, side
+
+    faction, zone = str(play["faction"]), play.get("zone")
+    owner = state["control"].get(zone) if zone else None
+    mine = [u for u, p in state["units"].items() if p["status"] == "map" and p["zone"] == zone
+            and p["faction"] == faction and p["type"] in ("inf", "cav", "tank")]
+    why_not = None
+    if zone is None or zone not in board(data).zones:
+        why_not = "no zone named"
+    elif owner == faction or (owner is not None and side(owner) == side(faction)):
+        why_not = f"{zone} is not an enemy or neutral zone"
+    elif not mine:
+        why_not = f"{faction} has no land unit in {zone}"
+    elif [u for u in enemy_units_at(state, zone, faction) if state["units"][u]["type"] != "fleet"]:
+        why_not = f"enemy land units are in {zone}"
+    if why_not:
+        return [{"type": "note", "zone": zone or "", "text": f"{why}: no effect, {why_not} (9.0)"}]
+    return [{"type": "control", "zone": zone, "from": owner, "faction": faction,
+             "why": "Coup de main (9.0)"}]
+
+
+def _cossack_raid(data: GameData, state: State, play: dict[str, Any], why: str) -> list[Event]:
+    """15.3: Cossack Raid markers on Red zones at most two zones from a White-controlled
+    zone (game.yaml cossack_raid: how many, RECONSTRUCTED): the zone the play names if it
+    may be raided, then the richest others; until the victory phase they count for nobody."""
+    b = board(data)
+    spec = b.game.get("cossack_raid") or {"markers": 2, "reach": 2}
+    white = {z for z, owner in state["control"].items() if owner in ("siberian", "south", "north")}
+    near = set(white)
+    for _step in range(int(spec["reach"])):
+        near |= {n for z in near for n in b.routes.get(z, {}) if n in b.zones}
+    eligible = sorted((z for z in near if state["control"].get(z) == "red"
+                       and z not in (state.get("raids") or {})),
+                      key=lambda z: (-int(b.zones[z]["money"]), z))
+    chosen = [z for z in [play.get("zone")] if z in eligible]
+    chosen += [z for z in eligible if z not in chosen][: int(spec["markers"]) - len(chosen)]
+    if not chosen:
+        return [{"type": "note", "zone": "", "text": f"{why}: no Red zone within reach (15.3)"}]
+    return [{"type": "raids", "zones": chosen, "faction": play["faction"], "why": why}]
 
 
 def _matching(state: State, faction: str, spec: dict[str, Any], statuses: tuple[str, ...],
@@ -432,6 +512,17 @@ def _leader_in(b: Any, s: State, e: Event) -> None:
     s["units"][e["leader"]].update(status="map", zone=e["zone"])
 
 
+def _raids(b: Any, s: State, e: Event) -> None:
+    for zone in e["zones"]:
+        if zone not in b.zones:
+            raise ValueError(f"no zone {zone!r}")
+        s.setdefault("raids", {})[zone] = e["faction"]
+
+
+def _raids_over(_b: Any, s: State, e: Event) -> None:
+    s.pop("raids", None)
+
+
 def _rail(_b: Any, s: State, e: Event) -> None:
     bonus = s.setdefault("rail_bonus", {})
     bonus[e["faction"]] = int(bonus.get(e["faction"], 0)) + int(e["amount"])
@@ -439,7 +530,7 @@ def _rail(_b: Any, s: State, e: Event) -> None:
 
 APPLY = {"card_played": _played, "card_resources": _resources, "flag_set": _flag,
          "units_in": _units_in, "units_out": _units_out, "leader_in": _leader_in,
-         "rail_bonus": _rail}
+         "rail_bonus": _rail, "raids": _raids, "raids_over": _raids_over}
 
 
 def describe(e: Event) -> str | None:
@@ -462,6 +553,13 @@ def describe(e: Event) -> str | None:
     if kind == "leader_in":
         where = e["zone"] or "the unused leaders (no zone under control)"
         return f"{e['faction']}: leader {e['leader']} arrives in {where}, by {e['why']} (10.6)"
+    if kind == "infighting":
+        mod = f" {e['modifier']:+d}" if e["modifier"] else ""
+        return f"Infighting: {e['faction']} rolled {e['roll']}{mod}: {e['result']} (10.8.1)"
+    if kind == "raids":
+        return f"Cossack raid on {', '.join(e['zones'])}: they count for nobody until the victory phase (15.3)"
+    if kind == "raids_over":
+        return "the Cossack raiders go home with their plunder (15.3)"
     if kind == "rail_bonus":
         return f"{e['faction']}: {e['amount']} more rail movement(s) this turn, by {e['why']}"
     if kind == "referee_decides":

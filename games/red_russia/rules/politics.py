@@ -86,6 +86,7 @@ def check_tables(data: GameData) -> list[str]:
         "ori": ("change", (-1, 0, 1)),
         "intervention": ("result", ("remove", "none", "move", "add")),
         "minors": ("result", ("neutral", "none", "limited", "active")),
+        "infighting": ("result", ("none", "money", "ori", "both")),
     }
     for name, (key, allowed) in fields.items():
         rows = (t.get(name) or {}).get("table")

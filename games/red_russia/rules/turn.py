@@ -94,7 +94,7 @@ def victory_points(b: Board, state: State) -> dict[str, int]:
         faction = f["id"]
         held = 0
         for zone, owner in state["control"].items():
-            if owner == faction:
+            if owner == faction and zone not in (state.get("raids") or {}):  # 15.3
                 money = b.zones[zone]["money"]
                 held += 2 * money if (faction == "red" and zone == "Warsaw") else money  # 13.5
         vp[faction] = held - f["vp_base"]
