@@ -38,6 +38,8 @@ STANDING_KEYS: dict[str, Any] = {
     "supply_order": list,
     # 5.6: units (ids or types) to lose a step first when maintenance cannot be paid
     "unpaid_order": list,
+    # 14.2: battle cards (ids) to play when a battle you defend begins
+    "battle_cards": list,
     # 14.2: pbem plays at the start of its phase every card that needs no choice
     "play_cards": {"never": 0, "auto": 1},
     # 10.2: leaders (ids) who do not lead your units when you are attacked (no 10.4 test)

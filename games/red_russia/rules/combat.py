@@ -250,6 +250,13 @@ class Battle:
             self.round(r, difficult and r == 1, standing)
         self.after(defenders)
 
+    def card_mods(self, side: str, key: str) -> list[dict[str, Any]]:
+        """The battle cards played this phase on this zone by the factions of a side (14.6),
+        not yet used, that carry `key` (armoured trains, stubborn defence, Perekop)."""
+        owners = {self.attacker} if side == "atk" else defenders_of(self.state, self.zone, self.attacker)
+        return [c for c in (self.state.get("battle_cards") or {}).get(self.zone, [])
+                if c["faction"] in owners and key in c["modifier"] and not c.get("used")]
+
     def land(self, side: str) -> list[str]:
         return [u for u in self.side_units(side) if self.state["units"][u]["type"] != "fleet"]
 
@@ -293,6 +300,10 @@ class Battle:
             count += self.fortification()
         if count:
             groups.append({"what": "units", "count": count, "hit": base})
+        for card in self.card_mods(side, "extra_dice"):  # a battle card (armoured trains)
+            if r <= int(card["modifier"].get("rounds", 1)):
+                groups.append({"what": card["card"], "count": int(card["modifier"]["extra_dice"]),
+                               "hit": base})
         return groups
 
     def commissars(self, side: str, r: int) -> list[str]:
@@ -369,6 +380,12 @@ class Battle:
                     reduced.append((pid, faction or self.state["units"][pid]["faction"]))
         # 8.7 reduced units retreat, or are eliminated if they cannot
         for pid, faction in reduced:
+            side = "atk" if faction == self.attacker else "def"
+            stubborn = [c for c in self.card_mods(side, "cancel_retreat") if c["faction"] == faction]
+            if stubborn and self._here(pid):  # a battle card cancels one retreat; the loss stands
+                self.emit({"type": "battle_card_used", "zone": self.zone, "card": stubborn[0]["card"],
+                           "faction": faction, "unit": pid})
+                continue
             if self._here(pid):
                 self.retreat_or_die(pid, faction, standing.get(faction, {}))
         self.voluntary_retreats(standing)
@@ -586,6 +603,10 @@ def resolve_attacks(
                          "defenders": [], "spend": spend[spec["zone"]],
                          "level": LEVELS[spend[spec["zone"]]][0], "rounds": 0})
         else:
+            from .play import defend_with
+
+            for e in defend_with(data, battle.state, spec["zone"], faction, secrets, rng):
+                battle.emit(e)  # 14.2 the defenders' battle cards, by standing instruction
             battle.fight(spend[spec["zone"]], standing)
         events += battle.events
         state = battle.state
@@ -697,6 +718,8 @@ class Siege(Battle):
             hits["atk"] += got
             rolled["atk"].append({**group, "values": values, "hits": got})
         fort = fort_now(self.b, self.state, self.zone)  # 9.3 the fortification fires back
+        if self.card_mods("atk", "no_defensive_fire"):  # a battle card (Storming of Perekop)
+            fort = 0
         values = [self.rng.roll(f"{self.label}:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
         need = 5 if plus_one else 6
         hits["def"] = sum(1 for v in values if v >= need)

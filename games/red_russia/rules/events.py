@@ -89,6 +89,7 @@ def _tank_breakdown(b: Board, s: State, e: Event) -> None:
 
 
 def _phase(b: Board, s: State, e: Event) -> None:
+    s.pop("battle_cards", None)  # a battle card lasts the phase it is played in
     if e["turn"] != s["turn"]:
         s["moved"] = {}
         s["rail_used"] = {}

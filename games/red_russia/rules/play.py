@@ -34,7 +34,8 @@ from .cards import deck, holder, holders, seat_of, year
 from .common import order_items
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
-             "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid")
+             "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
+             "combat")
 # effects that need a choice the player names in the play (a zone): never played by `auto`
 CHOOSE = ("coup_de_main", "combat")
 # action cards played after the moves, before the battles (their zone must be reached first)
@@ -44,7 +45,6 @@ TO_REFEREE = {
     "partisans": "place a partisan (15.2) as the card says",
     "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
     "famine": "apply the famine (19.2) as the card says",
-    "combat": "apply the card to the battle or siege the player names",
 }
 # which phases' cards each orders file may play (14.2)
 FILE_PHASES = {"purchase": ("card", "purchase", "political", "initiative", "any"),
@@ -298,6 +298,8 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return _coup_de_main(data, state, play, why)
     if do == "cossack_raid":
         return _cossack_raid(data, state, play, why)
+    if do == "combat":
+        return _battle_card(data, state, play, effect, why)
     if do == "minor":
         controller = _faction_of({"faction": effect.get("controller", "self")}, play)
         event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
@@ -375,6 +377,51 @@ def _cossack_raid(data: GameData, state: State, play: dict[str, Any], why: str) 
     if not chosen:
         return [{"type": "note", "zone": "", "text": f"{why}: no Red zone within reach (15.3)"}]
     return [{"type": "raids", "zones": chosen, "faction": play["faction"], "why": why}]
+
+
+def _battle_card(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
+                 why: str) -> list[Event]:
+    """A battle card (armoured trains, stubborn defence, Storming of Perekop) on the zone the
+    play names, for this action phase: extra dice in a battle there (only where a railway
+    hub is, 2.1), one retreat after combat cancelled, or no defensive fire in a siege (9.3)."""
+    zone = play.get("zone")
+    b = board(data)
+    modifier = dict(effect["modifier"])
+    modifier.pop("side", None)
+    if zone not in b.zones:
+        return [{"type": "note", "zone": "", "text": f"{why}: no zone named: no effect"}]
+    if "extra_dice" in modifier and not int(b.zones[zone].get("rail", 0)):
+        return [{"type": "note", "zone": zone, "text": f"{why}: no railway hub in {zone} (2.1): no effect"}]
+    return [{"type": "battle_card", "zone": zone, "faction": play["faction"], "card": play["card"],
+             "modifier": modifier}]
+
+
+def defend_with(data: GameData, state: State, zone: str, attacker: str, secrets: Secrets,
+                rng: Rng) -> list[Event]:
+    """14.2 by mail: a defender plays the battle cards its standing `battle_cards` lists, when
+    a battle it defends begins (the one trigger point pbem checks outside the player's own
+    phase), if it holds them and may play them now."""
+    from .combat import defenders_of
+    from .events import apply
+
+    events: list[Event] = []
+    work = state
+    for faction in sorted(defenders_of(state, zone, attacker)):
+        wanted = (state["standing"].get(faction) or {}).get("battle_cards") or []
+        if faction not in MAJORS or not wanted:
+            continue
+        who = holder(work, faction)
+        hand = work["cards"]["hands"].get(who, [])
+        for node, value in secrets.reveal_where(
+                hand, lambda v, w=work, f=faction, want=tuple(wanted): str(v) in want
+                and playable(data, w, f, str(v)) is None
+                and deck(data)[str(v)]["phase"] == "action"):
+            found = _carry_out(data, work, {"holder": who, "faction": faction, "card": str(value),
+                                            "target": None, "zone": zone}, node, rng, forced=False)
+            events += found
+            for e in found:
+                work = apply(data, work, e)
+    return events
 
 
 def _matching(state: State, faction: str, spec: dict[str, Any], statuses: tuple[str, ...],
@@ -523,6 +570,17 @@ def _raids_over(_b: Any, s: State, e: Event) -> None:
     s.pop("raids", None)
 
 
+def _battle(_b: Any, s: State, e: Event) -> None:
+    s.setdefault("battle_cards", {}).setdefault(e["zone"], []).append(
+        {"faction": e["faction"], "card": e["card"], "modifier": dict(e["modifier"])})
+
+
+def _battle_used(_b: Any, s: State, e: Event) -> None:
+    for card in (s.get("battle_cards") or {}).get(e["zone"], []):
+        if card["card"] == e["card"] and card["faction"] == e["faction"]:
+            card["used"] = True
+
+
 def _rail(_b: Any, s: State, e: Event) -> None:
     bonus = s.setdefault("rail_bonus", {})
     bonus[e["faction"]] = int(bonus.get(e["faction"], 0)) + int(e["amount"])
@@ -530,7 +588,8 @@ def _rail(_b: Any, s: State, e: Event) -> None:
 
 APPLY = {"card_played": _played, "card_resources": _resources, "flag_set": _flag,
          "units_in": _units_in, "units_out": _units_out, "leader_in": _leader_in,
-         "rail_bonus": _rail, "raids": _raids, "raids_over": _raids_over}
+         "rail_bonus": _rail, "raids": _raids, "raids_over": _raids_over, "battle_card": _battle,
+         "battle_card_used": _battle_used}
 
 
 def describe(e: Event) -> str | None:
@@ -560,6 +619,10 @@ def describe(e: Event) -> str | None:
         return f"Cossack raid on {', '.join(e['zones'])}: they count for nobody until the victory phase (15.3)"
     if kind == "raids_over":
         return "the Cossack raiders go home with their plunder (15.3)"
+    if kind == "battle_card":
+        return f"{e['faction']}: {e['card']} on the fighting in {e['zone']} this phase"
+    if kind == "battle_card_used":
+        return f"{e['card']}: {e['unit']} stands its ground in {e['zone']}; the loss stands"
     if kind == "rail_bonus":
         return f"{e['faction']}: {e['amount']} more rail movement(s) this turn, by {e['why']}"
     if kind == "referee_decides":

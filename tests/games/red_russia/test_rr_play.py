@@ -23,6 +23,7 @@ EXPECTED = {  # what each kind of effect leaves in the log (14.6)
     "tank": {"units_in"}, "leader": {"leader_in", "note"}, "replace_leader": {"units_out", "leader_in"},
     "rail": {"rail_bonus"}, "minor": {"minor_status"}, "infighting": {"infighting"},
     "coup_de_main": {"control", "note"}, "cossack_raid": {"raids", "note"},
+    "combat": {"battle_card", "note"},
 }
 YEAR_TURN = {1918: 1, 1919: 4, 1920: 8, 1921: 12}
 
@@ -33,7 +34,7 @@ def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
             assert (effect["do"] in play.AUTOMATED or effect["do"] in play.TO_REFEREE
                     or effect["do"] == "referee"), f"{card['id']}: {effect['do']} is neither"
     automated = [c["id"] for c in DECK if all(e["do"] in play.AUTOMATED for e in c["effect"])]
-    assert len(automated) == 45  # the other 9: see the game's README
+    assert len(automated) == 48  # the other 6: see the game's README
 
 
 def holding(card_id: str, *, turn: int | None = None, options: dict[str, Any] | None = None,
@@ -184,6 +185,7 @@ def test_10_92_wrangel_takes_over_in_denikins_zone() -> None:
 def test_14_2_play_cards_auto_plays_only_cards_that_need_no_choice() -> None:
     state, _ = holding("british-supplies")  # purchase, south, 1919: money, automated
     state["cards"]["hands"]["south"].append(OpenSecrets().seal("card", "c2", "south", 1, "armoured-trains"))
+    assert "armoured-trains" not in [c for c in play.reserved(data())]
     state["standing"]["south"]["play_cards"] = "auto"
     events = play.play_segment(data(), state, [], "purchase", OpenSecrets(), FixedRng(*[3] * 4))
     assert [e["card"] for e in events if e["type"] == "card_played"] == ["british-supplies"]
@@ -274,3 +276,53 @@ def test_15_3_cossack_raid_takes_the_richest_red_zones_in_reach_until_the_victor
     kinds = [e["type"] for e in found]
     assert kinds.index("victory_points") + 1 == kinds.index("raids_over")
     assert "raids" not in fold(after, found)
+
+
+def rail_hub() -> str:
+    b = board.board(data())
+    return next(z for z in sorted(b.zones) if int(b.zones[z].get("rail", 0)) and b.zones[z]["territory"] == "greater_russia"
+                and not b.zones[z].get("iron_cross"))
+
+
+def test_14_6_armoured_trains_add_two_dice_in_the_first_round_at_a_railway_hub() -> None:
+    hub = rail_hub()
+    state = position({"red-inf-01": hub, "red-inf-02": hub, "south-inf-01": hub}, control={hub: "south"})
+    state["standing"] = standing_()
+    state["cards"]["hands"]["red"] = [OpenSecrets().seal("card", "c1", "red", 1, "armoured-trains")]
+    body = orders({"attack": {"zone": hub}}, {"play": {"card": "armoured-trains", "zone": hub}})
+    body["secret"] = {"spend": {hub: 3}}
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 80), OpenSecrets())
+    rounds = [e for e in events if e["type"] == "combat_round"]
+    assert [g["what"] for g in rounds[0]["dice"]["atk"]] == ["units", "armoured-trains"]
+    assert rounds[0]["dice"]["atk"][1]["count"] == 2
+    assert "armoured-trains" not in [g["what"] for g in rounds[1]["dice"]["atk"]]  # one round
+
+
+def test_14_2_a_defender_plays_stubborn_defence_by_standing_instruction() -> None:
+    state = position({"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver"},
+                     control={"Tver": "south", "Moscow": "south"})
+    state["standing"] = standing_({"south": {"battle_cards": ["stubborn-defence"]}})
+    state["cards"]["hands"]["south"] = [OpenSecrets().seal("card", "c1", "south", 1, "stubborn-defence")]
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    # the Reds hit twice, the South misses: south-inf-01 is reduced and would retreat
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(6, 6, *[1] * 60),
+                          OpenSecrets())
+    kinds = [e["type"] for e in events]
+    assert kinds.index("card_played") < kinds.index("combat_round") < kinds.index("battle_card_used")
+    after = fold(state, events)
+    assert after["units"]["south-inf-01"]["zone"] == "Tver" and after["units"]["south-inf-01"]["reduced"]
+    assert not [e for e in events if e["type"] == "retreat"]
+
+
+def test_9_3_storming_of_perekop_silences_the_fortification() -> None:
+    state = position({"red-inf-01": "Tver", "red-inf-02": "Tver"}, turn=8, control={"Tver": "south"})
+    state["standing"] = standing_()
+    state["cards"]["hands"]["red"] = [OpenSecrets().seal("card", "c1", "red", 1, "storming-of-perekop")]
+    body = orders({"siege": {"zone": "Tver", "rounds": 1}},
+                  {"play": {"card": "storming-of-perekop", "zone": "Tver"}})
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 40), OpenSecrets())
+    siege = next(e for e in events if e["type"] == "combat_round")
+    assert siege["dice"]["def"] == []
