@@ -46,3 +46,30 @@ def test_short_games_audit_clean(tmp_path: Path, seed: str) -> None:
     play(root, until_turn=4, phase="action", seed=seed)
     report = api.audit(root)
     assert report["ok"], report["problems"]
+
+
+SEATS = {2: ["siberian,south,north=White <white@example.org>"],
+         3: ["south,north=South and North <sn@example.org>"],
+         4: None}
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, True), (3, False), (3, True), (4, True), (2, False)])
+def test_whole_games_in_every_seating_with_the_options_on_and_off(tmp_path: Path, players: int,
+                                                                  options: bool) -> None:
+    """1.0, 14.3, 16.0-16.1, 19.1, 19.3: two-, three- and four-player games with the optional
+    rules on and off end in a result, and audit clean before and after unseal."""
+    seed = f"seats-{players}-{options}"
+    root = tmp_path / "camp"
+    api.new_campaign(root, "red_russia", seed=seed, name="camp", players=SEATS[players],
+                     options=["railways=true", "czech_legion=true"] if options else None)
+    status = play(root, until_turn=99, seed=seed, max_steps=1000)
+    assert status["over"] and status["result"]["reason"]
+    from pbem.campaign import Campaign
+
+    state = Campaign.open(root).state()["game"]
+    assert len(state["cards"]["hands"]) == players  # 14.3: one hand a player
+    assert api.audit(root)["ok"]
+    api.unseal(root)
+    final = api.audit(root, final=True)
+    assert final["ok"], final["problems"]
+    assert not final["unopened"]
