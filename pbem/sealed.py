@@ -113,6 +113,10 @@ HIDDEN = Hidden()
 MASK = "(masked)"
 
 
+def _name(node: dict[str, Any]) -> tuple[Any, ...]:
+    return (node.get("kind"), node.get("id"), node.get("owner"), node.get("turn"))
+
+
 def _meta(node: dict[str, Any]) -> dict[str, Any]:
     return {k: node[k] for k in ("kind", "id", "owner", "turn", "commitment")}
 
@@ -145,8 +149,11 @@ class _Secrets(ABC):
         if isinstance(value, Hidden):
             raise ValueError(f"the rules open sealed {node.get('kind')} {node.get('id')}, "
                              "but the log publishes no opening for it")
-        self.used.add(node["commitment"])
+        self.used.add(self._commitment(node))
         return value
+
+    def _commitment(self, node: dict[str, Any]) -> str:
+        return str(node["commitment"])
 
     def reveal_where(self, nodes: list[dict[str, Any]], test: Any,
                      first: bool = False) -> list[tuple[dict[str, Any], Any]]:
@@ -246,14 +253,26 @@ class PublishedSecrets(_Secrets):
     def __init__(self, campaign: str, openings: list[dict[str, Any]]) -> None:
         super().__init__(campaign)
         self.by_commitment = {o["node"]["commitment"]: o for o in openings}
+        # a node sealed and opened in one resolution (a card drawn, then played at once)
+        # is masked in the replay: its opening is found by what names it
+        self.by_name = {_name(o["node"]): o for o in openings}
 
     def _value(self, node: dict[str, Any]) -> Any:
         if node.get("commitment") == MASK:  # sealed earlier in this replay
             return node.get("value", HIDDEN)
         return HIDDEN
 
+    def _commitment(self, node: dict[str, Any]) -> str:
+        if node.get("commitment") == MASK and _name(node) in self.by_name:
+            return str(self.by_name[_name(node)]["node"]["commitment"])
+        return str(node["commitment"])
+
     def _published(self, node: dict[str, Any]) -> Any:
         opening = self.by_commitment.get(node.get("commitment", ""))
+        if opening is None and node.get("commitment") == MASK:
+            opening = self.by_name.get(_name(node))
+            if opening is not None:
+                node = opening["node"]  # the masked comparison of the events checks the rest
         if opening is None:
             return HIDDEN
         if not check_opening(self.campaign, node, opening["nonce"], opening["value"]):
