@@ -151,39 +151,28 @@ def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segm
 
     events: list[Event] = []
     work = state
-    for play in plays:
-        card = deck(data)[play["card"]]
-        if not _card_phase_ok(card, segment):
-            continue
-        found = _play(data, work, play, secrets, rng, forced=False)
-        events += found
+
+    def take(found: list[Event]) -> None:
+        nonlocal work
+        events.extend(found)
         for e in found:
             work = apply(data, work, e)
-    for who in holders(data, work):
-        hand = work["cards"]["hands"].get(who, [])
-        due = secrets.reveal_where(hand, lambda v, w=work, h=who: _due(data, w, h, str(v), segment))
-        for node, value in due:
-            faction = _as(data, work, who, str(value))
-            play = {"holder": who, "faction": faction, "card": str(value), "target": None, "zone": None}
-            found = _carry_out(data, work, play, node, rng, forced=True)
-            events += found
-            for e in found:
-                work = apply(data, work, e)
-    for who in holders(data, work):
-        if auto_for is not None and who not in auto_for:
-            continue
-        if not any(work["standing"].get(f, {}).get("play_cards") == "auto" for f in seat_of(work, who)):
-            continue
-        hand = work["cards"]["hands"].get(who, [])
-        chosen = secrets.reveal_where(hand, lambda v, w=work, h=who: _auto(data, w, h, str(v), segment))
-        for node, value in chosen:
-            faction = _as(data, work, who, str(value))
-            play = {"holder": who, "faction": faction, "card": str(value),
-                    "target": default_target(work, faction), "zone": None}
-            found = _carry_out(data, work, play, node, rng, forced=False)
-            events += found
-            for e in found:
-                work = apply(data, work, e)
+
+    for play in plays:
+        if _card_phase_ok(deck(data)[play["card"]], segment):
+            take(_play(data, work, play, secrets, rng, forced=False))
+    for forced, pick in ((True, _due), (False, _auto)):
+        for who in holders(data, work):
+            if not forced and (auto_for is not None and who not in auto_for or not any(
+                    work["standing"].get(f, {}).get("play_cards") == "auto" for f in seat_of(work, who))):
+                continue
+            hand = work["cards"]["hands"].get(who, [])
+            for node, value in secrets.reveal_where(
+                    hand, lambda v, w=work, h=who, test=pick: test(data, w, h, str(v), segment)):
+                faction = _as(data, work, who, str(value))
+                take(_carry_out(data, work, {"holder": who, "faction": faction, "card": str(value),
+                                             "target": default_target(work, faction), "zone": None},
+                                node, rng, forced=forced))
     return events
 
 
