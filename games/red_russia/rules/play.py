@@ -223,7 +223,7 @@ def _carry_out(data: GameData, state: State, play: dict[str, Any], node: dict[st
                      "card": play["card"], "slot": node["id"], "removed": bool(card["remove"]),
                      "immediate": forced}
     for key in ("target", "zone"):
-        if play.get(key):
+        if play.get(key) and (key == "zone" or key in _needs(card)):  # a target only if named
             played[key] = play[key]
     events = [played]
     work = apply(data, state, played)
