@@ -554,7 +554,13 @@ def describe_event(data: GameData, e: Event) -> str:
         actor = f" ({e['actor']})" if e.get("actor") else ""
         return f"turn {e['turn']}: {e['phase']}{actor}"
     if kind == "standing":
-        return f"{e['faction']} standing instructions: {e['standing']}"
+        def shown(value: Any) -> str:
+            if isinstance(value, bool):
+                return "yes" if value else "no"
+            return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+        told = "; ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in sorted(e["standing"].items()))
+        return f"{e['faction']} standing instructions: {told}"
     if kind == "victory_points":
         return "victory points: " + ", ".join(f"{f} {v:+d}" for f, v in e["vp"].items())
     if kind == "defeated":
