@@ -17,9 +17,10 @@ when the orders are checked.
 
 Effects the engine carries out: money, manpower, ori, flag, add_units, remove_units, tank,
 leader, replace_leader, rail, minor, infighting (a RECONSTRUCTED table in politics.yaml),
-coup_de_main (9.0) and cossack_raid (15.3). Effects it does not carry out yet (partisans
-15.2, famine 19.2, combat modifiers) and the `referee` effect are put to the referee: the
-log says what to decide, and the referee records it with `pbem adjust`.
+coup_de_main (9.0), cossack_raid (15.3), combat (the battle cards) and wound_leader (10.4).
+Effects it does not carry out yet (partisans 15.2, famine 19.2) and the `referee` effect are
+put to the referee: the log says what to decide, and the referee records it with
+`pbem adjust`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .common import order_items
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
-             "combat")
+             "combat", "wound_leader")
 # effects that need a choice the player names in the play (a zone): never played by `auto`
 CHOOSE = ("coup_de_main", "combat")
 # action cards played after the moves, before the battles (their zone must be reached first)
@@ -289,6 +290,12 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return _cossack_raid(data, state, play, why)
     if do == "combat":
         return _battle_card(data, state, play, effect, why)
+    if do == "wound_leader":  # 10.4: wounded, to the unused leaders; he may come back (10.6)
+        leader = effect["leader"]
+        if state["units"][leader]["status"] != "map":
+            return [{"type": "note", "zone": "", "text": f"{why}: {leader} is not on the map: no effect"}]
+        return [{"type": "leader_wounded", "leader": leader, "zone": state["units"][leader]["zone"],
+                 "why": why}]
     if do == "minor":
         controller = _faction_of({"faction": effect.get("controller", "self")}, play)
         event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
@@ -570,6 +577,10 @@ def _battle_used(_b: Any, s: State, e: Event) -> None:
             card["used"] = True
 
 
+def _wounded(_b: Any, s: State, e: Event) -> None:
+    s["units"][e["leader"]].update(status="unused", zone=None)
+
+
 def _rail(_b: Any, s: State, e: Event) -> None:
     bonus = s.setdefault("rail_bonus", {})
     bonus[e["faction"]] = int(bonus.get(e["faction"], 0)) + int(e["amount"])
@@ -578,7 +589,7 @@ def _rail(_b: Any, s: State, e: Event) -> None:
 APPLY = {"card_played": _played, "card_resources": _resources, "flag_set": _flag,
          "units_in": _units_in, "units_out": _units_out, "leader_in": _leader_in,
          "rail_bonus": _rail, "raids": _raids, "raids_over": _raids_over, "battle_card": _battle,
-         "battle_card_used": _battle_used}
+         "battle_card_used": _battle_used, "leader_wounded": _wounded}
 
 
 def describe(e: Event) -> str | None:
@@ -608,6 +619,8 @@ def describe(e: Event) -> str | None:
         return f"Cossack raid on {', '.join(e['zones'])}: they count for nobody until the victory phase (15.3)"
     if kind == "raids_over":
         return "the Cossack raiders go home with their plunder (15.3)"
+    if kind == "leader_wounded":
+        return f"{e['leader']} is wounded in {e['zone']} and leaves the map, by {e['why']} (10.4)"
     if kind == "battle_card":
         return f"{e['faction']}: {e['card']} on the fighting in {e['zone']} this phase"
     if kind == "battle_card_used":

@@ -66,6 +66,7 @@ EFFECTS: dict[str, tuple[set[str], set[str]]] = {
     "infighting": ({"faction"}, set()),
     "combat": ({"modifier", "note"}, set()),
     "referee": ({"decide"}, set()),
+    "wound_leader": ({"leader"}, set()),
 }
 
 

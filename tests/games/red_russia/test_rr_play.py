@@ -23,7 +23,7 @@ EXPECTED = {  # what each kind of effect leaves in the log (14.6)
     "tank": {"units_in"}, "leader": {"leader_in", "note"}, "replace_leader": {"units_out", "leader_in"},
     "rail": {"rail_bonus"}, "minor": {"minor_status"}, "infighting": {"infighting"},
     "coup_de_main": {"control", "note"}, "cossack_raid": {"raids", "note"},
-    "combat": {"battle_card", "note"},
+    "combat": {"battle_card", "note"}, "wound_leader": {"leader_wounded", "note"},
 }
 YEAR_TURN = {1918: 1, 1919: 4, 1920: 8, 1921: 12}
 
@@ -34,7 +34,7 @@ def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
             assert (effect["do"] in play.AUTOMATED or effect["do"] in play.TO_REFEREE
                     or effect["do"] == "referee"), f"{card['id']}: {effect['do']} is neither"
     automated = [c["id"] for c in DECK if all(e["do"] in play.AUTOMATED for e in c["effect"])]
-    assert len(automated) == 48  # the other 6: see the game's README
+    assert len(automated) == 49  # the other 5: see the game's README
 
 
 def holding(card_id: str, *, turn: int | None = None, options: dict[str, Any] | None = None,
@@ -326,3 +326,13 @@ def test_9_3_storming_of_perekop_silences_the_fortification() -> None:
     events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 40), OpenSecrets())
     siege = next(e for e in events if e["type"] == "combat_round")
     assert siege["dice"]["def"] == []
+
+
+def test_10_4_the_attempt_on_lenin_wounds_him() -> None:
+    state, _ = holding("attempt-on-lenin")
+    state["units"]["lenin"].update(status="map", zone="Moscow")
+    events = played(state, "siberian", "attempt-on-lenin")
+    assert events[-1]["type"] == "leader_wounded"
+    after = fold(state, events)
+    assert after["units"]["lenin"]["status"] == "unused"
+    assert after["money"]["red"] == state["money"]["red"]  # 10.8.1: no loss while only wounded
