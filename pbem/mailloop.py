@@ -382,6 +382,9 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     queued: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     folder = campaign.data.folder
+    # each player's own sealed values (their hand) are shown opened in their own mail: the
+    # referee's key opens them, and a faction's report opens only that faction's nodes
+    identities = campaign.referee_identities() if (campaign.private / "referee.key").exists() else None
     for player in m.players(campaign.factions()):
         key = f"report:{opener}:{player.email.lower()}"
         if not again and outbox.has(key):
@@ -389,7 +392,7 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             continue
         texts, pages, attachments = [], [], []
         for faction in player.factions:
-            context = report_.build_context(root, faction)
+            context = report_.build_context(root, faction, identities=identities)
             texts.append(report_.render_context(context, folder, "text"))
             pages.append(report_.render_context(context, folder, "html"))
             for t in context["orders_templates"]:

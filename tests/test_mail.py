@@ -362,6 +362,33 @@ def test_mail_for_a_player_of_several_factions_is_one_message(camp: Path) -> Non
     assert html.lower().count("<html") == 1 and html.lower().count("</body>") == 1
 
 
+def test_mail_shows_each_player_their_own_hand_and_nobody_elses(camp: Path) -> None:
+    """DESIGN.md: a player's report holds their own hand; the referee's key opens it for the
+    mail, and only the nodes of the player's own factions are opened."""
+    from pbem import sealed
+
+    play(camp, until_turn=1, seed="mail")
+    c = Campaign.open(camp)
+    deck = {card["id"]: card["title"] for card in c.data["cards"]["cards"]}
+    ids = c.referee_identities()
+    hands = {holder: [deck[sealed.open_node(c.id, n, ids).value] for n in nodes]
+             for holder, nodes in c.state()["game"]["cards"]["hands"].items()}
+    result = mailloop.mail(camp)
+    texts = {}
+    for record in result["queued"]:
+        msg = parse(camp / ".pbem" / "outbox" / record["file"])
+        texts[record["to"]] = msg.get_body(preferencelist=("plain",)).get_content()
+    mine = {"ann@example.org": "red", "bob@example.org": "siberian", "cy@example.org": "south"}
+    for to, holder in mine.items():
+        assert "YOUR HAND" in texts[to]
+        for other, cards in hands.items():
+            for title in cards:
+                if other == holder:
+                    assert title in texts[to], f"{to} does not see {title}"
+                elif not any(title in hands[h] for h in hands if h != other):
+                    assert f": {title} [" not in texts[to], f"{to} sees {other}'s {title}"
+
+
 def test_send_plain(camp: Path, smtp_server: Callable[..., Server]) -> None:
     server = smtp_server()
     result = mailloop.mail(camp, send=True, smtp=server.address)
