@@ -283,7 +283,7 @@ def _position(data: Any, view: dict[str, Any], style: dict[str, Any]) -> dict[st
         {"territory": t, "rows": sorted(rows, key=lambda r: str(r["name"]))}
         for t, rows in groups.items()]
     extra = {k: v for k, v in view.items()
-             if k in ("initiative", "treasure", "defeated", "cards") and v}
+             if k in ("initiative", "treasure", "defeated", "cards", "partisans", "raids") and v}
     return {"factions": factions, "zones": zones, "extra": extra,
             "has_ori": any(r["ori"] is not None for r in factions),
             "has_vp": any(r["vp"] is not None for r in factions)}

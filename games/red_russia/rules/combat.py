@@ -92,7 +92,9 @@ def check_attacks(
             problems.append(Problem((*path, "zone"), f"you have no land units in {zone} to attack "
                                                      "with (8.1: only units in the zone fight)"))
             continue
-        if not foes:
+        placer = (state.get("partisans") or {}).get(zone)
+        hunt = not foes and placer is not None and enemies(state, faction, placer)  # 15.2
+        if not foes and not hunt:
             problems.append(Problem((*path, "zone"), f"there are no enemy units in {zone} "
                                                      "(White factions never attack each other, 18.1)"))
             continue
@@ -127,7 +129,7 @@ def check_attacks(
                                                          "5 invasion; 8.3)"))
         else:
             total += amount
-        out.append({"zone": zone, "units": units, "leaders": leaders})
+        out.append({"zone": zone, "units": units, "leaders": leaders, **({"partisans": placer} if hunt else {})})
     if isinstance(spend, dict):
         for zone in spend:
             if b.places.get(zone) not in seen:
@@ -584,6 +586,12 @@ def resolve_attacks(
     standing = dict(state.get("standing", {}))
     spend: dict[str, int] | None = None
     for spec in attacks:
+        if spec.get("partisans") and spec["zone"] in (state.get("partisans") or {}):
+            hunt = PartisanHunt(b, data, state, faction, spec, rng)
+            hunt.run()
+            events += hunt.events
+            state = hunt.state
+            continue
         if not [u for u in spec["units"] if state["units"][u]["zone"] == spec["zone"]
                 and state["units"][u]["status"] == "map"] or not defenders_of(state, spec["zone"], faction):
             events.append({"type": "note", "zone": spec["zone"],
@@ -683,6 +691,55 @@ def check_sieges(
         problems.append(Problem(("orders",), f"the sieges cost {total} money ({siege_cost(b)} a "
                                              f"round); {faction} has {money_left} left (6.4)"))
     return out
+
+
+class PartisanHunt(Battle):
+    """15.2: partisans alone in a zone, attacked: as many rounds as it takes for one money
+    (a probe's price, 8.3), whatever the spending set aside. They defend normally: their
+    dice (their attack, game.yaml partisans) hit on a six, and a hit on their defence of 1
+    destroys them. The attacker's losses and retreats are those of any battle (8.6, 8.7)."""
+
+    def run(self) -> None:
+        spec = self.b.game.get("partisans") or {}
+        self.emit({"type": "attack", "zone": self.zone, "attacker": self.attacker,
+                   "defenders": ["partisans"], "spend": 1, "level": "probe", "rounds": 0})
+        standing: dict[str, dict[str, Any]] = dict(self.state.get("standing", {}))
+        for r in range(1, MAX_ROUNDS + 1):
+            if not self.land("atk") or self.zone not in (self.state.get("partisans") or {}):
+                break
+            hits = {"atk": 0, "def": 0}
+            rolled: dict[str, list[dict[str, Any]]] = {"atk": [], "def": []}
+            k = 0
+            for group in self.dice("atk", r, False):
+                values = []
+                for _ in range(group["count"]):
+                    k += 1
+                    values.append(self.rng.roll(f"{self.label}:partisans:atk:r{r}:d{k}", 6))
+                got = sum(1 for v in values if v >= group["hit"])
+                hits["atk"] += got
+                rolled["atk"].append({**group, "values": values, "hits": got})
+            values = [self.rng.roll(f"{self.label}:partisans:def:r{r}:d{i}", 6)
+                      for i in range(1, int(spec.get("attack", 2)) + 1)]
+            hits["def"] = sum(1 for v in values if v >= 6)
+            rolled["def"].append({"what": "partisans", "count": len(values), "hit": 6, "values": values,
+                                  "hits": hits["def"]})
+            self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
+                       "dice": rolled, "hits": hits})
+            units = self.side_units("atk")
+            listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
+            reduced = []
+            for pid in allocate(hits["def"], listed, self.loss_order("atk", standing),
+                                lambda u: self.value_if_reduced(u, 1)):
+                self.lost["atk"] += 1
+                self.emit({"type": "reduced", "unit": pid, "by": "combat"})
+                if self._here(pid):
+                    reduced.append(pid)
+            for pid in reduced:
+                if self._here(pid):
+                    self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+            if hits["atk"] >= int(spec.get("defence", 1)):
+                self.emit({"type": "partisans_gone", "zone": self.zone, "why": "destroyed in battle"})
+        self.after([])
 
 
 class Siege(Battle):

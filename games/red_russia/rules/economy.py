@@ -38,6 +38,7 @@ from .common import (
     order_items,
     piece_id,
     place_order,
+    side,
 )
 from .events import step_loss
 
@@ -570,6 +571,8 @@ def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, in
         return 0, 0, "out of play (11.0)"
     if zone in (state.get("raids") or {}):
         return 0, 0, "Cossack raid (15.3)"
+    placer = (state.get("partisans") or {}).get(zone)
+    hurt = 1 if placer is not None and side(placer) != side(faction) else 0  # 15.2
     # 6.3: enemy infantry and cavalry must not outnumber the friendly ones
     foes = friends = 0
     for p in state["units"].values():
@@ -591,7 +594,7 @@ def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, in
         money, manpower = money - 1, manpower - 1  # 6.6 a liberator keeping the zone
     if home == "finland":
         manpower -= 1  # 13.3, on top of 6.5
-    return max(0, money), max(0, manpower), None
+    return max(0, money - hurt), max(0, manpower - hurt), None
 
 
 def collection(data: GameData, state: State) -> list[Event]:

@@ -12,6 +12,7 @@ from typing import Any
 from pbem.game import Event, GameData, State, clone
 
 from .board import MAJORS, MINORS, Board, board
+from .common import side
 
 STOPPED = 99  # half movement points: a unit that entered enemy units may not move on (7.3)
 
@@ -187,6 +188,9 @@ def _control(b: Board, s: State, e: Event) -> None:
         raise ValueError(f"no zone {e['zone']!r}")
     s["control"][e["zone"]] = _faction(e["faction"], none=True)
     s.get("siege", {}).pop(e["zone"], None)
+    placer = (s.get("partisans") or {}).get(e["zone"])
+    if placer is not None and e["faction"] is not None and side(placer) == side(e["faction"]):
+        del s["partisans"][e["zone"]]  # 15.2 the side that raised them took the zone
 
 
 def _initiative(b: Board, s: State, e: Event) -> None:

@@ -17,10 +17,10 @@ when the orders are checked.
 
 Effects the engine carries out: money, manpower, ori, flag, add_units, remove_units, tank,
 leader, replace_leader, rail, minor, infighting (a RECONSTRUCTED table in politics.yaml),
-coup_de_main (9.0), cossack_raid (15.3), combat (the battle cards) and wound_leader (10.4).
-Effects it does not carry out yet (partisans 15.2, famine 19.2) and the `referee` effect are
-put to the referee: the log says what to decide, and the referee records it with
-`pbem adjust`.
+coup_de_main (9.0), cossack_raid (15.3), combat (the battle cards), wound_leader (10.4)
+and partisans (15.2). The effect it does not carry out yet (famine 19.2) and the
+`referee` effect are put to the referee: the log says what to decide, and the referee
+records it with `pbem adjust`.
 """
 
 from __future__ import annotations
@@ -36,14 +36,13 @@ from .common import order_items
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
-             "combat", "wound_leader")
+             "combat", "wound_leader", "partisans")
 # effects that need a choice the player names in the play (a zone): never played by `auto`
 CHOOSE = ("coup_de_main", "combat")
 # action cards played after the moves, before the battles (their zone must be reached first)
 AFTER_MOVES = ("coup_de_main", "combat")
 # effects put to the referee for now, with what the referee must decide
 TO_REFEREE = {
-    "partisans": "place a partisan (15.2) as the card says",
     "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
     "famine": "apply the famine (19.2) as the card says",
 }
@@ -290,6 +289,8 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return _cossack_raid(data, state, play, why)
     if do == "combat":
         return _battle_card(data, state, play, effect, why)
+    if do == "partisans":
+        return _partisans(data, state, play, effect, why)
     if do == "wound_leader":  # 10.4: wounded, to the unused leaders; he may come back (10.6)
         leader = effect["leader"]
         if state["units"][leader]["status"] != "map":
@@ -418,6 +419,28 @@ def defend_with(data: GameData, state: State, zone: str, attacker: str, secrets:
             for e in found:
                 work = apply(data, work, e)
     return events
+
+
+def _partisans(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
+               why: str) -> list[Event]:
+    """15.2: a partisan in a zone of the other side (white_zone: one a White faction
+    controls; red_zone: one the Reds control): the zone the play names if it may take one,
+    else the richest such zone without a partisan. With every partisan counter in play
+    (game.yaml partisans.markers), one already on the map moves there: the first by name."""
+    b = board(data)
+    white = effect["where"] == "white_zone"
+    placed = dict(state.get("partisans") or {})
+    eligible = sorted((z for z, owner in state["control"].items()
+                       if z in b.zones and z not in placed and owner is not None
+                       and (owner in ("siberian", "south", "north")) == white and owner in MAJORS),
+                      key=lambda z: (-int(b.zones[z]["money"]), z))
+    if not eligible:
+        return [{"type": "note", "zone": "", "text": f"{why}: no zone may take a partisan (15.2)"}]
+    zone = play.get("zone") if play.get("zone") in eligible else eligible[0]
+    event: Event = {"type": "partisans_placed", "zone": zone, "faction": play["faction"], "why": why}
+    if len(placed) >= int((b.game.get("partisans") or {}).get("markers", 4)):
+        event["from"] = sorted(placed)[0]  # 15.2 the exchange
+    return [event]
 
 
 def _matching(state: State, faction: str, spec: dict[str, Any], statuses: tuple[str, ...],
@@ -577,6 +600,19 @@ def _battle_used(_b: Any, s: State, e: Event) -> None:
             card["used"] = True
 
 
+def _partisans_placed(b: Any, s: State, e: Event) -> None:
+    if e["zone"] not in b.zones:
+        raise ValueError(f"no zone {e['zone']!r}")
+    partisans = s.setdefault("partisans", {})
+    if e.get("from"):
+        partisans.pop(e["from"], None)
+    partisans[e["zone"]] = e["faction"]
+
+
+def _partisans_gone(_b: Any, s: State, e: Event) -> None:
+    (s.get("partisans") or {}).pop(e["zone"], None)
+
+
 def _wounded(_b: Any, s: State, e: Event) -> None:
     s["units"][e["leader"]].update(status="unused", zone=None)
 
@@ -589,7 +625,8 @@ def _rail(_b: Any, s: State, e: Event) -> None:
 APPLY = {"card_played": _played, "card_resources": _resources, "flag_set": _flag,
          "units_in": _units_in, "units_out": _units_out, "leader_in": _leader_in,
          "rail_bonus": _rail, "raids": _raids, "raids_over": _raids_over, "battle_card": _battle,
-         "battle_card_used": _battle_used, "leader_wounded": _wounded}
+         "battle_card_used": _battle_used, "leader_wounded": _wounded,
+         "partisans_placed": _partisans_placed, "partisans_gone": _partisans_gone}
 
 
 def describe(e: Event) -> str | None:
@@ -619,6 +656,11 @@ def describe(e: Event) -> str | None:
         return f"Cossack raid on {', '.join(e['zones'])}: they count for nobody until the victory phase (15.3)"
     if kind == "raids_over":
         return "the Cossack raiders go home with their plunder (15.3)"
+    if kind == "partisans_placed":
+        moved = f" (moved from {e['from']})" if e.get("from") else ""
+        return f"{e['faction']} raises partisans in {e['zone']}{moved}, by {e['why']} (15.2)"
+    if kind == "partisans_gone":
+        return f"the partisans in {e['zone']} are gone: {e['why']} (15.2)"
     if kind == "leader_wounded":
         return f"{e['leader']} is wounded in {e['zone']} and leaves the map, by {e['why']} (10.4)"
     if kind == "battle_card":

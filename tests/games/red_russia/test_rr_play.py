@@ -24,6 +24,7 @@ EXPECTED = {  # what each kind of effect leaves in the log (14.6)
     "rail": {"rail_bonus"}, "minor": {"minor_status"}, "infighting": {"infighting"},
     "coup_de_main": {"control", "note"}, "cossack_raid": {"raids", "note"},
     "combat": {"battle_card", "note"}, "wound_leader": {"leader_wounded", "note"},
+    "partisans": {"partisans_placed", "note"},
 }
 YEAR_TURN = {1918: 1, 1919: 4, 1920: 8, 1921: 12}
 
@@ -34,7 +35,7 @@ def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
             assert (effect["do"] in play.AUTOMATED or effect["do"] in play.TO_REFEREE
                     or effect["do"] == "referee"), f"{card['id']}: {effect['do']} is neither"
     automated = [c["id"] for c in DECK if all(e["do"] in play.AUTOMATED for e in c["effect"])]
-    assert len(automated) == 49  # the other 5: see the game's README
+    assert len(automated) == 53  # Famine (19.2) is the referee's: see the game's README
 
 
 def holding(card_id: str, *, turn: int | None = None, options: dict[str, Any] | None = None,
@@ -336,3 +337,78 @@ def test_10_4_the_attempt_on_lenin_wounds_him() -> None:
     after = fold(state, events)
     assert after["units"]["lenin"]["status"] == "unused"
     assert after["money"]["red"] == state["money"]["red"]  # 10.8.1: no loss while only wounded
+
+
+def partisans_by(card_id: str, faction: str, zone: str | None = None,
+                 placed: dict[str, str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    state, _ = holding(card_id)
+    state["cards"]["hands"] = {faction: [OpenSecrets().seal("card", "c1", faction, 1, card_id)]}
+    if placed:
+        state["partisans"] = dict(placed)
+    return state, played(state, faction, card_id, zone=zone)
+
+
+def test_15_2_the_reds_raise_partisans_in_the_richest_white_zone_or_the_one_named() -> None:
+    b = board.board(data())
+    state, events = partisans_by("siberian-partisans", "red")
+    placed = next(e for e in events if e["type"] == "partisans_placed")
+    whites = [z for z, o in state["control"].items() if o in ("siberian", "south", "north") and z in b.zones]
+    assert placed["zone"] in whites
+    assert int(b.zones[placed["zone"]]["money"]) == max(int(b.zones[z]["money"]) for z in whites)
+    _state, events = partisans_by("siberian-partisans", "red", zone="Omsk")
+    assert next(e for e in events if e["type"] == "partisans_placed")["zone"] == "Omsk"
+    _state, events = partisans_by("siberian-partisans", "red", zone="Moscow")  # a Red zone: not there
+    assert next(e for e in events if e["type"] == "partisans_placed")["zone"] != "Moscow"
+
+
+def test_15_2_with_every_counter_in_play_one_moves() -> None:
+    four = {"Kursk": "siberian", "Orel": "south", "Tula": "south", "Tver": "north"}
+    state, events = partisans_by("siberian-partisans", "red", zone="Omsk", placed=four)
+    placed = next(e for e in events if e["type"] == "partisans_placed")
+    assert placed["from"] == "Kursk"
+    after = fold(state, events)
+    assert len(after["partisans"]) == 4 and "Kursk" not in after["partisans"] and after["partisans"]["Omsk"] == "red"
+
+
+def test_15_2_partisans_cost_their_zone_a_point_of_money_and_manpower() -> None:
+    economy = importlib.import_module("pbem_game_red_russia.economy")
+    b = board.board(data())
+    state = position({}, control={"Omsk": "siberian"})
+    before = economy.zone_yield(b, state, "siberian", "Omsk")
+    state["partisans"] = {"Omsk": "red"}
+    after = economy.zone_yield(b, state, "siberian", "Omsk")
+    assert (after[0], after[1]) == (max(0, before[0] - 1), max(0, before[1] - 1))
+    state["partisans"] = {"Omsk": "south"}  # friendly partisans take nothing
+    assert economy.zone_yield(b, state, "siberian", "Omsk") == before
+
+
+def test_15_2_partisans_go_when_their_side_takes_the_zone() -> None:
+    state = position({}, control={"Omsk": "siberian"})
+    state["partisans"] = {"Omsk": "red"}
+    kept = GAME.apply(data(), state, {"type": "control", "zone": "Omsk", "from": "siberian",
+                                      "faction": "south", "why": "test"})
+    assert kept["partisans"] == {"Omsk": "red"}
+    gone = GAME.apply(data(), state, {"type": "control", "zone": "Omsk", "from": "siberian",
+                                      "faction": "red", "why": "9.2"})
+    assert gone["partisans"] == {}
+
+
+def test_15_2_a_lone_partisan_is_fought_to_the_end_for_one_money() -> None:
+    state = position({"siberian-inf-01": "Omsk"}, control={"Omsk": "siberian"})
+    state["standing"] = standing_()
+    state["partisans"] = {"Omsk": "red"}
+    state.update(actor="siberian")
+    body = orders({"attack": {"zone": "Omsk"}})
+    body["secret"] = {"spend": {"Omsk": 5}}
+    assert messages(state, "siberian", body) == []
+    money = state["money"]["siberian"]
+    # round 1: the Siberians miss (all ones) and so do the partisans; round 2: sixes
+    n = board.board(data()).counters["siberian-inf-01"]["full"][0]
+    dice = [1] * n + [1, 1] + [6] * n + [1, 1]
+    events = GAME.resolve(data(), state, {"siberian": body}, FixedRng(*dice), OpenSecrets())
+    rounds = [e for e in events if e["type"] == "combat_round"]
+    assert len(rounds) == 2 and rounds[0]["dice"]["def"][0]["what"] == "partisans"
+    after = fold(state, events)
+    assert "Omsk" not in after["partisans"] and after["money"]["siberian"] == money - 1
+    attack = next(e for e in events if e["type"] == "attack")
+    assert (attack["spend"], attack["level"]) == (1, "probe")
