@@ -158,8 +158,12 @@ def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
 
     revealed = _openings(campaign_id, entries)
     out: list[dict[str, Any]] = []
+    seen: set[str] = set()  # a node the rules carry on (a battle waiting for an answer) once
     for entry in entries:
         for node in sealed.find_sealed(entry):
+            if node["commitment"] in seen:
+                continue
+            seen.add(node["commitment"])
             mine = who == "referee" or node["owner"] == who
             item: dict[str, Any] = {
                 "seq": entry["seq"], "kind": node["kind"], "id": node["id"],
