@@ -693,7 +693,38 @@ def check_sieges(
     return out
 
 
-class PartisanHunt(Battle):
+class OneSided(Battle):
+    """A fight where only the attacker has units (a siege, a partisan hunt): its dice, and
+    its losses from what fires back (8.6, 8.7)."""
+
+    def attacker_dice(self, r: int, label: str) -> tuple[list[dict[str, Any]], int]:
+        rolled, hits, k = [], 0, 0
+        for group in self.dice("atk", r, False):
+            values = []
+            for _ in range(group["count"]):
+                k += 1
+                values.append(self.rng.roll(f"{label}:d{k}", 6))
+            got = sum(1 for v in values if v >= group["hit"])
+            hits += got
+            rolled.append({**group, "values": values, "hits": got})
+        return rolled, hits
+
+    def attacker_losses(self, hits: int, standing: dict[str, dict[str, Any]]) -> None:
+        listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"]))
+                  for u in self.side_units("atk")]
+        reduced = []
+        for pid in allocate(hits, listed, self.loss_order("atk", standing),
+                            lambda u: self.value_if_reduced(u, 1)):
+            self.lost["atk"] += 1
+            self.emit({"type": "reduced", "unit": pid, "by": "combat"})
+            if self._here(pid):
+                reduced.append(pid)
+        for pid in reduced:
+            if self._here(pid):
+                self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+
+
+class PartisanHunt(OneSided):
     """15.2: partisans alone in a zone, attacked: as many rounds as it takes for one money
     (a probe's price, 8.3), whatever the spending set aside. They defend normally: their
     dice (their attack, game.yaml partisans) hit on a six, and a hit on their defence of 1
@@ -708,16 +739,8 @@ class PartisanHunt(Battle):
             if not self.land("atk") or self.zone not in (self.state.get("partisans") or {}):
                 break
             hits = {"atk": 0, "def": 0}
-            rolled: dict[str, list[dict[str, Any]]] = {"atk": [], "def": []}
-            k = 0
-            for group in self.dice("atk", r, False):
-                values = []
-                for _ in range(group["count"]):
-                    k += 1
-                    values.append(self.rng.roll(f"{self.label}:partisans:atk:r{r}:d{k}", 6))
-                got = sum(1 for v in values if v >= group["hit"])
-                hits["atk"] += got
-                rolled["atk"].append({**group, "values": values, "hits": got})
+            atk, hits["atk"] = self.attacker_dice(r, f"{self.label}:partisans:atk:r{r}")
+            rolled: dict[str, list[dict[str, Any]]] = {"atk": atk, "def": []}
             values = [self.rng.roll(f"{self.label}:partisans:def:r{r}:d{i}", 6)
                       for i in range(1, int(spec.get("attack", 2)) + 1)]
             hits["def"] = sum(1 for v in values if v >= 6)
@@ -725,24 +748,13 @@ class PartisanHunt(Battle):
                                   "hits": hits["def"]})
             self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
                        "dice": rolled, "hits": hits})
-            units = self.side_units("atk")
-            listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
-            reduced = []
-            for pid in allocate(hits["def"], listed, self.loss_order("atk", standing),
-                                lambda u: self.value_if_reduced(u, 1)):
-                self.lost["atk"] += 1
-                self.emit({"type": "reduced", "unit": pid, "by": "combat"})
-                if self._here(pid):
-                    reduced.append(pid)
-            for pid in reduced:
-                if self._here(pid):
-                    self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+            self.attacker_losses(hits["def"], standing)
             if hits["atk"] >= int(spec.get("defence", 1)):
                 self.emit({"type": "partisans_gone", "zone": self.zone, "why": "destroyed in battle"})
         self.after([])
 
 
-class Siege(Battle):
+class Siege(OneSided):
     """9.2-9.6: the besieger's dice against the fortification, which fires back."""
 
     def side_units(self, side: str) -> list[str]:
@@ -763,17 +775,9 @@ class Siege(Battle):
         self.after_siege()
 
     def siege_round(self, r: int, plus_one: bool, standing: dict[str, dict[str, Any]]) -> None:
-        rolled: dict[str, list[dict[str, Any]]] = {"atk": [], "def": []}
         hits = {"atk": 0, "def": 0}
-        k = 0
-        for group in self.dice("atk", r, False):
-            values = []
-            for _ in range(group["count"]):
-                k += 1
-                values.append(self.rng.roll(f"{self.label}:r{r}:d{k}", 6))
-            got = sum(1 for v in values if v >= group["hit"])
-            hits["atk"] += got
-            rolled["atk"].append({**group, "values": values, "hits": got})
+        atk, hits["atk"] = self.attacker_dice(r, f"{self.label}:r{r}")
+        rolled: dict[str, list[dict[str, Any]]] = {"atk": atk, "def": []}
         fort = fort_now(self.b, self.state, self.zone)  # 9.3 the fortification fires back
         if self.card_mods("atk", "no_defensive_fire"):  # a battle card (Storming of Perekop)
             fort = 0
@@ -788,18 +792,7 @@ class Siege(Battle):
         self.emit({"type": "siege_hits", "zone": self.zone, "faction": self.attacker,
                    "hits": hits["atk"]})
         self.commissar_losses("atk", r)
-        units = self.side_units("atk")
-        listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
-        reduced = []
-        for pid in allocate(hits["def"], listed, self.loss_order("atk", standing),
-                            lambda u: self.value_if_reduced(u, 1)):
-            self.lost["atk"] += 1
-            self.emit({"type": "reduced", "unit": pid, "by": "combat"})
-            if self._here(pid):
-                reduced.append(pid)
-        for pid in reduced:
-            if self._here(pid):
-                self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+        self.attacker_losses(hits["def"], standing)
 
     def fortification(self) -> int:
         return 0  # the besieger has no fortification of its own
