@@ -731,8 +731,10 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,
                            phase=phase.name, summary=summary, reason=reason.strip(),
                            events=normal(events))
-        campaign.write_step(entry, {"game": game_state, "pending": state["pending"],
-                                    "heads": state.get("heads", [])}, f"step {seq}: {summary}")
+        # the engine's other fields (sealed orders, salts, heads) stay as they were: the
+        # snapshot is exactly the fold of the log, which `audit` checks
+        kept = {k: v for k, v in state.items() if k not in ("seq", "head")}
+        campaign.write_step(entry, {**kept, "game": game_state}, f"step {seq}: {summary}")
     return {"seq": seq, **status(root)}
 
 

@@ -591,3 +591,22 @@ def test_unexpected_error_with_debug_shows_traceback(pbem, camp: Path, tmp_path:
     # the next run without --debug is quiet again
     r = pbem("-C", camp, "status")
     assert "Traceback" not in r.err
+
+
+def test_audit_after_an_adjustment_in_the_middle_of_a_campaign(pbem, tmp_path: Path) -> None:
+    # a campaign with dice, salts and sealed orders behind it: the snapshot after the
+    # adjustment keeps every engine field, so it is still the fold of the log
+    camp = tmp_path / "played"
+    assert pbem("demo", camp, "--turns", "1").code == 0
+    f = tmp_path / "adjust.yaml"
+    f.write_text("- type: set_resources\n  faction: red\n  money: 20\n")
+    assert pbem("-C", camp, "adjust", f, "--reason", "a lost mail").code == 0
+    r = pbem("-C", camp, "audit")
+    assert r.code == 0, r.out + r.err
+    files = []
+    for faction in ("red", "siberian", "south", "north"):  # and the campaign plays on
+        files.append(tmp_path / f"{faction}.yaml")
+        assert pbem("-C", camp, "bot", faction, "--out", files[-1]).code == 0
+    assert pbem("-C", camp, "apply", *files).code == 0
+    r = pbem("-C", camp, "audit")
+    assert r.code == 0, r.out + r.err
