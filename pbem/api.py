@@ -17,7 +17,7 @@ from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
-from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal, sealed_files
+from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal, recorded, sealed_files
 from pbem.orders import Checked, Signing, check_orders
 
 # ---------------------------------------------------------------------------------------
@@ -185,10 +185,20 @@ def new_campaign(
         referee_age, referee_ssh = card.split()[0], " ".join(card.splitlines()[1].split()[:2])
         if keys_dir is not None:  # hot-seat and test keys: registered, unsigned orders allowed
             keys_dir.mkdir(parents=True, exist_ok=True)
+            made: dict[str, list[str]] = {}
             for faction in known:
                 if "age" in factions[faction]:
                     continue
-                lines = keygen_files(keys_dir / faction).splitlines()
+                # a player of several factions has one key pair, under each faction's name
+                seat = next((fs for fs in seated.values() if faction in fs), [faction])
+                twin = next((f for f in seat if f in made), None)
+                if twin is None:
+                    made[faction] = keygen_files(keys_dir / faction).splitlines()
+                else:
+                    for suffix in (".key", "_ed25519", "_ed25519.pub"):
+                        shutil.copy2(keys_dir / f"{twin}{suffix}", keys_dir / f"{faction}{suffix}")
+                    made[faction] = made[twin]
+                lines = made[faction]
                 factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=True)
         config: dict[str, Any] = {
             "pbem": 1,
@@ -303,7 +313,7 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path]) -> list
     return [
         check_orders(
             p, campaign_id=campaign.id, phase=phase, game=campaign.game, data=campaign.data,
-            game_state=state["game"], factions=factions, signing=sig,
+            game_state=state["game"], factions=factions, signing=sig, players=campaign.players(),
         )
         for p in paths
     ]
@@ -341,14 +351,18 @@ def apply(root: Path, paths: list[Path]) -> Applied:
             raise _rejected(checked)
         seen: dict[str, Path] = {}
         for c in checked:
-            if c.faction in seen:
-                raise Rejected(f"{c.path}: a second orders file for {c.faction} "
-                               f"(the first is {seen[c.faction]}); send one per faction")
-            seen[c.faction] = c.path
+            for faction in c.factions:
+                if faction in seen:
+                    where = c.doc.where(("faction",)) if c.doc else str(c.path)
+                    raise Rejected(f"{where}: a second orders file for {faction} "
+                                   f"(the first is {seen[faction]}); send one per faction, or "
+                                   "one for all of a player's factions")
+                seen[faction] = c.path
         result = Applied(recovered=recovered)
         for c in checked:
             state = _record_orders(campaign, state, c)
-            result.recorded.append({"faction": c.faction, "file": str(c.path), "seq": state["seq"]})
+            result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
+                                for f in c.factions]
         result.resolved = _advance(campaign, state)
     result.status = status(root)
     return result
@@ -361,60 +375,79 @@ def sealed_phase(phase: Phase) -> bool:
 
 
 def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dict[str, Any]:
+    """One step for one orders file: a record in `pending` for each faction it is for.
+
+    A file for several factions of one player is one step too: each faction's record holds
+    its own part (body, salts, secret) and names the same file, stored as received, so that
+    its signature can be checked again by anyone (audit)."""
     import hashlib as _hashlib
 
     from pbem import sealed
 
     phase = campaign.phase(state)
     seq = state["seq"] + 1
-    replaced = c.faction in state.get("pending", {})
-    body = c.body()
-    count = len(body["orders"])
-    stem = f"orders/t{phase.turn:02d}-{phase.name}-{c.faction}-{seq:06d}"
-    record: dict[str, Any] = {
-        "head_index": c.head_index,
-        "sig_digest": _hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
-        "salt_next": c.salt_next,
-    }
+    names = [p.faction for p in c.parts]
+    replaced = [f for f in names if f in state.get("pending", {})]
+    stem = f"orders/t{phase.turn:02d}-{phase.name}-{'+'.join(names)}-{seq:06d}"
     extra: dict[str, str] = {}
-    record["file"] = f"{stem}.yaml"
-    if sealed_phase(phase):
-        # the file itself joins orders/ when the phase resolves and its opening is published
-        ctx = sealed.context(campaign.id, "orders", f"t{phase.turn}:{phase.name}", phase.turn, c.faction)
-        value = {"body": body, "file": c.raw, "signature": c.signature, "salt": c.salt,
-                 "secret": c.secret}
-        record["sealed"] = sealed.seal(ctx, value, _recipients(campaign, c.faction))
-        what = "sealed until the phase resolves"
-    elif c.secret is not None:
-        # public orders with a secret part: the secret is sealed until the rules reveal it,
-        # and the file as sent (which holds it) until the turn ends
-        record["body"] = body
-        record["salt"] = c.salt
-        recipients = _recipients(campaign, c.faction)
-        ident = f"t{phase.turn}:{phase.name}:{c.faction}:{seq}"
-        record["secret"] = sealed.seal(
-            sealed.context(campaign.id, "orders-secret", ident, phase.turn, c.faction), c.secret,
-            recipients)
-        record["file_sealed"] = sealed.seal(
-            sealed.context(campaign.id, "orders-file", ident, phase.turn, c.faction),
-            {"file": c.raw, "signature": c.signature}, recipients)
-        what = f"{count} order{'s' if count != 1 else ''}, a sealed part"
+    records: dict[str, dict[str, Any]] = {}
+    whats: list[str] = []
+    for part in c.parts:
+        body, faction = part.body, part.faction
+        count = len(body["orders"])
+        record: dict[str, Any] = {
+            "head_index": c.head_index,
+            "sig_digest": _hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
+            "salt_next": part.salt_next,
+            "file": f"{stem}.yaml",
+        }
+        if sealed_phase(phase):
+            # the file itself joins orders/ when the phase resolves and its opening is published
+            ctx = sealed.context(campaign.id, "orders", f"t{phase.turn}:{phase.name}", phase.turn,
+                                 faction)
+            value = {"body": body, "file": c.raw, "signature": c.signature, "salt": part.salt,
+                     "secret": part.secret}
+            record["sealed"] = sealed.seal(ctx, value, _recipients(campaign, faction))
+            what = "sealed until the phase resolves"
+        elif part.secret is not None:
+            # public orders with a secret part: the secret is sealed until the rules reveal
+            # it, and the file as sent (which holds it) until the turn ends. (A file for
+            # several factions is always for a phase that awaits several, so sealed above.)
+            record["body"] = body
+            record["salt"] = part.salt
+            recipients = _recipients(campaign, faction)
+            ident = f"t{phase.turn}:{phase.name}:{faction}:{seq}"
+            record["secret"] = sealed.seal(
+                sealed.context(campaign.id, "orders-secret", ident, phase.turn, faction),
+                part.secret, recipients)
+            record["file_sealed"] = sealed.seal(
+                sealed.context(campaign.id, "orders-file", ident, phase.turn, faction),
+                {"file": c.raw, "signature": c.signature}, recipients)
+            what = f"{count} order{'s' if count != 1 else ''}, a sealed part"
+        else:
+            record["body"] = body
+            record["salt"] = part.salt
+            extra[f"{stem}.yaml"] = c.raw
+            if c.signature:
+                extra[f"{stem}.yaml.sig"] = c.signature
+            what = f"{count} order{'s' if count != 1 else ''}"
+        records[faction] = {k: v for k, v in record.items() if v is not None}
+        whats.append(what)
+    if len(names) == 1:
+        summary = (f"{names[0]} orders for {phase.name} ({whats[0]}"
+                   + (", signed" if c.signature else "") + ")"
+                   + (", replacing the earlier file" if replaced else ""))
+        fields: dict[str, Any] = {"faction": names[0], "pending": records[names[0]]}
     else:
-        record["body"] = body
-        record["salt"] = c.salt
-        extra[f"{stem}.yaml"] = c.raw
-        if c.signature:
-            extra[f"{stem}.yaml.sig"] = c.signature
-        what = f"{count} order{'s' if count != 1 else ''}"
-    summary = (f"{c.faction} orders for {phase.name} ({what}"
-               + (", signed" if c.signature else "") + ")"
-               + (", replacing the earlier file" if replaced else ""))
-    entry = make_entry(
-        seq=seq, prev=state["head"], kind="orders", turn=phase.turn, phase=phase.name,
-        summary=summary, faction=c.faction, pending={k: v for k, v in record.items() if v is not None},
-    )
+        summary = (f"orders of {' and '.join(names)} for {phase.name} in one file "
+                   f"({'; '.join(dict.fromkeys(whats))}" + (", signed" if c.signature else "") + ")"
+                   + (f", replacing the earlier orders of {' and '.join(replaced)}"
+                      if replaced else ""))
+        fields = {"factions": names, "pending": records}
+    entry = make_entry(seq=seq, prev=state["head"], kind="orders", turn=phase.turn,
+                       phase=phase.name, summary=summary, **fields)
     new_state = clone(state)
-    new_state["pending"][c.faction] = entry["pending"]
+    new_state["pending"].update(recorded(entry))
     campaign.write_step(entry, new_state, f"step {seq}: {summary}", extra=extra)
     return campaign.state()
 
@@ -642,6 +675,32 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
     }
 
 
+def bot_several(root: Path, factions: list[str], seed: str | None = None) -> dict[str, Any]:
+    """One orders file for several factions of one player: the bot's orders of each under
+    its name, and each faction's own salts (mappings by faction, docs/fairness.md)."""
+    campaign = Campaign.settled(root)
+    players = campaign.players()
+    names = list(dict.fromkeys(factions))
+    files = {f: bot(root, f, seed=seed) for f in names}  # checks each is known and awaited
+    seats = {players.get(f) for f in names}
+    if len(seats) > 1 or None in seats:
+        who = ", ".join(f"{f}: {players.get(f) or 'hot-seat, no player'}" for f in names)
+        raise Rejected(f"{' and '.join(names)} are not all played by one player ({who}); "
+                       "one orders file may name several factions only if one player plays them")
+    first = files[names[0]]
+    out: dict[str, Any] = {k: first[k] for k in ("campaign", "turn", "phase")}
+    out["faction"] = names
+    out["head"] = first["head"]
+    out["orders"] = {f: d.get("orders") or [] for f, d in files.items()}
+    for key in ("standing", "secret"):
+        parts = {f: d[key] for f, d in files.items() if d.get(key)}
+        if parts:
+            out[key] = parts
+    out["salt"] = {f: d["salt"] for f, d in files.items()}
+    out["salt_next"] = {f: d["salt_next"] for f, d in files.items()}
+    return out
+
+
 # ---------------------------------------------------------------------------------------
 # log / undo / adjust
 
@@ -656,6 +715,7 @@ def log(root: Path) -> list[dict[str, Any]]:
             "phase": entry["phase"],
             "type": entry["type"],
             "faction": entry.get("faction"),
+            "factions": entry.get("factions") or ([entry["faction"]] if entry.get("faction") else []),
             "summary": entry["summary"],
             "events": [campaign.game.summary(campaign.data, e) for e in entry.get("events", [])],
         })

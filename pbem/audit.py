@@ -18,7 +18,8 @@ from typing import Any
 from pbem import sealed as sealed_
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
-from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, sealed_files
+from pbem.errors import PbemError
+from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
 
 
@@ -219,7 +220,7 @@ class _Audit:
     def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
         """Orders files kept sealed for their secret part, published at the end of a turn."""
         from pbem import sealed
-        from pbem.orders import body_of
+        from pbem.orders import body_of, secret_of
 
         waiting = {item["file"]: item for item in sealed_files(before)}
         for out in entry.get("files_revealed", []):
@@ -234,9 +235,10 @@ class _Audit:
                 self.problem(f"{name}: the revealed {out['file']} does not open its commitment")
                 continue
             doc = yamlio.load_untrusted(value["file"], f"{name}: {out['file']}")
-            if body_of(doc.data) != item["body"]:
+            if body_of(doc.data, item["faction"]) != item["body"]:
                 self.problem(f"{name}: {out['file']} is not the orders that were recorded")
-            if item["secret"] in self.opened and doc.data.get("secret") != self.opened[item["secret"]]:
+            if (item["secret"] in self.opened
+                    and secret_of(doc.data, item["faction"]) != self.opened[item["secret"]]):
                 self.problem(f"{name}: the secret part of {out['file']} is not the one opened")
             if value.get("signature"):
                 self._signature(name, item["faction"], value["file"].encode("utf-8"),
@@ -245,23 +247,33 @@ class _Audit:
             self.problem(f"{name}: leaves {', '.join(sorted(waiting))} sealed at the end of the turn")
 
     def _orders(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
-        record = entry["pending"]
-        faction = entry["faction"]
-        for key in ("sealed", "secret", "file_sealed"):
-            if key in record:
-                node = record[key]
-                self.sealed[node["commitment"]] = f"{node['kind']} {node['id']} of {node['owner']}"
-        if "sealed" in record:
-            return  # checked when it is revealed
-        body = dict(record["body"])
-        if "secret" in record:
-            body["secret"] = record["secret"]  # the sealed part is checked when it is opened
-        self._legal(name, faction, body, before)
-        sig_path = f"{record['file']}.sig"
-        signature = self.store.read_at(sha, sig_path)
-        if signature is not None:
-            raw = self.store.read_at(sha, record["file"]) or b""
-            self._signature(name, faction, raw, signature.decode("ascii", "replace"))
+        """Each faction's record (one, or several from one file of one player)."""
+        from pbem.orders import body_of
+
+        for faction, record in recorded(entry).items():
+            for key in ("sealed", "secret", "file_sealed"):
+                if key in record:
+                    node = record[key]
+                    self.sealed[node["commitment"]] = f"{node['kind']} {node['id']} of {node['owner']}"
+            if "sealed" in record:
+                continue  # checked when it is revealed
+            body = dict(record["body"])
+            if "secret" in record:
+                body["secret"] = record["secret"]  # the sealed part is checked when it is opened
+            self._legal(name, faction, body, before)
+            raw = self.store.read_at(sha, record["file"])
+            if raw is not None and "file_sealed" not in record:
+                try:
+                    doc = yamlio.load_untrusted(raw, record["file"])
+                except PbemError as exc:
+                    self.problem(f"{name}: {record['file']} cannot be read: {exc.message}")
+                    continue
+                if normal(body_of(doc.data, faction)) != record["body"]:
+                    self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
+                                 "were recorded")
+            signature = self.store.read_at(sha, f"{record['file']}.sig")
+            if signature is not None:
+                self._signature(name, faction, raw or b"", signature.decode("ascii", "replace"))
 
     def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
         from pbem import sealed
@@ -289,7 +301,7 @@ class _Audit:
                 from pbem.orders import body_of
 
                 doc = yamlio.load_untrusted(value["file"], f"{name}: revealed orders of {faction}")
-                if body_of(doc.data) != value["body"]:
+                if body_of(doc.data, faction) != value["body"]:
                     self.problem(f"{name}: the revealed orders of {faction} are not the signed file")
             bodies[faction] = dict(value["body"])
             if value.get("secret") is not None:

@@ -25,8 +25,8 @@ from pbem.log import entry_name, finish
 
 CONFIG = "campaign.yaml"
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
-ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "summary", "reason", "undoes",
-               "options", "randomness", "hidden", "pending", "revealed", "opened",
+ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "factions", "summary", "reason",
+               "undoes", "options", "randomness", "hidden", "pending", "revealed", "opened",
                "files_revealed", "batch", "seed", "salts", "nmr_orders", "nmr_policy",
                "events", "dice")
 STATE = "state.yaml"
@@ -94,6 +94,22 @@ class Campaign:
 
     def factions(self) -> dict[str, dict[str, Any]]:
         return dict(self.config.get("factions", {}))
+
+    def players(self) -> dict[str, str | None]:
+        """Who plays each faction, as 'NAME <EMAIL>', the same for every faction of one
+        player (one e-mail address, as pbem mail groups them); None for a hot-seat faction,
+        which has no player of its own."""
+        out: dict[str, str | None] = {}
+        names: dict[str, str] = {}
+        for faction, info in self.factions().items():
+            email = str(info.get("email") or "").strip()
+            name = str(info.get("player") or "").strip()
+            if info.get("hotseat") or not (email or name):
+                out[faction] = None
+                continue
+            key = email.lower() or f"name:{name}"
+            out[faction] = names.setdefault(key, f"{name} <{email}>" if email else name)
+        return out
 
     def referee(self) -> tuple[str, str]:
         ref = self.config.get("referee", {})

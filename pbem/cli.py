@@ -219,7 +219,7 @@ def check(
     else:
         for c in results:
             if c.ok:
-                _say(f"{c.path}: OK ({c.faction})")
+                _say(f"{c.path}: OK ({', '.join(c.factions)})")
             for line in c.problems:
                 typer.echo(line, err=True)
     if not all(c.ok for c in results):
@@ -269,17 +269,22 @@ def resolve(
 
 @app.command()
 def bot(
-    faction: Annotated[str, typer.Argument(help="The faction to write orders for.")],
+    faction: Annotated[str, typer.Argument(
+        help="The faction to write orders for; FACTION,FACTION for one file for several "
+             "factions of one player.")],
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the orders file here instead of printing it.")
     ] = None,
     seed: Annotated[str | None, typer.Option("--seed", help="Vary the bot's choices.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write legal orders for the awaited decision of FACTION."""
+    """Write legal orders for the awaited decision of FACTION (or of several factions of one
+    player, in one file)."""
     from pbem import api, yamlio
 
-    orders = api.bot(OPTS.directory, faction, seed=seed)
+    names = [f.strip() for f in faction.split(",") if f.strip()]
+    orders = (api.bot_several(OPTS.directory, names, seed=seed) if len(names) > 1
+              else api.bot(OPTS.directory, faction, seed=seed))
     text = json.dumps(orders, indent=2) + "\n" if as_json else yamlio.dump(orders)
     if out is None:
         typer.echo(text, nl=False)
@@ -301,7 +306,7 @@ def log_cmd(
         _print_json(entries)
         return
     for e in entries:
-        who = f" [{e['faction']}]" if e["faction"] else ""
+        who = f" [{','.join(e['factions'])}]" if e["factions"] else ""
         _say(f"{e['seq']:>5}  t{e['turn']:<2} {e['phase']:<17} {e['type']:<7}{who} {e['summary']}")
         if events:
             for line in e["events"]:

@@ -2,7 +2,8 @@
 
 Entry types:
 - ``new``: the set-up; folding it runs the game's `setup` with the recorded draws.
-- ``orders``: a faction's orders for the phase, held in `pending` until it resolves.
+- ``orders``: a faction's orders for the phase, held in `pending` until it resolves (or,
+  from one file for several factions of one player, theirs: `factions`, `pending` by faction).
 - ``resolve``: the events of adjudicating a phase, folded through the game's `apply`.
 - ``adjust``: referee corrections as events, with a reason.
 - ``undo``: takes back the last step still in force; the state becomes what it was before.
@@ -60,7 +61,7 @@ class Folder:
                 "game": self.game.setup(self.data, entry.get("options", {}), rng), "pending": {}}
         elif kind == "orders":
             after = clone(before)
-            after["pending"][entry["faction"]] = entry["pending"]
+            after["pending"].update(recorded(entry))
         elif kind in ("resolve", "adjust"):
             after = clone(before)
             game_state: State = after["game"]
@@ -84,6 +85,14 @@ class Folder:
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)
         return self.state
+
+
+def recorded(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The orders an `orders` entry records, by faction: `faction` and its `pending` record,
+    or for a file for several factions of one player `factions` and `pending` by faction."""
+    if "factions" in entry:
+        return {f: entry["pending"][f] for f in entry["factions"]}
+    return {entry["faction"]: entry["pending"]}
 
 
 def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:

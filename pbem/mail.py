@@ -472,12 +472,17 @@ class Incoming:
                 found.add(m.group(1).decode("utf-8", "replace"))
         return found
 
-    def factions(self) -> list[tuple[str, str | None]]:
-        """(file name, the faction it names or None), a quick look before any checking."""
-        out: list[tuple[str, str | None]] = []
+    def factions(self) -> list[tuple[str, list[str]]]:
+        """(file name, the factions it names: one, several for a file of a player of several
+        factions, none if it names none), a quick look before any checking."""
+        out: list[tuple[str, list[str]]] = []
         for name, raw in self.files:
-            m = re.search(rb"^faction\s*:\s*['\"]?([^'\"#\s]+)", raw, re.M)
-            out.append((name, m.group(1).decode("utf-8", "replace") if m else None))
+            try:
+                named = yamlio.load_untrusted(raw, name).data.get("faction")
+            except (PbemError, AttributeError):
+                named = None  # `pbem apply` reports what is wrong with the file
+            names = named if isinstance(named, list) else [] if named is None else [named]
+            out.append((name, [str(f) for f in names if isinstance(f, (str, int))]))
         return out
 
     def write(self, folder: Path) -> list[Path]:

@@ -396,7 +396,8 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             texts.append(report_.render_context(context, folder, "text"))
             pages.append(report_.render_context(context, folder, "html"))
             for t in context["orders_templates"]:
-                if t["awaited"]:
+                # one attachment per faction; the file for several is offered in the text
+                if t["awaited"] and not t.get("several"):
                     name = f"orders-{t['faction']}-t{status['turn']}-{status['phase']}.yaml"
                     attachments.append(m.Attachment(name, t["text"]))
         awaited = [f for f in player.factions if f in status["awaiting"]]
@@ -501,7 +502,11 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
                 + (f"If none arrive in time, the campaign's policy for missing orders applies: "
                    f"{'; '.join(policies)}.\n\n" if due else "")
                 + "Attached is a template to start from. Reply with your orders file attached "
-                  "(and its .sig when you sign it).\n\n-- \npbem referee\n")
+                  "(and its .sig when you sign it).\n"
+                + (f"You may send one file for {' and '.join(missing)}: name them all in its "
+                   f"header (faction: [{', '.join(missing)}]) and give 'orders:' by faction "
+                   f"('pbem bot {','.join(missing)}' writes one).\n" if len(missing) > 1 else "")
+                + "\n-- \npbem referee\n")
         attachments = [a for a in (_template(root, f, status, campaign.config.get("seed"))
                                    for f in missing) if a is not None]
         reply_to, refs = _thread(box, player.email)
@@ -710,11 +715,12 @@ def _lateness(campaign: Campaign, incoming: m.Incoming,
         return []
     dated = incoming.date or now or m.now_utc()
     out = []
-    for name, faction in incoming.factions():
-        deadline = due["factions"].get(faction or "")
-        if deadline is not None and dated > _parse_iso(deadline):
-            out.append({"file": name, "faction": str(faction), "dated": _iso(dated),
-                        "deadline": deadline})
+    for name, named in incoming.factions():
+        for faction in named:
+            deadline = due["factions"].get(faction)
+            if deadline is not None and dated > _parse_iso(deadline):
+                out.append({"file": name, "faction": faction, "dated": _iso(dated),
+                            "deadline": deadline})
     return out
 
 
@@ -731,13 +737,12 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
                             "signed": sorted(incoming.signatures)}
     problems = list(incoming.problems)
     factions = campaign.factions()
-    for name, faction in incoming.factions():
-        if faction is None:
-            continue  # `pbem apply` reports the missing key
-        owner = str(factions.get(faction, {}).get("email") or "").lower()
-        if owner and owner != incoming.sender and name not in incoming.signatures:
-            problems.append(f"{name}: unsigned orders for {faction} must come from its player's "
-                            f"address; sign them or send them from that address")
+    for name, named in incoming.factions():  # none: `pbem apply` reports the missing key
+        for faction in named:
+            owner = str(factions.get(faction, {}).get("email") or "").lower()
+            if owner and owner != incoming.sender and name not in incoming.signatures:
+                problems.append(f"{name}: unsigned orders for {faction} must come from its "
+                                "player's address; sign them or send them from that address")
     policy = late_policy(campaign)
     late = _lateness(campaign, incoming, now) if policy != "accept" else []
     if policy == "reject":

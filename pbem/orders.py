@@ -1,6 +1,12 @@
 """Orders files: load safely, check the header, hand the body to the game's validation.
 
 Every problem is collected and reported at once as FILE:LINE: message.
+
+A player of several factions may send one file for several of them: its header names
+them as a list (`faction: [south, north]`) and `orders:`, `standing:` and `secret:` are
+mappings by faction. The file is checked and signed as a whole, then split into one
+`Part` per faction, so the game's rules see the orders of one faction at a time as they
+do for a file of one faction.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from pbem.names import suggest
 HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "salt", "salt_next", "orders",
                "standing", "secret")
 REQUIRED = ("campaign", "turn", "phase", "faction", "orders")
+# in a file for several factions these are mappings by faction
+BODY_KEYS = ("orders", "standing", "secret")
 
 
 SIGNATURE_NAMESPACE = "pbem-orders-v1"
@@ -36,6 +44,18 @@ class Signing:
 
 
 @dataclass
+class Part:
+    """The orders of one faction in a file: what the rules validate and resolve, and what
+    is recorded for that faction. A file for several factions has one part per faction."""
+
+    faction: str
+    body: dict[str, Any]
+    secret: Any = None  # sealed to the owner and the referee until the rules reveal it
+    salt: str | None = None
+    salt_next: str | None = None
+
+
+@dataclass
 class Checked:
     """An orders file after checking: its data, and every problem as FILE:LINE: message."""
 
@@ -45,32 +65,50 @@ class Checked:
     raw: str = ""
     signature: str | None = None
     head_index: int | None = None
-    salt: str | None = None
-    salt_next: str | None = None
+    factions: list[str] = field(default_factory=list)  # as the header names them
+    parts: list[Part] = field(default_factory=list)  # one per faction, once the header is good
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     @property
-    def faction(self) -> str:
-        return str(self.doc.data["faction"]) if self.doc else ""
+    def several(self) -> bool:
+        """A file for several factions of one player (`faction: [south, north]`)."""
+        return self.doc is not None and several(self.doc.data)
 
-    def body(self) -> dict[str, Any]:
-        """The public part: the orders and standing instructions."""
+    def where(self, faction: str, path: yamlio.Path_) -> str:
+        """FILE:LINE of a problem the game found at `path` in the orders of `faction`."""
         assert self.doc is not None
-        return body_of(self.doc.data)
-
-    @property
-    def secret(self) -> Any:
-        """The part sealed to the owner and the referee until the rules reveal it (such as
-        Red Russia's attack spending, 8.3), or None."""
-        assert self.doc is not None
-        return self.doc.data.get("secret")
+        if self.several:
+            if not path:
+                path = ("orders", faction)
+            elif path[0] in BODY_KEYS:
+                path = (path[0], faction, *path[1:])
+        return self.doc.where(path)
 
 
-def body_of(data: dict[str, Any]) -> dict[str, Any]:
-    return {"orders": data.get("orders") or [], "standing": data.get("standing") or {}}
+def several(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("faction"), list)
+
+
+def _own(data: dict[str, Any], key: str, faction: str | None) -> Any:
+    value = data.get(key)
+    if several(data):
+        return value.get(faction) if isinstance(value, dict) else None
+    return value
+
+
+def body_of(data: dict[str, Any], faction: str | None = None) -> dict[str, Any]:
+    """The public part of the orders of `faction` in a file: its orders and standing
+    instructions (the file's own, or its part of a file for several factions)."""
+    return {"orders": _own(data, "orders", faction) or [],
+            "standing": _own(data, "standing", faction) or {}}
+
+
+def secret_of(data: dict[str, Any], faction: str | None = None) -> Any:
+    """The secret part of the orders of `faction` in a file, or None."""
+    return _own(data, "secret", faction)
 
 
 def read_orders(path: Path) -> yamlio.Doc:
@@ -93,8 +131,12 @@ def check_orders(
     game_state: dict[str, Any],
     factions: list[str],
     signing: Signing | None = None,
+    players: dict[str, str | None] | None = None,
 ) -> Checked:
-    """Header checks, the signature, then the game's own validation; every problem at once."""
+    """Header checks, the signature, then the game's own validation; every problem at once.
+
+    `players` gives who plays each faction (None: hot-seat): a file may name several
+    factions only if one player plays them all."""
     try:
         doc = read_orders(path)
     except InputFileError as exc:
@@ -129,36 +171,105 @@ def check_orders(
             f"{doc.where(('phase',))}: orders for phase {data_['phase']!r}, "
             f"but the phase is {phase.name!r}"
         )
-    faction = data_.get("faction")
-    if "faction" in data_:
-        if faction not in factions:
-            hint = suggest(str(faction), factions)
-            problems.append(
-                f"{doc.where(('faction',))}: unknown faction {faction!r}{hint} "
-                f"(factions: {', '.join(factions)})"
-            )
-        elif faction not in phase.awaiting:
-            awaited = ", ".join(phase.awaiting) or "nobody"
-            problems.append(
-                f"{doc.where(('faction',))}: {faction} is not awaited in phase {phase.name} "
-                f"(awaiting: {awaited})"
-            )
-    if "orders" in data_ and data_["orders"] is not None and not isinstance(data_["orders"], list):
-        problems.append(f"{doc.where(('orders',))}: 'orders' must be a list (use [] for none)")
-    for key in ("standing", "secret"):
-        if key in data_ and data_[key] is not None and not isinstance(data_[key], dict):
-            problems.append(f"{doc.where((key,))}: '{key}' must be a mapping")
-    _check_salt(checked, str(faction), signing)
+    names = _check_factions(checked, factions, phase, players)
+    _check_bodies(checked, names)
+    salts = _check_salt(checked, names, signing)
     if problems:
         return checked
+    checked.parts = [Part(f, body_of(data_, f), secret_of(data_, f), *salts[f]) for f in names]
     if signing is not None:
-        _check_signature(checked, str(faction), signing)
-    full = checked.body()
-    if checked.secret is not None:
-        full["secret"] = checked.secret
-    for problem in game.validate(data, game_state, str(faction), full):
-        problems.append(f"{doc.where(problem.path)}: {problem.message}")
+        _check_signature(checked, signing)
+    for part in checked.parts:
+        full = dict(part.body)
+        if part.secret is not None:
+            full["secret"] = part.secret
+        for problem in game.validate(data, game_state, part.faction, full):
+            problems.append(f"{checked.where(part.faction, problem.path)}: {problem.message}")
     return checked
+
+
+def _check_factions(checked: Checked, factions: list[str], phase: Phase,
+                    players: dict[str, str | None] | None) -> list[str]:
+    """The factions the header names: one (`faction: south`), or several of one player, all
+    awaited now (`faction: [south, north]`). Returns them as written, wrong ones included,
+    so that the bodies are checked against what the header says."""
+    assert checked.doc is not None
+    doc, data, problems = checked.doc, checked.doc.data, checked.problems
+    if "faction" not in data:
+        return []
+    named = data["faction"]
+    paths: list[yamlio.Path_]
+    if not isinstance(named, list):
+        named, paths = [named], [("faction",)]
+    elif not named:
+        problems.append(f"{doc.where(('faction',))}: name the factions of these orders "
+                        "(faction: [south, north] for several of yours, or faction: south)")
+        return []
+    else:
+        paths = [("faction", i) for i in range(len(named))]
+    names: list[str] = []
+    for faction, where in zip(named, paths, strict=True):
+        if not isinstance(faction, str) or faction not in factions:
+            hint = suggest(str(faction), factions)
+            problems.append(f"{doc.where(where)}: unknown faction {faction!r}{hint} "
+                            f"(factions: {', '.join(factions)})")
+        elif faction in names:
+            problems.append(f"{doc.where(where)}: {faction} is named twice")
+            continue
+        elif faction not in phase.awaiting:
+            awaited = ", ".join(phase.awaiting) or "nobody"
+            problems.append(f"{doc.where(where)}: {faction} is not awaited in phase {phase.name} "
+                            f"(awaiting: {awaited})"
+                            + ("; name only your factions that are awaited" if len(named) > 1 else ""))
+        names.append(str(faction))
+    known = [f for f in names if f in factions]
+    if len(known) > 1 and players is not None:
+        seats = {players.get(f) for f in known}
+        if len(seats) > 1 or None in seats:
+            who = ", ".join(f"{f}: {players.get(f) or 'hot-seat, no player'}" for f in known)
+            problems.append(f"{doc.where(('faction',))}: one orders file may name several factions "
+                            f"only if one player plays them all ({who}); send one file per player")
+    checked.factions = names
+    return names
+
+
+def _check_bodies(checked: Checked, names: list[str]) -> None:
+    """`orders` a list, `standing` and `secret` mappings; in a file for several factions
+    each is a mapping by faction, with orders for every faction named and no others."""
+    assert checked.doc is not None
+    doc, data, problems = checked.doc, checked.doc.data, checked.problems
+    if not checked.several:
+        if "orders" in data and data["orders"] is not None and not isinstance(data["orders"], list):
+            problems.append(f"{doc.where(('orders',))}: 'orders' must be a list (use [] for none)")
+        for key in ("standing", "secret"):
+            if key in data and data[key] is not None and not isinstance(data[key], dict):
+                problems.append(f"{doc.where((key,))}: '{key}' must be a mapping")
+        return
+    header = f"faction: [{', '.join(names)}]"
+    for key in BODY_KEYS:
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            problems.append(f"{doc.where((key,))}: in a file for several factions '{key}' is a "
+                            f"mapping by faction ({key}: {{{names[0] if names else 'FACTION'}: "
+                            "...})")
+            continue
+        for faction, part in value.items():
+            if faction not in names:
+                problems.append(f"{doc.where((key, faction))}: {key} of {faction!r}, which the "
+                                f"header does not name ({header}){suggest(str(faction), names)}")
+            elif key == "orders" and part is not None and not isinstance(part, list):
+                problems.append(f"{doc.where((key, faction))}: the orders of {faction} must be a "
+                                "list (use [] for none)")
+            elif key != "orders" and part is not None and not isinstance(part, dict):
+                problems.append(f"{doc.where((key, faction))}: '{key}' of {faction} must be a mapping")
+        if key == "orders":
+            for faction in names:
+                if faction not in value:
+                    problems.append(f"{doc.where(('orders',))}: no orders for {faction}, which the "
+                                    f"header names: add '{faction}: [...]' under 'orders' ([] for "
+                                    "none)")
 
 
 def signature_path(path: Path) -> Path:
@@ -166,27 +277,40 @@ def signature_path(path: Path) -> Path:
     return path.with_name(path.name + ".sig")
 
 
-def _check_signature(checked: Checked, faction: str, signing: Signing) -> None:
+def _check_signature(checked: Checked, signing: Signing) -> None:
     """DESIGN.md "Orders signatures": SSHSIG by the faction's key over the file's bytes.
 
-    A signed file must name the log head its player saw, one of this phase's heads, and
-    not older than the orders of that faction already recorded (no replays).
+    A file for several factions is signed once, by the one key of their player. A signed
+    file must name the log head its player saw, one of this phase's heads, and not older
+    than the orders of those factions already recorded (no replays).
     """
     assert checked.doc is not None
-    problems, doc = checked.problems, checked.doc
+    problems, doc, names = checked.problems, checked.doc, checked.factions
+    who = " and ".join(names)
     sig_file = signature_path(checked.path)
-    key = signing.keys.get(faction)
     if not sig_file.exists():
-        if not signing.unsigned_ok.get(faction, True):
-            problems.append(f"{checked.path}:1: orders of {faction} must be signed: no {sig_file.name} "
-                            f"beside the file (pbem sign {checked.path.name} --key YOUR_ed25519, or "
-                            f"ssh-keygen -Y sign -n {SIGNATURE_NAMESPACE} -f YOUR_ed25519 "
-                            f"{checked.path.name})")
+        must = [f for f in names if not signing.unsigned_ok.get(f, True)]
+        if must:
+            problems.append(f"{checked.path}:1: orders of {' and '.join(must)} must be signed: no "
+                            f"{sig_file.name} beside the file (pbem sign {checked.path.name} --key "
+                            f"YOUR_ed25519, or ssh-keygen -Y sign -n {SIGNATURE_NAMESPACE} -f "
+                            f"YOUR_ed25519 {checked.path.name})")
         return
-    if key is None:
-        problems.append(f"{sig_file}:1: {faction} has no public key in campaign.yaml, so its "
-                        "signature cannot be checked (register it with pbem new --key)")
+    keys = {f: signing.keys.get(f) for f in names}
+    unknown = [f for f, k in keys.items() if k is None]
+    if unknown:
+        problems.append(f"{sig_file}:1: {' and '.join(unknown)} {'has' if len(unknown) == 1 else 'have'} "
+                        "no public key in campaign.yaml, so the signature cannot be checked "
+                        "(register it with pbem new --key)")
         return
+    if len(set(keys.values())) > 1:
+        problems.append(f"{sig_file}:1: {who} have different keys in campaign.yaml, so one "
+                        "signature cannot be theirs: a file for several factions is signed by "
+                        f"the one key of their player (pbem new --key {','.join(names)}=CARD), "
+                        "else send one file per faction")
+        return
+    key = next(iter(keys.values()))
+    assert key is not None
     from pbem import sshsig
     from pbem.errors import KeyFileError, SignatureError
 
@@ -194,8 +318,9 @@ def _check_signature(checked: Checked, faction: str, signing: Signing) -> None:
         checked.signature = sig_file.read_text(encoding="ascii")
         sshsig.verify(key, checked.path.read_bytes(), checked.signature, SIGNATURE_NAMESPACE)
     except (SignatureError, KeyFileError) as exc:
-        problems.append(f"{sig_file}:1: {exc.message} (the signature must be by {faction}'s key "
-                        "over this exact file)")
+        owner = f"{names[0]}'s key" if len(names) == 1 else f"the key of the player of {who}"
+        problems.append(f"{sig_file}:1: {exc.message} (the signature must be by {owner} over "
+                        "this exact file)")
         return
     except (OSError, UnicodeError) as exc:
         problems.append(f"{sig_file}:1: cannot be read: {exc}")
@@ -207,13 +332,14 @@ def _check_signature(checked: Checked, faction: str, signing: Signing) -> None:
                         "(an orders file from another phase or campaign?)")
         return
     checked.head_index = signing.heads.index(head)
-    earlier = signing.pending.get(faction) or {}
     digest = _digest(checked.signature)
-    if earlier.get("sig_digest") == digest:
+    if any((signing.pending.get(f) or {}).get("sig_digest") == digest for f in names):
         problems.append(f"{checked.path}:1: these signed orders were recorded already")
-    elif earlier.get("head_index", -1) > checked.head_index:
-        problems.append(f"{doc.where(('head',))}: newer orders of {faction} are recorded already; "
-                        "an older signed file cannot replace them")
+        return
+    for faction in names:
+        if (signing.pending.get(faction) or {}).get("head_index", -1) > checked.head_index:
+            problems.append(f"{doc.where(('head',))}: newer orders of {faction} are recorded "
+                            "already; an older signed file cannot replace them")
 
 
 def _digest(text: str) -> str:
@@ -225,29 +351,61 @@ def _digest(text: str) -> str:
 _HEX = re.compile(r"^(?:[0-9a-f]{2}){16,64}$")
 
 
-def _check_salt(checked: Checked, faction: str, signing: Signing | None) -> None:
-    """docs/fairness.md: the salt mixed into the dice, committed to in the file before."""
+def _check_salt(checked: Checked, names: list[str],
+                signing: Signing | None) -> dict[str, tuple[str | None, str | None]]:
+    """docs/fairness.md: the salt mixed into the dice, committed to in the file before.
+
+    Returns (salt, salt_next) by faction. In a file for several factions one `salt:` (and
+    one `salt_next:`) counts for each faction named, or each is a mapping by faction.
+    """
     assert checked.doc is not None
     data, doc, problems = checked.doc.data, checked.doc, checked.problems
-    for key in ("salt", "salt_next"):
+    found: dict[str, list[str | None]] = {f: [None, None] for f in names}
+    where: dict[tuple[str, str], yamlio.Path_] = {}
+    bad = False
+    for index, key in enumerate(("salt", "salt_next")):
         value = data.get(key)
         if value is None:
             continue
-        if not isinstance(value, str) or not _HEX.match(value):
-            problems.append(f"{doc.where((key,))}: {key} is 16 to 64 bytes in lower-case hex")
-            return
-    checked.salt, checked.salt_next = data.get("salt"), data.get("salt_next")
-    if checked.salt_next is not None and len(checked.salt_next) != 64:
-        problems.append(f"{doc.where(('salt_next',))}: salt_next is the SHA-256 (64 hex digits) "
-                        "of the salt of your next orders file")
-    committed = (signing.salt_commits if signing else {}).get(faction)
-    if committed is None:
-        return
+        items: list[tuple[yamlio.Path_, str, Any]]
+        if checked.several and isinstance(value, dict):
+            items = [((key, f), str(f), v) for f, v in value.items()]
+            for f in value:
+                if f not in names:
+                    problems.append(f"{doc.where((key, f))}: {key} of {f!r}, which the header "
+                                    f"does not name (faction: [{', '.join(names)}])")
+        else:
+            items = [((key,), f, value) for f in names]
+        for path, faction, text in items:
+            if text is None:
+                continue
+            if not isinstance(text, str) or not _HEX.match(text):
+                problems.append(f"{doc.where(path)}: {key} is 16 to 64 bytes in lower-case hex")
+                bad = True
+                break
+            if key == "salt_next" and len(text) != 64:
+                problems.append(f"{doc.where(path)}: salt_next is the SHA-256 (64 hex digits) "
+                                "of the salt of your next orders file")
+                break
+            if faction in found:
+                found[faction][index] = text
+                where[(key, faction)] = path
+    out = {f: (v[0], v[1]) for f, v in found.items()}
+    commits = signing.salt_commits if signing and not bad else {}
     from pbem.randomness import salt_commitment
 
-    if checked.salt is None:
-        problems.append(f"{doc.where(())}: {faction} committed to the salt of this file last "
-                        "time (salt_next); give it as 'salt:'")
-    elif salt_commitment(checked.salt) != committed:
-        problems.append(f"{doc.where(('salt',))}: this salt is not the one {faction} committed "
-                        "to last time (its SHA-256 must equal that salt_next)")
+    for faction in names:
+        committed = commits.get(faction)
+        salt = out[faction][0]
+        if committed is None:
+            continue
+        if salt is None:
+            problems.append(f"{doc.where(())}: {faction} committed to the salt of this file last "
+                            "time (salt_next); give it as 'salt:'"
+                            + (f" (or salt: {{{faction}: ...}} when the salts of your factions "
+                               "differ)" if checked.several else ""))
+        elif salt_commitment(salt) != committed:
+            problems.append(f"{doc.where(where[('salt', faction)])}: this salt is not the one "
+                            f"{faction} committed to last time (its SHA-256 must equal that "
+                            "salt_next)")
+    return out

@@ -477,8 +477,11 @@ def _turn_name(data: Any, turn: int) -> str:
 
 
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
-                      seed: str | None) -> list[dict[str, Any]]:
-    """The orders file each reader may fill in: the bot's legal example when awaited."""
+                      seed: str | None,
+                      players: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
+    """The orders file each reader may fill in: the bot's legal example when awaited. A
+    player of several factions awaited at once is also offered one file for all of them,
+    in the report of the first of them."""
     from pbem import api
     from pbem.errors import Rejected
 
@@ -506,7 +509,36 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
                     "faction": faction, "head": status["head"], "orders": []}
             text = "\n".join(head) + "\n" + str(yamlio.dump(bare))
         out.append({"faction": faction, "awaited": faction in awaiting, "text": text})
+    seat = [f for f, p in (players or {}).items() if p is not None and p == (players or {}).get(who)
+            and f in awaiting]
+    if len(seat) > 1 and seat[0] == who:
+        out.append(_several_template(root, seat, status, seed))
     return out
+
+
+def _several_template(root: Path, seat: list[str], status: dict[str, Any],
+                      seed: str | None) -> dict[str, Any]:
+    """One orders file for the awaited factions of one player (`faction: [south, north]`)."""
+    from pbem import api
+    from pbem.errors import Rejected
+
+    both = " and ".join(seat)
+    head = [f"# One orders file for {both} (you play them all): turn {status['turn']}, "
+            f"{status['phase']}.",
+            "# 'orders' (and 'standing', 'secret' when given) are mappings by faction; 'salt' and",
+            "# 'salt_next' are one for all or one each. One signature covers the file. Separate",
+            "# files per faction are fine too."]
+    try:
+        body: dict[str, Any] = api.bot_several(root, seat, seed=seed)
+        head += ["# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
+                 "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
+                 "# and send the file to the referee."]
+    except Rejected as exc:
+        head += [f"# pbem could not write example orders: {exc.message}"]
+        body = {"campaign": status["campaign"], "turn": status["turn"], "phase": status["phase"],
+                "faction": seat, "head": status["head"], "orders": {f: [] for f in seat}}
+    return {"faction": " + ".join(seat), "factions": seat, "awaited": True, "several": True,
+            "text": "\n".join(head) + "\n" + str(yamlio.dump(body))}
 
 
 def build_context(root: Path, who: str, turn: int | None = None,
@@ -586,8 +618,8 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "secrets_shown": who != "public",
         "key_given": bool(identities),
         "sealed_word": SEALED,
-        "orders_templates": _orders_templates(root, who, awaiting, status, campaign.config.get("seed"))
-                            if current else [],
+        "orders_templates": _orders_templates(root, who, awaiting, status, campaign.config.get("seed"),
+                                              campaign.players()) if current else [],
         "map_svg": map_svg(data, view, style),
     }
 
