@@ -107,6 +107,16 @@ def _known_faction(faction: str, known: list[str], flag: str, text: str, game_id
                          f"factions of {game_id}: {', '.join(known)}")
 
 
+def _check_requires(specs: list[dict[str, Any]], chosen: dict[str, Any]) -> None:
+    """An option turned on that needs others (its `requires`) without them is refused."""
+    for spec in specs:
+        missing = [r for r in spec.get("requires") or [] if not chosen.get(r)]
+        if chosen.get(spec["id"]) and missing:
+            raise UsageError(f"--option {spec['id']}: requires "
+                             + " and ".join(f"--option {r}=true" for r in missing)
+                             + f" ({spec['help']})")
+
+
 def new_campaign(
     root: Path,
     game_id: str,
@@ -168,6 +178,7 @@ def new_campaign(
             raise UsageError(f"--option {key!r}: unknown option{suggest(key, list(chosen))}; "
                              f"options: {', '.join(chosen) or 'none'}")
         chosen[key] = value
+    _check_requires(desc["options"], chosen)
     if desc.get("seatings") and any(len(fs) > 1 for fs in seated.values()):
         # 1.0, 16.0, 16.1: the game needs to know who plays several factions
         chosen["seating"] = sorted([sorted(fs) for fs in seated.values()]

@@ -77,7 +77,8 @@ def games(as_json: JsonOpt = False) -> None:
         _say(f"{g['id']}: {g['name']}")
         _say("  factions: " + ", ".join(f"{f['id']} ({f['name']})" for f in g["factions"]))
         for o in g["options"]:
-            _say(f"  --option {o['id']}=... (default {o['default']}): {o['help']}")
+            needs = f", requires {', '.join(o['requires'])}" if o.get("requires") else ""
+            _say(f"  --option {o['id']}=... (default {o['default']}{needs}): {o['help']}")
 
 
 @app.command()

@@ -92,7 +92,8 @@ class Game(Protocol):
     name: str
 
     def describe(self, data: GameData) -> dict[str, Any]:
-        """id, name, factions, options with defaults, what is implemented."""
+        """id, name, factions, options (id, default, help, and `requires`: the options it
+        needs, which `pbem new` checks), what is implemented."""
         ...
 
     def check_data(self, data: GameData) -> list[str]:
