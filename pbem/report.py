@@ -286,8 +286,13 @@ def _position(data: Any, view: dict[str, Any], style: dict[str, Any]) -> dict[st
     zones: list[dict[str, Any]] = [
         {"territory": t, "rows": sorted(rows, key=lambda r: str(r["name"]))}
         for t, rows in groups.items()]
-    extra = {k: v for k, v in view.items()
-             if k in ("initiative", "treasure", "defeated", "cards", "partisans", "raids") and v}
+    shown = dict(view)
+    if isinstance(shown.get("minors"), dict):  # only the minors in play or conquered
+        shown["minors"] = {m: s for m, s in shown["minors"].items()
+                           if isinstance(s, dict) and (s.get("status") != "neutral" or s.get("conquered"))}
+    extra = {k: v for k, v in shown.items()
+             if k in ("initiative", "treasure", "defeated", "cards", "partisans", "raids", "famine",
+                      "minors", "allied_control") and v}
     return {"factions": factions, "zones": zones, "extra": extra,
             "has_ori": any(r["ori"] is not None for r in factions),
             "has_vp": any(r["vp"] is not None for r in factions)}

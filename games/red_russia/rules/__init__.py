@@ -8,15 +8,28 @@ faction's action phase (4.5, 7.x) and the victory phase (4.6, 16.x).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
 from pbem.names import suggest
 
 from . import board as board_
-from . import cards, combat, decisions, economy, movement, play, politics, setup, turn
+from . import (
+    cards,
+    combat,
+    decisions,
+    economy,
+    famine,
+    minors,
+    movement,
+    play,
+    politics,
+    setup,
+    turn,
+)
 from .board import MAJORS, WHITES
-from .common import order_items
+from .common import commander, order_items
 from .events import apply as apply_event
 
 STANDING_KEYS: dict[str, Any] = {
@@ -46,8 +59,14 @@ STANDING_KEYS: dict[str, Any] = {
     "leaders_stay_out": list,
     # 14.4, 14.73, 14.74: discard in the card phase every card you can never play
     "discard_dead": bool,
+    # 14.2: cards to play at a moment of another's action phase (checked in play.py)
+    "play_when": dict,
+    # 13.54: once eliminated, play on with Poland as a major faction when the rules allow
+    "play_poland": bool,
     # 8.92: out of your phase, search the enemy fleets that sail where yours lie
     "naval_search": {"never": 0, "always": 1},
+    # 19.2: the zones struck by famine the Reds try to save, in order, one rail point each
+    "famine_relief": list,
 }
 
 PHASES: dict[str, tuple[str, str]] = {
@@ -82,7 +101,8 @@ class RedRussia:
             "id": self.id,
             "name": g["name"],
             "factions": [{"id": f["id"], "name": f["name"]} for f in g["factions"]],
-            "options": [{"id": k, "default": v["default"], "help": v["help"]}
+            "options": [{"id": k, "default": v["default"], "help": v["help"],
+                         "requires": list(v.get("requires") or [])}  # 19.0: 19.2 needs 19.1
                         for k, v in g.get("options", {}).items()],
             "phases": list(PHASES),
             "seatings": g.get("seatings", {}),
@@ -90,7 +110,7 @@ class RedRussia:
 
     def check_data(self, data: GameData) -> list[str]:
         return (board_.check(data) + economy.check(data) + politics.check_tables(data)
-                + cards.check(data))
+                + cards.check(data) + famine.check(data) + _check_options(data))
 
     def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
         state = setup.setup(data, options, rng)
@@ -128,6 +148,12 @@ class RedRussia:
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         problems = _check_standing(orders.get("standing") or {})
+        problems += famine.check_standing(data, orders.get("standing") or {})
+        problems += play.check_play_when(data, orders.get("standing") or {})
+        standing = orders.get("standing")  # 8.4 a sea in retreat_to: a retreat by sea
+        decisions.check_retreat_places(board_.board(data), standing.get("retreat_to")
+                                       if isinstance(standing, dict) else None,
+                                       ("standing", "retreat_to"), problems)
         name = state["phase"]
         if name in setup.PLACE_PHASES:
             problems += setup.validate_place(data, state, faction, orders)
@@ -146,7 +172,7 @@ class RedRussia:
             problems += play.validate(data, state, faction, orders, "action",
                                       others=("attack", "siege", *movement.ORDER_VERBS))
         elif name == "decision":
-            problems += decisions.validate(state, faction, orders)
+            problems += decisions.validate(state, faction, orders, board_.board(data))
         elif name == "initiative" and decisions.lenin_asked(state) and faction == "red":
             problems += turn.validate_lenin(orders)
         else:
@@ -179,16 +205,25 @@ class RedRussia:
             # foreign intervention (4.32), minor factions (4.33), each in initiative order
             # 14.2 the cards played at the start of each of these phases, in that order
             plays = play.queued(data, work, orders)
-            events.append({"type": "segment", "rule": "4.1", "name": "card phase"})
-            for found in (play.play_segment(data, work, plays, "card", _needed(secrets), rng),
-                          cards.card_phase(data, work, orders, _needed(secrets), turn.is_winter(data, work))):
-                events += found
-                work = _fold(data, work, found)
-            events.append({"type": "segment", "rule": "4.2", "name": "purchase"})
-            for found in (play.play_segment(data, work, plays, "purchase", _needed(secrets), rng),
-                          economy.resolve_purchase(data, work, orders)):
-                events += found
-                work = _fold(data, work, found)
+            b = board_.board(data)
+            segments: tuple[tuple[str, str, list[Callable[[State], list[Event]]]], ...] = (
+                ("4.1", "card phase", [
+                    lambda w: play.play_segment(data, w, plays, "card", _needed(secrets), rng),
+                    lambda w: cards.card_phase(data, w, orders, _needed(secrets), turn.is_winter(data, w))]),
+                ("4.2", "purchase", [
+                    # 12.3 conquest and liberation as the last turn left them; 12.42 the
+                    # minors' own repairs, and their new units in spring
+                    lambda w: minors.conquest(b, w),
+                    lambda w: minors.upkeep(b, w, turn.is_season(data, w, "Spring")),
+                    lambda w: play.play_segment(data, w, plays, "purchase", _needed(secrets), rng),
+                    lambda w: economy.resolve_purchase(data, w, orders)]),
+            )
+            for rule, title, steps in segments:  # each step sees what the one before did
+                events.append({"type": "segment", "rule": rule, "name": title})
+                for step in steps:
+                    found = step(work)
+                    events += found
+                    work = _fold(data, work, found)
             events.append({"type": "segment", "rule": "4.3", "name": "political phase"})
             found = play.play_segment(data, work, plays, "political", _needed(secrets), rng)
             events += found
@@ -216,6 +251,7 @@ class RedRussia:
             events.append({"type": "segment", "rule": "4.9", "name": "money and manpower"})
             found = economy.collection(data, work)
             events += found
+            events += famine.ended(work)  # 19.2 the famine lasts until this collection
             events.append({"type": "phase", "turn": work["turn"] + 1, "phase": "purchase"})
         elif name == "initiative":
             events.append({"type": "segment", "rule": "4.4", "name": "initiative"})
@@ -240,6 +276,9 @@ class RedRussia:
                      if not play.after_moves(data, p)]
             found = play.play_segment(data, work, plays, "action", _needed(secrets), rng,
                                       auto_for=[cards.holder(work, actor)])
+            events += found
+            work = _fold(data, work, found)
+            found = play.triggered(data, work, "phase_start", actor, _needed(secrets), rng)  # 14.2
             events += found
             work = _fold(data, work, found)
             events += _act(data, work, actor, orders.get(actor, {}), rng, secrets, {})
@@ -287,14 +326,14 @@ class RedRussia:
         if name == "purchase":
             bought = economy.bot_purchase(data, state, faction, rng)
             bought["orders"] += politics.bot_political(data, state, faction, rng)["orders"]
-            bought["standing"] = _bot_standing(faction)
+            bought["standing"] = _bot_standing(faction, state)
             if cards.holder(state, faction) == faction:
                 bought["standing"]["discard_dead"] = True  # 14.73, 14.74
             return bought
         if name == "action":
             body: Orders = {"orders": movement.bot(data, state, faction, rng)}
             self._bot_attacks(data, state, faction, body, rng)
-            body["standing"] = _bot_standing(faction)
+            body["standing"] = _bot_standing(faction, state)
             return body
         if name == "decision":  # 8.4: stand and fight
             return {"orders": [{"decide": {"zone": q["zone"], "retreat": False}}
@@ -310,13 +349,16 @@ class RedRussia:
             work = apply_event(data, work, e)
         money = work["money"][faction]
         spend: dict[str, int] = {}
-        for zone in sorted({p["zone"] for p in work["units"].values()
-                            if p["faction"] == faction and p["status"] == "map"}):
+        for zone in sorted({p["zone"] for pid, p in work["units"].items()
+                            if p["status"] == "map" and commander(work, pid) == faction}):
             if zone not in board_.board(data).zones or not combat.defenders_of(work, zone, faction):
                 continue
-            mine = [u for u, p in work["units"].items() if p["faction"] == faction
-                    and p["status"] == "map" and p["zone"] == zone and p["type"] in ("inf", "cav", "tank")]
+            mine = [u for u in combat.commanded(work, zone, faction)
+                    if work["units"][u]["type"] in ("inf", "cav", "tank")]
             if not mine:
+                continue
+            if minors.free_force(work, combat.commanded(work, zone, faction)):
+                body["orders"].append({"attack": {"zone": zone}})  # 12.41 nothing to spend
                 continue
             cost = rng.choice(f"bot:spend:{faction}:{zone}", [1, 3, 3, 5])
             if cost > money:
@@ -328,8 +370,8 @@ class RedRussia:
             body["secret"] = {"spend": spend}
         # 9.1 besiege the zones the moves reached that hold no enemy
         b = board_.board(data)
-        for zone in sorted({p["zone"] for p in work["units"].values()
-                            if p["faction"] == faction and p["status"] == "map"
+        for zone in sorted({p["zone"] for pid, p in work["units"].items()
+                            if p["status"] == "map" and commander(work, pid) == faction
                             and p["type"] in ("inf", "cav", "tank")}):
             if zone in spend or zone not in b.zones:
                 continue
@@ -353,12 +395,16 @@ class RedRussia:
         return describe_event(data, event)
 
 
-def _bot_standing(faction: str) -> dict[str, Any]:
+def _bot_standing(faction: str, state: State) -> dict[str, Any]:
     """What a sensible player sets once, so that a turn needs no other round trip."""
     standing: dict[str, Any] = {"retreat_before_combat": "never", "invasion_rounds": 3,
                                 "play_cards": "auto"}
-    if faction == "red":
+    if faction != "red":
+        standing["play_poland"] = True  # 13.54 play on with Poland if eliminated
+    else:
         standing["lenin_initiative"] = "+2"
+        if state["options"].get("famine"):  # 19.2: rail points only for the two capitals
+            standing["famine_relief"] = ["Moscow", "Petrograd"]
     return standing
 
 
@@ -404,6 +450,10 @@ def action(
         found = play.play_segment(data, work, later, "action", secrets, rng, auto_for=[])
         events += found
         work = _fold(data, work, found)
+    if rng is not None and secrets is not None and not answers:  # 14.2 the others' cards
+        found = play.triggered(data, work, "after_moves", faction, secrets, rng)
+        events += found
+        work = _fold(data, work, found)
     attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move", "siege"))]
     sieges = [(i, arg) for i, _verb, arg in order_items(body, ("siege",), [], others=("move", "attack"))]
     b = board_.board(data)
@@ -436,6 +486,10 @@ def action(
     fought, work = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng,
                                           secrets, answers or {})
     events += fought
+    if secrets is not None:  # 14.2 e.g. a Coup de main where a battle left no defender
+        found = play.triggered(data, work, "after_battles", faction, secrets, rng)
+        events += found
+        work = _fold(data, work, found)
     ok: list[Problem] = []
     siege_specs = combat.check_sieges(b, work, faction, sieges, work["money"][faction], ok)
     if ok:  # a battle changed the position: the sieges it made impossible do not happen
@@ -448,6 +502,17 @@ def action(
     return events, problems
 
 
+def _check_options(data: GameData) -> list[str]:
+    """game.yaml options: `requires` names other options (19.0: famine needs railways)."""
+    options = data["game"].get("options") or {}
+    problems = []
+    for key, spec in options.items():
+        for needed in spec.get("requires") or []:
+            if needed not in options or needed == key:
+                problems.append(f"game.yaml: options.{key}.requires: {needed!r} is not another option")
+    return problems
+
+
 def _check_standing(standing: dict[str, Any]) -> list[Problem]:
     problems = []
     for key, value in standing.items():
@@ -457,6 +522,8 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
             problems.append(Problem(("standing", key), f"unknown standing instruction {key!r}"
                                     f"{suggest(str(key), list(STANDING_KEYS))} "
                                     f"(known: {', '.join(STANDING_KEYS)})"))
+        elif STANDING_KEYS[key] is dict:
+            continue  # a structured instruction its own module checks
         elif STANDING_KEYS[key] is list:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 problems.append(Problem(("standing", key), f"{key} is a list of names"))
@@ -486,6 +553,10 @@ def describe_event(data: GameData, e: Event) -> str:
         told = play.describe(e)
     if told is None:
         told = combat.describe(e)  # 8.92 searches and blockades
+    if told is None:
+        told = minors.describe(e)
+    if told is None:
+        told = famine.describe(e)  # 19.2
     if told is not None:
         return told
     if kind == "placed":

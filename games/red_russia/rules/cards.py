@@ -29,7 +29,11 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Secrets, State
 
 from .board import MAJORS, board
+from .common import poland_major
 from .turn import seating
+
+# 13.54: no longer playable once an eliminated player plays Poland as a major faction
+NOT_WITH_POLAND_MAJOR = ("greater-poland", "curzon-intervenes")
 
 CZECH_FORMED = "czech-legion-formed"  # 3.0: removed when the Czech Legion rule is not used
 
@@ -61,6 +65,9 @@ def check(data: GameData) -> list[str]:
             problems.append(f"{where} ({card['id']}): playable_by lists major factions")
         if not isinstance(card.get("years", []), list):
             problems.append(f"{where} ({card['id']}): years is a list of years")
+        if "option" in card and card["option"] not in (data["game"].get("options") or {}):
+            problems.append(f"{where} ({card['id']}): option {card['option']!r} is not a campaign "
+                            "option of game.yaml")
     hands = data["game"].get("seat_hands", {})
     for seat, size in hands.items():
         if not set(str(seat).split("+")) <= set(MAJORS) or not isinstance(size, int):
@@ -122,8 +129,13 @@ def year(data: GameData, state: State) -> int:
 def dead_weight(data: GameData, state: State, faction: str, card_id: str) -> bool:
     """14.73, 14.74: a card none of the player's factions may ever play (wrong faction, or
     every year it names is past) only fills the hand; so does a card to play at once
-    (14.71) that can never be played, which is the only way such a card is discarded."""
+    (14.71) that can never be played, which is the only way such a card is discarded; and
+    so does a card of an optional rule the campaign does not use (14.0, 19.0: Famine)."""
     card = deck(data)[card_id]
+    if card.get("option") and not state["options"].get(card["option"]):
+        return True
+    if card_id in NOT_WITH_POLAND_MAJOR and poland_major(state):
+        return True
     by = set(card.get("playable_by") or MAJORS)
     years = card.get("years") or []
     return not by & set(seat_of(state, faction)) or bool(years) and max(years) < year(data, state)
@@ -207,7 +219,9 @@ def _draw(data: GameData, state: State, secrets: Secrets, who: str, count: int,
 def deal(data: GameData, state: State, secrets: Secrets) -> list[Event]:
     """4.1, 14.0: once the units are set up the pile is shuffled and the Reds deal each
     player their hand (14.3; every ORI is 0 then). Without the Czech Legion rule its
-    "formed" card leaves the game first (3.0)."""
+    "formed" card leaves the game first (3.0). Famine stays without its rule (19.2): 3.0
+    takes out only the Czech Legion card; 14.0 keeps a card whose condition of use is not
+    met in the hand, with no effect, to be discarded (`dead_weight`)."""
     from .events import apply
 
     events: list[Event] = []

@@ -12,6 +12,7 @@ spent on each (8.3); every other choice comes from standing instructions:
     standing:
       retreat_before_combat: never                  # 8.4 when defending: never | always
       retreat_to: [Moscow, Tver]                    # 8.4, 8.7 preferred retreat zones
+      # a sea area in retreat_to (Baltic Sea) is a retreat by sea before combat (8.4)
       loss_order: [red-inf-07, cav]                 # 8.6 who takes losses first (ids or types)
       invasion_rounds: 4                            # 8.3 rounds of an invasion before stopping
 
@@ -25,10 +26,13 @@ from typing import Any
 
 from pbem.game import Event, Problem, Rng, Secrets, State
 
-from .board import MAJORS, WHITES, Board
+from . import minors
+from .board import MAJORS, MINORS, WHITES, Board
 from .common import (
     Path_,
+    allegiance,
     check_keys,
+    commander,
     enemies,
     friendly_zone,
     id_list,
@@ -37,11 +41,12 @@ from .common import (
     piece_id,
     place_name,
 )
-from .events import apply_with
+from .events import Folding, apply_with
 
 LEVELS = {1: ("probe", 1), 3: ("assault", 2), 5: ("invasion", 0)}  # 8.3: cost -> rounds
 INVASION_ROUNDS = 4  # 8.3 an invasion goes on until the attacker stops: default standing
 MAX_ROUNDS = 20  # a safety bound for an invasion where nothing can be hit
+REVAL = "Reval"  # 13.2
 
 
 def _units(state: State, zone: str, owners: set[str] | None = None) -> list[str]:
@@ -54,6 +59,24 @@ def _leaders(state: State, zone: str, owners: set[str]) -> list[str]:
     return sorted(pid for pid, p in state["units"].items()
                   if p["status"] == "map" and p["zone"] == zone and p["type"] == "leader"
                   and p["faction"] in owners)
+
+
+def commanded(state: State, zone: str, faction: str, leaders: bool = False) -> list[str]:
+    """The pieces in `zone` that `faction` gives orders to: its own, an activated minor's it
+    controls (12.11, 12.12) and the allied units it has taken in hand (13.63)."""
+    return sorted(pid for pid, p in state["units"].items()
+                  if p["status"] == "map" and p["zone"] == zone and (p["type"] == "leader") == leaders
+                  and commander(state, pid) == faction)
+
+
+def standing_of(state: State, standing: dict[str, dict[str, Any]], faction: str) -> dict[str, Any]:
+    """The standing instructions that answer for a faction's units: a minor's are its
+    controller's (12.12); a neutral minor and the Allies on their own never retreat by
+    choice and take losses by the rule of 8.6."""
+    if faction in MINORS:
+        boss = allegiance(state, faction)
+        return standing.get(boss, {}) if boss in MAJORS else {}
+    return standing.get(faction, {})
 
 
 def defenders_of(state: State, zone: str, attacker: str) -> set[str]:
@@ -82,11 +105,17 @@ def check_attacks(
         zone = place_name(b, arg["zone"], (*path, "zone"), problems)
         if zone is None:
             continue
+        if zone not in b.zones:  # 8.0, 8.1; land units at sea attack only once landed (8.4, 7.5)
+            problems.append(Problem((*path, "zone"), f"{zone} is not a land zone: battles are fought "
+                                                     "in land zones (8.0, 8.1); units at sea land "
+                                                     "first (move ... from the sea), fleets at sea "
+                                                     "fight with search (8.92)"))
+            continue
         if zone in seen:
             problems.append(Problem((*path, "zone"), f"{zone} is attacked twice"))
             continue
         seen.add(zone)
-        mine = [u for u in _units(state, zone, {faction}) if state["units"][u]["type"] != "fleet"]
+        mine = [u for u in commanded(state, zone, faction) if state["units"][u]["type"] != "fleet"]
         foes = defenders_of(state, zone, faction)
         if not mine:
             problems.append(Problem((*path, "zone"), f"you have no land units in {zone} to attack "
@@ -99,29 +128,43 @@ def check_attacks(
                                                      "(White factions never attack each other, 18.1)"))
             continue
         # 8.92 fleets in a port zone fight in its land battles
-        units = mine + [u for u in _units(state, zone, {faction})
+        units = mine + [u for u in commanded(state, zone, faction)
                         if state["units"][u]["type"] == "fleet" and b.zones[zone].get("ports")]
+        taken: list[str] = []
         if "units" in arg:
             units = []
             for j, text in enumerate(id_list(arg["units"])):
                 pid = piece_id(b, state, text, (*path, "units", j), problems)
-                if pid is not None and pid not in mine:
+                if pid is None:
+                    continue
+                fresh = minors.new_allies(state, faction, [pid])
+                why = minors.command_problem(state, faction, pid, taking=len(taken)) if fresh else None
+                if why is not None:
+                    problems.append(Problem((*path, "units", j), why))
+                elif pid not in mine and not fresh or state["units"][pid]["zone"] != zone:
                     problems.append(Problem((*path, "units", j), f"{pid} is not one of your land "
                                                                  f"units in {zone}"))
-                elif pid is not None:
+                else:
                     units.append(pid)
+                    taken += fresh  # 13.61 an allied unit taken in hand to attack
         if units and all(state["units"][u]["type"] == "air" for u in units):
             problems.append(Problem((*path, "units"), "aircraft cannot fight alone (8.93)"))
-        leaders = _leaders(state, zone, {faction})
+        leaders = commanded(state, zone, faction, leaders=True)
         if "leaders" in arg:
             named = [piece_id(b, state, t, (*path, "leaders", j), problems)
                      for j, t in enumerate(id_list(arg["leaders"]))]
             leaders = [lid for lid in named if lid is not None]
             for lid in leaders:
-                if lid not in _leaders(state, zone, {faction}):
+                if lid not in commanded(state, zone, faction, leaders=True):
                     problems.append(Problem((*path, "leaders"), f"{lid} is not your leader in {zone}"))
         amount = spend.get(zone) if isinstance(spend, dict) else None
-        if sealed:
+        free = minors.free_force(state, units)
+        if free:  # 12.41 minors alone have paid two rounds: nothing to spend
+            if amount is not None and not sealed:
+                problems.append(Problem(("secret", "spend", zone), f"the force attacking {zone} is "
+                                        "made of minor or allied units only: it is presumed to have "
+                                        "paid for two rounds (12.41); spend nothing on it"))
+        elif sealed:
             pass
         elif amount not in LEVELS:
             problems.append(Problem(("secret", "spend"), f"give the money spent on {zone} under "
@@ -129,7 +172,8 @@ def check_attacks(
                                                          "5 invasion; 8.3)"))
         else:
             total += amount
-        out.append({"zone": zone, "units": units, "leaders": leaders, **({"partisans": placer} if hunt else {})})
+        out.append({"zone": zone, "units": units, "leaders": leaders, **({"partisans": placer} if hunt else {}),
+                    **({"free": True} if free else {}), **({"allies": taken} if taken else {})})
     if isinstance(spend, dict):
         for zone in spend:
             if b.places.get(zone) not in seen:
@@ -188,10 +232,16 @@ class Battle:
 
     # -- 8.4 retreat before combat ----------------------------------------------------------
     def retreat_before(self, standing: dict[str, dict[str, Any]]) -> None:
+        """8.4: a defender whose standing (or answer by mail) says `always` goes to the first
+        place of its `retreat_to` it may reach: a land zone (everybody, together), or a sea
+        area, by sea with its fleets in the port; without one, to the first open zone by
+        name. Only a sea that is named is sailed to. After a retreat by sea the units no
+        fleet takes (cavalry, aircraft, tanks, more than the fleets carry) retreat by land
+        if they can, to their next preferred zone, else stay and fight."""
         foes = sorted(defenders_of(self.state, self.zone, self.attacker))
         atk_cav = sum(1 for u in self.side_units("atk") if self.state["units"][u]["type"] == "cav")
         for faction in foes:
-            rules = standing.get(faction, {})
+            rules = standing_of(self.state, standing, faction)
             if rules.get("retreat_before_combat", "never") != "always":
                 continue
             units = [u for u in _units(self.state, self.zone, {faction})
@@ -202,16 +252,56 @@ class Battle:
                 self.emit({"type": "note", "zone": self.zone, "text": f"{faction} cannot retreat "
                            "before combat: the attacker has more cavalry (8.4)"})
                 continue
+            leaders = _leaders(self.state, self.zone, {faction})
+            by_land = self.retreat_options(faction, units, forced=False)
+            sailed = False
+            for place in self.preferred(rules):
+                if place in by_land:
+                    break  # a land zone comes first: everybody goes there
+                if place in self.b.seas:
+                    left = self.retreat_by_sea(faction, place, units, leaders)
+                    if left is not None:
+                        units, leaders = left
+                        sailed = True
+                        break
+            if sailed and not units and not leaders:
+                continue
             dest = self.retreat_zone(faction, units, forced=False, rules=rules)
             if dest is None:
+                if sailed and units:
+                    self.emit({"type": "note", "zone": self.zone, "text": f"{', '.join(units)} "
+                               "cannot retreat by sea or by land: they stay and fight (8.4)"})
                 continue
-            leaders = _leaders(self.state, self.zone, {faction})
             self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
                        "units": units + leaders, "to": dest, "when": "before combat"})
 
-    def retreat_zone(self, faction: str, units: list[str], *, forced: bool,
-                     rules: dict[str, Any]) -> str | None:
-        """8.4 / 8.7: where these units may retreat, by the player's preference, or None."""
+    def retreat_by_sea(self, faction: str, sea: str, units: list[str],
+                       leaders: list[str]) -> tuple[list[str], list[str]] | None:
+        """8.4 retreat by sea: each fleet of the faction in the port puts to sea with the
+        unit it carries and at most one leader (7.5), the highest first. Returns the units
+        and leaders left in the zone, or None (with a note saying why) if nobody can go."""
+        pairs, why = sea_passage(self.b, self.state, self.zone, faction, sea, units)
+        if not pairs:
+            self.emit({"type": "note", "zone": self.zone, "text": f"{faction} cannot retreat by "
+                       f"sea from {self.zone} to the {sea}: {why}"})
+            return None
+        riders = sorted(leaders, key=lambda lid: (-int(self.b.leaders[lid]["level"]), lid))
+        for k, (fleet, unit) in enumerate(pairs):
+            rider = riders[k: k + 1]  # 7.5 one leader a fleet
+            self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
+                       "units": [unit, *rider, fleet], "to": sea, "when": "before combat",
+                       "by": "sea", "fleet": fleet})
+        gone = {u for _, u in pairs}
+        return [u for u in units if u not in gone], riders[len(pairs):]
+
+    def preferred(self, rules: dict[str, Any]) -> list[str]:
+        """The player's `retreat_to`, as place names (unknown names were refused with the
+        orders and are skipped)."""
+        return [z for z in (self.b.places.get(t) for t in rules.get("retreat_to", []) or [])
+                if z is not None]
+
+    def retreat_options(self, faction: str, units: list[str], *, forced: bool) -> list[str]:
+        """8.4 / 8.7: the land zones these units may retreat to, by name."""
         entered_from = {e["from"] for e in self.state.get("entered", {}).get(self.zone, [])
                         if e["faction"] != faction}
         options = []
@@ -222,20 +312,29 @@ class Battle:
                 continue
             if not friendly_zone(self.state, there, faction):
                 continue  # never into an enemy or neutral zone
+            if any(minors.own_ground_only(self.state, self.state["units"][u]["faction"])
+                   and self.state["control"].get(there) != self.state["units"][u]["faction"] for u in units):
+                continue  # 12.11, 13.1-13.3 only into a zone of their own, or they are lost
             foes_there = [u for u in _units(self.state, there)
                           if enemies(self.state, faction, self.state["units"][u]["faction"])]
             if len(foes_there) > len(units):
                 continue
             options.append(there)
-        preferred = [self.b.places.get(z) for z in rules.get("retreat_to", []) or []]
-        for zone in preferred:
+        return options
+
+    def retreat_zone(self, faction: str, units: list[str], *, forced: bool,
+                     rules: dict[str, Any]) -> str | None:
+        """8.4 / 8.7: where these units may retreat by land, by the player's preference, or
+        None. A sea in `retreat_to` is for a retreat by sea (retreat_by_sea) and skipped here."""
+        options = self.retreat_options(faction, units, forced=forced)
+        for zone in self.preferred(rules):
             if zone in options:
                 return zone
         return options[0] if options else None
 
     # -- 8.5-8.8 the rounds ------------------------------------------------------------------
     def fight(self, spend: int, standing: dict[str, dict[str, Any]]) -> None:
-        level, rounds = LEVELS[spend]
+        level, rounds = LEVELS[spend] if spend else ("minors' battle", minors.FREE_ROUNDS)  # 12.41
         if rounds == 0:
             rounds = int(standing.get(self.attacker, {}).get("invasion_rounds", INVASION_ROUNDS))
             rounds = max(1, min(rounds, MAX_ROUNDS))
@@ -372,7 +471,7 @@ class Battle:
         reduced: list[tuple[str, str]] = []
         for side, other in (("atk", "def"), ("def", "atk")):
             units = self.side_units(side)
-            faction = self.attacker if side == "atk" else None
+            faction = None
             order = self.loss_order(side, standing)
             listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"])) for u in units]
             for pid in allocate(hits[other], listed, order, lambda u: self.value_if_reduced(u, 1)):
@@ -382,14 +481,14 @@ class Battle:
                     reduced.append((pid, faction or self.state["units"][pid]["faction"]))
         # 8.7 reduced units retreat, or are eliminated if they cannot
         for pid, faction in reduced:
-            side = "atk" if faction == self.attacker else "def"
+            side = "atk" if pid in self.spec["units"] else "def"
             stubborn = [c for c in self.card_mods(side, "cancel_retreat") if c["faction"] == faction]
             if stubborn and self._here(pid):  # a battle card cancels one retreat; the loss stands
                 self.emit({"type": "battle_card_used", "zone": self.zone, "card": stubborn[0]["card"],
                            "faction": faction, "unit": pid})
                 continue
             if self._here(pid):
-                self.retreat_or_die(pid, faction, standing.get(faction, {}))
+                self.retreat_or_die(pid, faction, standing_of(self.state, standing, faction))
         self.voluntary_retreats(standing)
 
     def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
@@ -401,7 +500,7 @@ class Battle:
             if not mine or not theirs:
                 continue
             for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
-                rules = standing.get(faction, {})
+                rules = standing_of(self.state, standing, faction)
                 if rules.get("voluntary_retreat", "never") != "when_outnumbered":
                     continue
                 if len(mine) >= len(theirs):
@@ -429,10 +528,17 @@ class Battle:
     def value_if_reduced(self, pid: str, index: int) -> int:
         return int(self.b.counters[pid]["reduced"][index])
 
+    def owners(self, side: str) -> set[str]:
+        """The factions of a side's pieces: the attacker's own and the minor and allied
+        units it commands here (12.12, 13.63), or the defenders."""
+        if side == "atk":
+            return {self.attacker} | {self.state["units"][u]["faction"]
+                                      for u in [*self.spec["units"], *self.spec["leaders"]]}
+        return defenders_of(self.state, self.zone, self.attacker)
+
     def loss_order(self, side: str, standing: dict[str, dict[str, Any]]) -> list[str]:
-        owners = {self.attacker} if side == "atk" else defenders_of(self.state, self.zone, self.attacker)
         order: list[str] = []
-        for faction in sorted(owners):
+        for faction in sorted({allegiance(self.state, f) if f in MINORS else f for f in self.owners(side)}):
             order += [str(x) for x in standing.get(faction, {}).get("loss_order", []) or []]
         return order
 
@@ -456,7 +562,7 @@ class Battle:
 
     # -- 10.4, 10.5 after the battle ---------------------------------------------------------
     def after(self, defenders: list[str]) -> None:
-        for side, owners in (("atk", {self.attacker}), ("def", set(defenders))):
+        for side, owners in (("atk", self.owners("atk")), ("def", set(defenders))):
             leaders = [lid for lid in (self.spec["leaders"] if side == "atk"
                                        else _leaders(self.state, self.zone, owners))
                        if self._here(lid)]
@@ -572,6 +678,17 @@ def nearest_friendly(b: Board, state: State, start: str, faction: str) -> str | 
     return None
 
 
+def joined(b: Board, state: State, faction: str, spec: dict[str, Any], rng: Rng, *,
+           siege: bool) -> tuple[list[Event], State]:
+    """Before a battle or siege: the allied units taken in hand for it (13.61) and the
+    minors it brings into play (12.1, 13.1-13.5, 13.52)."""
+    log = Folding(b, state)
+    if spec.get("allies"):
+        log.emit({"type": "allies_taken", "faction": faction, "units": list(spec["allies"])})
+    minors.activations(b, log.state, faction, spec["zone"], rng, siege=siege, emit=log.emit)
+    return log.events, log.state
+
+
 def resolve_attacks(
     b: Board, data: Any, state: State, faction: str, attacks: list[dict[str, Any]],
     secret: Any, rng: Rng, secrets: Secrets | None, answers: dict[str, Any] | None = None,
@@ -597,25 +714,28 @@ def resolve_attacks(
             events.append({"type": "note", "zone": spec["zone"],
                            "text": "no battle: one side is no longer there"})
             continue
+        found, state = joined(b, state, faction, spec, rng, siege=False)
+        events += found
         battle = Battle(b, data, state, faction, spec, rng)
         asked = (answers or {}).get(spec["zone"], {})
         battle.retreat_before({**standing, **{f: {**standing.get(f, {}), **a} for f, a in asked.items()}})
         if spend is None:  # 8.3 revealed after the defender's choice (8.4)
             opened = secrets.open(secret) if isinstance(secret, dict) and "sealed" in secret else secret
             spend = {b.places.get(z) or z: int(v) for z, v in (opened or {}).get("spend", {}).items()}
-            missing = [s["zone"] for s in attacks if spend.get(s["zone"]) not in LEVELS]
+            missing = [s["zone"] for s in attacks if spend.get(s["zone"]) not in LEVELS and not s.get("free")]
             if missing:
                 raise ValueError(f"the sealed spending names no level for {', '.join(missing)}")
+        paid = 0 if spec.get("free") else spend[spec["zone"]]  # 12.41
         if not battle.side_units("def"):
             battle.emit({"type": "attack", "zone": spec["zone"], "attacker": faction,
-                         "defenders": [], "spend": spend[spec["zone"]],
-                         "level": LEVELS[spend[spec["zone"]]][0], "rounds": 0})
+                         "defenders": [], "spend": paid,
+                         "level": LEVELS[paid][0] if paid else "minors' battle", "rounds": 0})
         else:
             from .play import defend_with
 
             for e in defend_with(data, battle.state, spec["zone"], faction, secrets, rng):
                 battle.emit(e)  # 14.2 the defenders' battle cards, by standing instruction
-            battle.fight(spend[spec["zone"]], standing)
+            battle.fight(paid, standing)
         events += battle.events
         state = battle.state
     return events, state
@@ -647,7 +767,7 @@ def check_sieges(
     total = 0
     for i, arg in sieges:
         path: Path_ = ("orders", i, "siege")
-        if not check_keys(arg, path, ("zone", "rounds"), ("leaders",), problems):
+        if not check_keys(arg, path, ("zone", "rounds"), ("leaders", "liberate"), problems):
             continue
         zone = place_name(b, arg["zone"], (*path, "zone"), problems)
         rounds = arg["rounds"]
@@ -663,11 +783,23 @@ def check_sieges(
         if owner == faction:
             problems.append(Problem((*path, "zone"), f"{zone} is yours already (9.0)"))
             continue
-        if faction in WHITES and owner in WHITES:
+        if faction in WHITES and allegiance(state, owner) in WHITES:
             problems.append(Problem((*path, "zone"), f"{zone} belongs to {owner}: White factions "
                                                      "never besiege each other (9.0, 18.1)"))
             continue
-        mine = [u for u in _units(state, zone, {faction}) if state["units"][u]["type"] != "fleet"]
+        if owner in MINORS and allegiance(state, owner) == faction:
+            problems.append(Problem((*path, "zone"), f"{zone} belongs to {owner}, which you command (12.12)"))
+            continue
+        liberate = arg.get("liberate", False)
+        home = b.zones[zone].get("home")
+        if not isinstance(liberate, bool):
+            problems.append(Problem((*path, "liberate"), "liberate is true or false (12.3)"))
+            continue
+        if liberate and (home not in MINORS or owner not in MAJORS):
+            problems.append(Problem((*path, "liberate"), f"only a minor faction's home zone held by a "
+                                                         f"major faction is given back (12.3); {zone} is not"))
+            continue
+        mine = [u for u in commanded(state, zone, faction) if state["units"][u]["type"] != "fleet"]
         if not mine:
             problems.append(Problem((*path, "zone"), f"you have no land units in {zone} (9.1)"))
             continue
@@ -681,12 +813,18 @@ def check_sieges(
         if iron_cross_closed(b, state, zone):
             problems.append(Problem((*path, "zone"), f"{zone} is out of play on turns 1-2 (11.0)"))
             continue
-        leaders = _leaders(state, zone, {faction})
+        leaders = commanded(state, zone, faction, leaders=True)
         if "leaders" in arg:
             leaders = [lid for j, t in enumerate(id_list(arg["leaders"]))
                        if (lid := piece_id(b, state, t, (*path, "leaders", j), problems)) in leaders]
-        total += rounds * siege_cost(b)
-        out.append({"zone": zone, "rounds": rounds, "units": mine, "leaders": leaders})
+        free = minors.free_force(state, mine)
+        if free and rounds > minors.FREE_ROUNDS:  # 12.41 two rounds, presumed paid
+            problems.append(Problem((*path, "rounds"), f"minor or allied units alone besiege for "
+                                                       f"{minors.FREE_ROUNDS} rounds, presumed paid (12.41)"))
+            continue
+        total += 0 if free else rounds * siege_cost(b)
+        out.append({"zone": zone, "rounds": rounds, "units": mine, "leaders": leaders,
+                    **({"free": True} if free else {}), **({"liberate": home} if liberate else {})})
     if total > money_left:
         problems.append(Problem(("orders",), f"the sieges cost {total} money ({siege_cost(b)} a "
                                              f"round); {faction} has {money_left} left (6.4)"))
@@ -721,7 +859,8 @@ class OneSided(Battle):
                 reduced.append(pid)
         for pid in reduced:
             if self._here(pid):
-                self.retreat_or_die(pid, self.attacker, standing.get(self.attacker, {}))
+                self.retreat_or_die(pid, self.state["units"][pid]["faction"],
+                                    standing_of(self.state, standing, self.state["units"][pid]["faction"]))
 
 
 class PartisanHunt(OneSided):
@@ -764,8 +903,9 @@ class Siege(OneSided):
 
     def run(self, standing: dict[str, dict[str, Any]]) -> None:
         rounds = int(self.spec["rounds"])
+        cost = 0 if self.spec.get("free") else rounds * siege_cost(self.b)  # 12.41
         self.emit({"type": "siege", "zone": self.zone, "faction": self.attacker, "rounds": rounds,
-                   "cost": rounds * siege_cost(self.b), "fort": fort_now(self.b, self.state, self.zone)})
+                   "cost": cost, "fort": fort_now(self.b, self.state, self.zone)})
         difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
@@ -783,6 +923,8 @@ class Siege(OneSided):
             fort = 0
         values = [self.rng.roll(f"{self.label}:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
         need = 5 if plus_one else 6
+        if self.state["control"].get(self.zone) == "finland":
+            need -= 1  # 13.3 Finnish fortifications hit on 5-6 (4-6 after a difficult route)
         hits["def"] = sum(1 for v in values if v >= need)
         if values:
             rolled["def"].append({"what": "fortification", "count": fort, "hit": need,
@@ -793,6 +935,20 @@ class Siege(OneSided):
                    "hits": hits["atk"]})
         self.commissar_losses("atk", r)
         self.attacker_losses(hits["def"], standing)
+
+    def taken(self) -> Event:
+        """9.2 the besieger takes the zone, or gives it back to its minor (12.3); Reval
+        taken by the Reds the first time goes to the Baltic States (13.2)."""
+        owner = self.state["control"].get(self.zone)
+        if self.spec.get("liberate"):
+            return {"type": "control", "zone": self.zone, "faction": self.spec["liberate"], "from": owner,
+                    "why": f"siege (9.2): {self.attacker} gives it back to {self.spec['liberate']} (12.3)"}
+        if self.zone == REVAL and self.attacker == "red" and owner == "north" \
+                and not (self.state.get("flags") or {}).get("reval_baltic"):
+            return {"type": "control", "zone": self.zone, "faction": "baltic", "from": owner,
+                    "why": "siege (9.2): Reval taken from North/Asia goes to the Baltic States (13.2)"}
+        return {"type": "control", "zone": self.zone, "faction": self.attacker, "from": owner,
+                "why": "siege (9.2)"}
 
     def fortification(self) -> int:
         return 0  # the besieger has no fortification of its own
@@ -812,8 +968,7 @@ class Siege(OneSided):
         left = bool(self.side_units("atk"))
         if siege and siege["hits"] >= int(self.b.zones[self.zone]["fort"]):
             if left:
-                self.emit({"type": "control", "zone": self.zone, "faction": self.attacker,
-                           "from": self.state["control"].get(self.zone), "why": "siege (9.2)"})
+                self.emit(self.taken())
             else:
                 self.emit({"type": "siege_lifted", "zone": self.zone,
                            "why": "Pyrrhic victory: no besieger left (9.4)"})
@@ -839,6 +994,8 @@ def resolve_sieges(b: Board, data: Any, state: State, faction: str, sieges: list
     events: list[Event] = []
     standing = dict(state.get("standing", {}))
     for spec in sieges:
+        found, state = joined(b, state, faction, spec, rng, siege=True)
+        events += found
         siege = Siege(b, data, state, faction, spec, rng)
         siege.label = f"siege:{label_part(spec['zone'])}:t{state['turn']}:{faction}"
         siege.run(standing)
@@ -851,7 +1008,7 @@ def lift_sieges(b: Board, state: State) -> list[Event]:
     """9.5: at the end of a phase a siege with no besieger left is lifted."""
     out = []
     for zone, siege in sorted(state.get("siege", {}).items()):
-        if not _units(state, zone, {siege["faction"]}):
+        if not [u for u in commanded(state, zone, siege["faction"]) if state["units"][u]["type"] != "fleet"]:
             out.append({"type": "siege_lifted", "zone": zone, "why": "no besieger left (9.5)"})
     return out
 
@@ -907,6 +1064,75 @@ def stale_blockades(b: Board, state: State) -> list[Event]:
         elif fleet["zone"] not in seas:
             out.append({"type": "blockade_lifted", "port": port, "fleets": [fid],
                         "why": f"the fleet left for {fleet['zone']}"})
+    return out
+
+
+def steps(state: State, pid: str) -> int:
+    """Steps a counter has left: two at full strength, one reduced (5.5, 8.6)."""
+    return 1 if state["units"][pid]["reduced"] else 2
+
+
+def sea_passage(
+    b: Board, state: State, zone: str, faction: str, sea: str, units: list[str],
+) -> tuple[list[tuple[str, str]], str]:
+    """8.4 a retreat by sea from `zone` into `sea`: the (fleet, unit) pairs that may go, or
+    ([], why not). Only from a port of that sea not blockaded by an enemy fleet (8.4,
+    8.92); only with a fleet of the faction's own in the zone (8.4; the faction's own, as
+    for 7.5 transport); infantry only: cavalry, aircraft and tanks may not (8.4); one unit
+    a fleet (7.5), with no more steps than the fleet (8.92: a full-strength unit needs a
+    full-strength fleet; pbem does not sacrifice a step to board). The most units that can
+    go, the strongest first: full-strength units take the full-strength fleets."""
+    if sea not in ((b.zones.get(zone) or {}).get("ports") or []):
+        return [], f"{zone} is not a port of the {sea} (8.4, 7.43)"
+    blockers = blockaders(b, state, zone, faction)
+    if blockers:
+        return [], f"{zone} is blockaded by {', '.join(blockers)} (8.4, 8.92)"
+    fleets = sorted((f for f in _units(state, zone, {faction})
+                     if state["units"][f]["type"] == "fleet" and b.counters[f]["sea"] == sea),
+                    key=lambda f: (-steps(state, f), f))
+    if not fleets:
+        return [], f"no {faction} fleet of the {sea} is in {zone} to carry them (8.4)"
+    infantry = sorted((u for u in units if state["units"][u]["type"] == "inf"),
+                      key=lambda u: (-steps(state, u), -int(b.counters[u]["full"][0]), u))
+    if not infantry:
+        return [], ("cavalry, aircraft and tanks may not retreat by sea (8.4)" if units
+                    else "there is no land unit to carry (8.4)")
+    pairs: list[tuple[str, str]] = []
+    left = list(infantry)
+    for fleet in fleets:  # full fleets first, each taking the strongest unit it can carry
+        unit = next((u for u in left if steps(state, u) <= steps(state, fleet)), None)
+        if unit is not None:
+            pairs.append((fleet, unit))
+            left.remove(unit)
+    if not pairs:
+        return [], ("a unit may not board a fleet that has fewer steps than it has: "
+                    f"{', '.join(fleets)} lost a step and {', '.join(infantry)} did not (8.92)")
+    return pairs, ""
+
+
+def aboard(b: Board, state: State, fleet: str) -> list[str]:
+    """8.4: the land units and leaders at sea aboard `fleet`, since they retreated by sea
+    with it (state `aboard`, {piece: fleet}); they stay with it until they land (7.5)."""
+    where = state["units"][fleet]
+    return sorted(pid for pid, fid in (state.get("aboard") or {}).items()
+                  if fid == fleet and state["units"][pid]["status"] == "map"
+                  and where["status"] == "map" and state["units"][pid]["zone"] == where["zone"]
+                  and where["zone"] in b.seas)
+
+
+def stranded(b: Board, state: State) -> list[Event]:
+    """8.4, 8.92: land units and leaders at sea whose fleet is gone (sunk, or off the sea for
+    any other reason: upkeep, a card, the referee) are lost; by sea no unit moves without a
+    fleet to carry it (8.4)."""
+    out: list[Event] = []
+    for pid, fid in sorted((state.get("aboard") or {}).items()):
+        unit = state["units"][pid]
+        if unit["status"] != "map" or unit["zone"] not in b.seas:
+            continue  # landed or lost already
+        fleet = state["units"].get(fid)
+        if fleet is None or fleet["status"] != "map" or fleet["zone"] != unit["zone"]:
+            out.append({"type": "eliminated", "unit": pid, "zone": unit["zone"],
+                        "why": f"lost at sea with its fleet {fid}, which is gone (8.4, 8.92)"})
     return out
 
 
@@ -1066,6 +1292,10 @@ class NavalBattle(Battle):
         self.where: dict[str, str] = dict(spec.get("where") or {})
         self.back_to: dict[str, str] = dict(spec.get("back_to") or {})
         self.cargo: dict[str, list[str]] = dict(spec.get("cargo") or {})
+        for fid in [*spec.get("units", []), *spec.get("defenders", [])]:
+            carried = aboard(b, state, fid)  # 8.4 units at sea since a retreat by sea
+            if carried:
+                self.cargo[fid] = [*self.cargo.get(fid, []), *carried]
 
     def emit(self, event: Event) -> None:
         super().emit(event)
@@ -1077,6 +1307,8 @@ class NavalBattle(Battle):
                     super().emit({"type": "reduced", "unit": pid,
                                   "by": f"a step lost by its carrier {event['unit']} (8.92)"})
         if event["type"] in ("reduced", "retreat", "eliminated"):
+            for lost in stranded(self.b, self.state):  # 8.4 their fleet sank under them
+                super().emit(lost)
             for lifted in stale_blockades(self.b, self.state):  # 8.92 its fleet left or sank
                 super().emit(lifted)
 
@@ -1129,8 +1361,9 @@ class NavalBattle(Battle):
         if dest is None:
             self.emit({"type": "eliminated", "unit": pid, "zone": here,
                        "why": "no friendly port to retreat to (8.7, 8.92)"})
-        else:
-            self.emit({"type": "retreat", "zone": here, "faction": faction, "units": [pid],
+        else:  # 8.4 the units aboard go with their fleet: they land in the port
+            self.emit({"type": "retreat", "zone": here, "faction": faction,
+                       "units": [pid, *aboard(self.b, self.state, pid)],
                        "to": dest, "when": "after a round at sea (8.92)"})
 
     def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
@@ -1141,14 +1374,15 @@ class NavalBattle(Battle):
             if not mine or not theirs or len(mine) >= len(theirs):
                 continue
             for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
-                rules = standing.get(faction, {})
+                rules = standing_of(self.state, standing, faction)
                 if rules.get("voluntary_retreat", "never") != "when_outnumbered":
                     continue
                 for pid in [u for u in mine if self.state["units"][u]["faction"] == faction]:
                     dest = self.fleet_retreat(pid, faction, rules)
                     if dest is not None:
                         self.emit({"type": "retreat", "zone": self.where.get(pid, self.zone),
-                                   "faction": faction, "units": [pid], "to": dest,
+                                   "faction": faction,
+                                   "units": [pid, *aboard(self.b, self.state, pid)], "to": dest,
                                    "when": "by choice after a round at sea (8.92)"})
 
     def naval_rounds(self, rounds: int | None) -> None:
@@ -1240,8 +1474,13 @@ def blockade_run(
 
 
 def describe(e: Event) -> str | None:
-    """The report lines of the 8.92 naval events (combat_round and losses are land combat's)."""
+    """The report lines of the 8.92 naval events (combat_round and losses are land combat's)
+    and of a retreat by sea (8.4)."""
     kind = e.get("type")
+    if kind == "retreat" and e.get("by") == "sea":
+        carried = ", ".join(u for u in e["units"] if u != e["fleet"])
+        return (f"{e['faction']} {carried} retreat(s) by sea with {e['fleet']} from {e['zone']} "
+                f"to the {e['to']} ({e['when']}, 8.4)")
     if kind == "naval_search":
         who = "" if e["phasing"] else " (not in its phase)"
         result = "contact: one round of naval combat" if e["contact"] else "no contact"

@@ -8,7 +8,7 @@ from typing import Any
 from pbem.game import Problem, State
 from pbem.names import suggest
 
-from .board import WHITES, Board
+from .board import MINORS, WHITES, Board
 
 Path_ = tuple[str | int, ...]
 
@@ -17,25 +17,91 @@ def side(faction: str) -> str:
     return "white" if faction in WHITES else faction
 
 
+NEUTRAL = "neutral"
+
+
+def minor_state(state: State, minor: str) -> dict[str, Any]:
+    found = (state.get("minors") or {}).get(minor)
+    return dict(found) if found else {"status": "neutral", "controller": None, "until": None}
+
+
+def minor_controller(state: State, minor: str) -> str | None:
+    """Who commands a minor now: limited control lasts its one turn only (12.11)."""
+    m = minor_state(state, minor)
+    if m["status"] == "neutral":
+        return None
+    if m["status"] == "limited" and m.get("until") is not None and int(m["until"]) < state["turn"]:
+        return None
+    return None if m["controller"] is None else str(m["controller"])
+
+
+def allegiance(state: State, faction: str | None) -> str:
+    """The major faction whose side a faction fights on: itself for a major, the Allies'
+    own "allies" (13.6, 18.1: with the Whites), a minor's controller (12.11, 12.12), and
+    NEUTRAL for a minor nobody commands (12.2)."""
+    if faction is None:
+        return NEUTRAL
+    if faction in MINORS:
+        return minor_controller(state, faction) or NEUTRAL
+    return faction
+
+
+def poland_major(state: State) -> str | None:
+    """13.54: the eliminated major faction whose player now plays Poland, or None."""
+    found = (state.get("flags") or {}).get("poland_major")
+    return str(found) if isinstance(found, str) else None
+
+
+def belongs(state: State, owner: str, faction: str) -> bool:
+    """Pieces of `owner` count as `faction`'s own, for buying, upkeep and victory: its own,
+    and Poland's when that faction plays Poland as a major faction (13.54). A minor's units
+    under a major's control are not (12.4)."""
+    return owner == faction or (owner == "poland" and poland_major(state) == faction)
+
+
+def commander(state: State, pid: str) -> str | None:
+    """The major faction that gives a piece its orders: its own faction; the controller
+    of an activated minor (12.11, 12.12); the White faction that called the Allies this
+    turn for an allied unit it has taken in hand (13.61, 13.63, `allied_used`)."""
+    faction = str(state["units"][pid]["faction"])
+    if faction in MINORS:
+        return minor_controller(state, faction)
+    if faction == "allies":
+        for major, used in (state.get("allied_used") or {}).items():
+            if pid in used:
+                return str(major)
+        return None
+    return faction
+
+
 def friendly_zone(state: State, zone: str, faction: str) -> bool:
-    """7.2: a zone a faction controls; White-controlled zones are friendly to every White."""
+    """7.2: a zone a faction controls; White-controlled zones are friendly to every White;
+    a zone of an activated minor is friendly to its controller's side (12.12, 12.5)."""
     owner = state["control"].get(zone)
     if owner == faction:
         return True
-    return faction in WHITES and owner in WHITES
+    mine, theirs = allegiance(state, faction), allegiance(state, owner)
+    if NEUTRAL in (mine, theirs):
+        return False
+    return mine == theirs or (side(mine) == "white" and side(theirs) == "white")
 
 
 def enemies(state: State, faction: str, other: str) -> bool:
     """Whose units stop a move and pin those they meet (7.3).
 
-    White factions are not enemies of one another (18.1); every other faction, neutral
-    minors included, is.
+    White factions are not enemies of one another (18.1); an activated minor fights on its
+    controller's side (12.12); every other faction, neutral minors included, is.
     """
     if other == faction:
         return False
-    if other == "allies" or faction == "allies":  # 13.6, 18.1: the Allies side with the Whites
-        return "red" in (faction, other)
-    return not (faction in WHITES and other in WHITES)
+    a, b = allegiance(state, faction), allegiance(state, other)
+    if NEUTRAL in (a, b):
+        return True
+    if a == b:
+        return False
+    if "allies" in (a, b):  # 13.6, 18.1: the Allies side with the Whites
+        return "red" in (a, b)
+    return not (a in WHITES and b in WHITES)
 
 
 def pieces_at(state: State, place: str) -> list[str]:

@@ -7,7 +7,8 @@ Two questions can be asked:
 - **8.4 retreat before combat.** Asked of every major faction defending a battle the
   active player declared, once the moves are made and before the first battle, when its
   standing `retreat_before_combat` is `ask` or not given at all. The battles then follow
-  in their order with the answers (`decide: {zone, retreat, to}`). Face to face the
+  in their order with the answers (`decide: {zone, retreat, to}`; `to` may name a sea
+  area for a retreat by sea with a fleet in the port, 8.4). Face to face the
   defender decides just before each battle; by mail all of one phase's questions are
   asked at once, so an answer cannot depend on an earlier battle of the same phase.
 - **10.8.1 Lenin's initiative modifier.** Asked of the Reds in the initiative phase when
@@ -25,8 +26,8 @@ from typing import Any
 
 from pbem.game import Event, Problem, State
 
-from .board import MAJORS
-from .common import order_items
+from .board import MAJORS, Board
+from .common import Path_, allegiance, order_items
 
 ASK = "ask"
 ASKABLE = ("retreat_before_combat", "lenin_initiative")
@@ -40,7 +41,8 @@ def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
     out = []
     for spec in specs:
         zone = spec["zone"]
-        for faction in sorted(defenders_of(state, zone, actor)):
+        # a minor's units answer through its controller (12.12)
+        for faction in sorted({allegiance(state, f) for f in defenders_of(state, zone, actor)}):
             if faction not in MAJORS or faction in answers.get(zone, {}):
                 continue
             choice = state["standing"].get(faction, {}).get("retreat_before_combat")
@@ -70,10 +72,10 @@ def prompt(state: State) -> str:
     return "; ".join(parts)
 
 
-def validate(state: State, faction: str, body: dict[str, Any]) -> list[Problem]:
+def validate(state: State, faction: str, body: dict[str, Any], b: Board) -> list[Problem]:
     """`- decide: {zone: Kazan, retreat: true, to: [Tver]}` for each battle asked about;
     a battle left unanswered is fought (the rulebook has no default; staying is the only
-    choice that is always legal)."""
+    choice that is always legal). `to` may name a sea area (8.4 by sea)."""
     problems: list[Problem] = []
     mine = {q["zone"] for q in (state.get("asked") or {}).get("questions", [])
             if q["faction"] == faction}
@@ -95,7 +97,32 @@ def validate(state: State, faction: str, body: dict[str, Any]) -> list[Problem]:
         to = arg.get("to", [])
         if not isinstance(to, list) or not all(isinstance(z, str) for z in to):
             problems.append(Problem(path + ("to",), "to is a list of zones, in order of preference"))
+        else:
+            check_retreat_places(b, to, path + ("to",), problems)
     return problems
+
+
+def check_retreat_places(b: Board, names: Any, path: Path_, problems: list[Problem]) -> None:
+    """8.4, 8.7: the places of a `retreat_to` (standing) or of a decision's `to`: land zones,
+    or a sea area (Black Sea, Baltic Sea, White Sea, Sea of Japan) for a retreat by sea
+    before combat with a fleet in the port (8.4, 7.5). Not a list: reported elsewhere."""
+    if not isinstance(names, list):
+        return
+    seas = ", ".join(b.seas)
+    for j, text in enumerate(names):
+        if not isinstance(text, str):
+            continue
+        name = b.places.get(text)
+        if name is None:
+            problems.append(Problem((*path, j), f"unknown zone or sea {text!r}"
+                                                f"{b.places.suggest(text)} (a retreat goes to a "
+                                                f"land zone, or by sea to one of: {seas}; 8.4)"))
+        elif name in b.boxes:
+            problems.append(Problem((*path, j), f"{name} is a waiting box: a retreat goes to a land "
+                                                f"zone, or by sea to one of: {seas} (8.4)"))
+        elif name not in b.zones and name not in b.seas:  # the Caspian (7.7): no fleet sails it
+            problems.append(Problem((*path, j), f"no fleet sails the {name} (7.7): a retreat by sea "
+                                                f"goes with a fleet to one of: {seas} (8.4)"))
 
 
 def answers(orders: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:

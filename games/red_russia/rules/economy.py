@@ -31,6 +31,7 @@ from pbem.names import suggest
 from .board import MAJORS, MINORS, UNIT_TYPES, WHITES, Board, board
 from .common import (
     Path_,
+    belongs,
     check_keys,
     enemies,
     id_list,
@@ -38,6 +39,7 @@ from .common import (
     order_items,
     piece_id,
     place_order,
+    poland_major,
     side,
 )
 from .events import step_loss
@@ -140,7 +142,7 @@ def _standing(state: State, faction: str, key: str) -> Any:
 def _on_map(state: State, faction: str) -> list[str]:
     """A faction's units on the map (leaders and the treasure are not units, 5.6)."""
     return sorted(pid for pid, p in state["units"].items()
-                  if p["faction"] == faction and p["status"] == "map" and p["type"] != "leader")
+                  if belongs(state, p["faction"], faction) and p["status"] == "map" and p["type"] != "leader")
 
 
 # ---------------------------------------------------------------------------------------
@@ -150,7 +152,7 @@ def _on_map(state: State, faction: str) -> list[str]:
 def arrivals(state: State, faction: str) -> list[str]:
     """4.2, 5.2: units bought earlier whose turn has come."""
     return sorted(pid for pid, p in state["units"].items()
-                  if p["faction"] == faction and p["status"] == "bought"
+                  if belongs(state, p["faction"], faction) and p["status"] == "bought"
                   and int(p.get("arrives", 0)) <= state["turn"])
 
 
@@ -160,7 +162,8 @@ def arrival_zones(b: Board, state: State, pid: str) -> list[str]:
     unit = state["units"][pid]
     out = []
     for zone, spec in b.zones.items():
-        if state["control"].get(zone) != unit["faction"] or iron_cross_closed(b, state, zone):
+        owner = state["control"].get(zone)
+        if owner is None or not belongs(state, unit["faction"], owner) or iron_cross_closed(b, state, zone):
             continue
         if unit["type"] == "fleet" and b.counters[pid].get("sea") not in (spec.get("ports") or []):
             continue
@@ -173,7 +176,7 @@ def buyable(state: State, faction: str, kind: str) -> list[str]:
     Tanks wait for the "Tank" card (status card, 15.4); 20.4's removed units for theirs."""
     statuses = ("pool",) if kind == "fleet" else ("pool", "eliminated")
     return sorted(pid for pid, p in state["units"].items()
-                  if p["faction"] == faction and p["type"] == kind and p["status"] in statuses)
+                  if belongs(state, p["faction"], faction) and p["type"] == kind and p["status"] in statuses)
 
 
 def _strongest(b: Board, units: list[str]) -> list[str]:
@@ -377,7 +380,7 @@ def _not_buyable(state: State, faction: str, kind: str, pid: str | None) -> str 
         if buyable(state, faction, kind):
             return None
         statuses = {p["status"] for p in state["units"].values()
-                    if p["faction"] == faction and p["type"] == kind}
+                    if belongs(state, p["faction"], faction) and p["type"] == kind}
         if kind == "tank" and "card" in statuses:
             return "tanks may be bought only after the \"Tank\" card (15.4)"
         if kind == "fleet" and "eliminated" in statuses:
@@ -564,13 +567,18 @@ def maintenance(data: GameData, state: State) -> list[Event]:
 # collection (4.9, 6.2-6.6, 13.3)
 
 
+# zone markers under which a zone yields nothing to anyone: the state's key, and why
+NO_YIELD = (("raids", "Cossack raid (15.3)"), ("famine", "famine (19.2)"))
+
+
 def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, int, str | None]:
     """(money, manpower, why nothing) a zone the faction controls yields."""
     spec = b.zones[zone]
     if iron_cross_closed(b, state, zone):
         return 0, 0, "out of play (11.0)"
-    if zone in (state.get("raids") or {}):
-        return 0, 0, "Cossack raid (15.3)"
+    for marker, why in NO_YIELD:
+        if zone in (state.get(marker) or {}):
+            return 0, 0, why
     placer = (state.get("partisans") or {}).get(zone)
     hurt = 1 if placer is not None and side(placer) != side(faction) else 0  # 15.2
     # 6.3: enemy infantry and cavalry must not outnumber the friendly ones
@@ -586,6 +594,8 @@ def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, in
         return 0, 0, f"{foes} enemy against {friends} friendly infantry/cavalry (6.3)"
     money, manpower = int(spec["money"]), int(spec["manpower"])
     home = spec.get("home")
+    if home == "poland" and poland_major(state) == faction:
+        home = faction  # 13.54 Poland's zones are the home of the faction that plays it
     if faction == "red" and (home in WHITES or home in MINORS):
         manpower -= 1  # 6.5
     elif faction in WHITES and (home == "red" or home in MINORS):

@@ -56,6 +56,7 @@ def step_loss(s: State, pid: Any) -> None:
         raise ValueError(f"{pid} is not on the map")
     if unit["reduced"]:
         unit.update(status="eliminated", zone=None, reduced=False)
+        _ashore(s, pid)
     else:
         unit["reduced"] = True
 
@@ -73,6 +74,7 @@ def _moved(b: Board, s: State, e: Event) -> None:
     for pid in e["units"]:
         unit = _unit(s, pid)
         unit["zone"] = path[-1]
+        _ashore(s, pid)  # 8.4 units at sea land with a move
         spent = STOPPED if e.get("stopped") else s["moved"].get(pid, 0) + int(e["cost"])
         s["moved"][pid] = spent
     if e.get("treasure"):
@@ -108,14 +110,31 @@ def _phase(b: Board, s: State, e: Event) -> None:
 
 
 def _retreat(b: Board, s: State, e: Event) -> None:
-    """8.4, 8.7: retreating costs no movement (7.1)."""
+    """8.4, 8.7: retreating costs no movement (7.1). By sea (8.4, `by: sea`) the land units
+    and leaders go aboard `fleet` and stay at sea with it (state `aboard`) until they land;
+    a piece retreating anywhere else is no longer aboard (a fleet's cargo lands with it)."""
     dest = _place(b, e["to"])
+    carrier = e.get("fleet") if e.get("by") == "sea" else None
+    if carrier is not None and (dest not in b.seas or carrier not in e["units"]
+                                or _unit(s, carrier)["type"] != "fleet"):
+        raise ValueError(f"a retreat by sea goes to a sea with its fleet, not {carrier!r} to {dest!r}")
     for pid in e["units"]:
         _unit(s, pid)["zone"] = dest
+        if carrier is not None and pid != carrier:
+            s.setdefault("aboard", {})[pid] = carrier
+        else:
+            _ashore(s, pid)
+
+
+def _ashore(s: State, pid: Any) -> None:
+    """8.4: a piece that lands, retreats to land or is eliminated is no longer aboard."""
+    if pid in (s.get("aboard") or {}):
+        del s["aboard"][pid]
 
 
 def _eliminated(b: Board, s: State, e: Event) -> None:
     _unit(s, e["unit"]).update(status="eliminated", zone=None, reduced=False)
+    _ashore(s, e["unit"])
 
 
 def _attack(b: Board, s: State, e: Event) -> None:
@@ -187,6 +206,8 @@ def _control(b: Board, s: State, e: Event) -> None:
     if e["zone"] not in b.zones:
         raise ValueError(f"no zone {e['zone']!r}")
     s["control"][e["zone"]] = _faction(e["faction"], none=True)
+    if e["zone"] == "Reval" and e["faction"] == "baltic" and e.get("from") == "north":
+        s.setdefault("flags", {})["reval_baltic"] = True  # 13.2 the Reds took it once
     s.get("siege", {}).pop(e["zone"], None)
     placer = (s.get("partisans") or {}).get(e["zone"])
     if placer is not None and e["faction"] is not None and side(placer) == side(e["faction"]):
@@ -230,6 +251,8 @@ def _set_control(b: Board, s: State, e: Event) -> None:
     if e["zone"] not in b.zones:
         raise ValueError(f"no zone {e['zone']!r}")
     s["control"][e["zone"]] = _faction(e["faction"], none=True)
+    if e["zone"] == "Reval" and e["faction"] == "baltic" and e.get("from") == "north":
+        s.setdefault("flags", {})["reval_baltic"] = True  # 13.2 the Reds took it once
 
 
 def _set_unit(b: Board, s: State, e: Event) -> None:
@@ -292,6 +315,19 @@ def apply(data: GameData, state: State, event: Event) -> State:
     return apply_with(board(data), state, event)
 
 
+class Folding:
+    """Events gathered in order, each folded into the state as it comes, so that the next
+    rule sees what the last one did."""
+
+    def __init__(self, b: Board, state: State) -> None:
+        self.b, self.state = b, state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = apply_with(self.b, self.state, event)
+
+
 # what the political phase judges a turn by (17.5): kept in the state until the turn ends
 TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "reduced")
 
@@ -312,13 +348,15 @@ def apply_with(b: Board, state: State, event: Event) -> State:
 
 def _merge() -> None:
     """Rules modules with their own events (economy) add their apply functions here."""
-    from . import cards, decisions, economy, play, politics
+    from . import cards, decisions, economy, famine, minors, play, politics
 
     APPLY.update(economy.APPLY)
     APPLY.update(politics.APPLY)
     APPLY.update(cards.APPLY)
     APPLY.update(decisions.APPLY)
     APPLY.update(play.APPLY)
+    APPLY.update(minors.APPLY)
+    APPLY.update(famine.APPLY)  # 19.2
 
 
 _merge()

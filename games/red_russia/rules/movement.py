@@ -9,6 +9,9 @@ An order moves one stack along a path:
 
 Without `via` the cheapest legal land path is taken. A sea or the Caspian in `via` makes
 the step a naval transport (7.5, 7.7); a fleet moves between its sea and a port (7.43).
+Units at sea since a retreat by sea (8.4) land in a friendly port of that sea:
+
+    - move: {units: [red-inf-04, trotsky], from: Baltic Sea, to: Reval}
 
 Among the moves, in the order they happen, fleets act at sea (8.92, combat.py):
 
@@ -29,7 +32,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
 
-from . import combat
+from . import combat, minors
 from .board import WHITES, Board, board
 from .common import (
     Path_,
@@ -124,6 +127,8 @@ def plan(
 
     for lifted in combat.stale_blockades(b, state):  # 8.92 their fleet has gone
         emit(lifted)
+    for lost in combat.stranded(b, work):  # 8.4 units at sea whose fleet has gone
+        emit(lost)
     searched: set[str] = set()
     diverged = False
     for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("attack", "siege", "play")):
@@ -160,6 +165,13 @@ def plan(
             continue
         if event is None:
             continue
+        taken = minors.new_allies(work, faction, list(event.get("units", []))) if verb == "move" else []
+        if taken:  # 13.61 the allied units named first are the faction's for the turn
+            emit({"type": "allies_taken", "faction": faction, "units": taken})
+        ukraine = set(minors.homes(b, "ukraine"))
+        poland = minors.greater_poland(work, faction) if set((event.get("path") or [])[1:]) & ukraine else None
+        if poland is not None:  # 13.52 entering Ukrainian territory after Greater Poland
+            emit(poland)
         if verb != "move" or rng is None:
             emit(event)
             continue
@@ -205,7 +217,8 @@ def _carry_out(
             more, work, contact = combat.opponent_searches(b, data, work, faction, sea, tail, rng, {})
             return events + more, work, contact
         return events, work, False
-    seas = [(k, z) for k, z in enumerate(route) if z in b.seas]
+    # 7.5 a naval transport at sea; a landing (8.4, the route starts at sea) sails nowhere
+    seas = [(k, z) for k, z in enumerate(route) if z in b.seas and k > 0]
     for j, (k, sea) in enumerate(seas):  # 7.5 a naval transport at sea
         carrier = event["fleets"][j]
         cargo = {carrier: list(event["units"])}
@@ -273,6 +286,8 @@ def _one_move(
         limit += 2  # 7.6: rail adds one movement point
     if stack.types(state) == {"fleet"} or "fleet" in stack.types(state):
         return _fleet_move(b, state, stack, start, [*via, dest], path, problems)
+    if start in b.seas:  # 8.4 units at sea since a retreat by sea land
+        return _landing(b, state, stack, start, [*via, dest], limit, rail, path, problems)
     route: list[str] | None = [start, *via, dest]
     if not via and dest in b.zones:
         route = _cheapest(b, state, stack, start, dest, limit, rail)
@@ -304,8 +319,11 @@ def _stack(
             stack.treasure = True
             continue
         piece = state["units"][pid]
-        if piece["faction"] != faction:
-            problems.append(Problem(where, f"{pid} belongs to {piece['faction']}, not {faction}"))
+        # 12.11, 12.12 an activated minor's units, 13.61 the Allies taken in hand
+        why = minors.command_problem(state, faction, pid,
+                                     taking=len(minors.new_allies(state, faction, stack.pieces)))
+        if why is not None:
+            problems.append(Problem(where, why))
             continue
         if piece["status"] != "map":
             problems.append(Problem(where, f"{pid} is not on the map"))
@@ -317,6 +335,9 @@ def _stack(
         (stack.leaders if piece["type"] == "leader" else stack.units).append(pid)
     if stack.treasure and not any(state["units"][u]["type"] != "air" for u in stack.units):
         problems.append(Problem(path, "the treasure moves only with a unit that is not an aircraft (15.1)"))
+    why = minors.limited_problem(state, stack.pieces)
+    if why is not None:
+        problems.append(Problem(path, why))
     if problems:
         return None
     return stack
@@ -345,6 +366,12 @@ def _fleet_move(
                                                    f"the {sea} and its ports ({', '.join(sorted(ports))}) (7.43)"))
         if state["moved"].get(fid, 0):
             problems.append(Problem((*path, "units"), f"{fid} has already moved or transported this phase"))
+        cargo = combat.aboard(b, state, fid)
+        if cargo:  # 8.4, 7.5 the fleet stays at sea while it carries them
+            problems.append(Problem((*path, "units"), f"{fid} carries {', '.join(cargo)} at sea (8.4): "
+                                                      f"land them first (move: {{units: [{', '.join(cargo)}], "
+                                                      f"from: {start}, to: PORT}}); the fleet may "
+                                                      "sail once they are ashore, in a later phase (7.5)"))
     if dest in b.zones and iron_cross_closed(b, state, dest):
         problems.append(Problem((*path, "to"), f"{dest} is occupied by the Central Powers on turns 1-2 (11.0)"))
     if problems:
@@ -410,13 +437,18 @@ def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str, limit:
 
 def _walk(
     b: Board, state: State, stack: Stack, route: list[str], limit: int, rail: bool, path: Path_,
-    problems: list[Problem],
+    problems: list[Problem], landed: list[str] | None = None,
 ) -> Event | None:
-    """Check a given path step by step and total its cost."""
+    """Check a given path step by step and total its cost. With `landed` (the fleets they
+    come from) the route starts at sea with a landing (8.4), costed as a transport (7.5)."""
     cost = 0
     fleets: list[str] = []
     entered_enemy = False
-    for k in range(1, len(route)):
+    first = 1
+    if landed is not None:  # 8.4, 7.5 one movement point to land in the port
+        cost, fleets, first = 2, list(landed), 2
+        entered_enemy = bool(enemy_units_at(state, route[1], stack.faction))
+    for k in range(first, len(route)):
         here, there = route[k - 1], route[k]
         where = (*path, "via", k - 1) if k < len(route) - 1 else (*path, "to")
         if entered_enemy:
@@ -451,6 +483,11 @@ def _walk(
                                                    f"{pid} has {left / 2:g} left (7.1, 7.2)"))
             return None
     dest = route[-1]
+    for pid in stack.pieces:  # 12.6, 12.11, 13.1-13.3, 13.56, 13.63
+        too_far = minors.reach_problem(b, state, stack.faction, pid, route)
+        if too_far is not None:
+            problems.append(Problem((*path, "to"), too_far))
+            return None
     _check_end(b, state, stack, dest, (*path, "to"), problems)
     if rail:
         needed = len(stack.units) if state["options"].get("railways") else 1
@@ -470,6 +507,42 @@ def _walk(
     if fleets:
         event["fleets"] = fleets
     return event
+
+
+def _landing(
+    b: Board, state: State, stack: Stack, sea: str, rest: list[str], limit: int, rail: bool,
+    path: Path_, problems: list[Problem],
+) -> Event | None:
+    """8.4: land units and leaders at sea since a retreat by sea land in a friendly port of
+    that sea for one movement point, as at the end of a naval transport (7.5); their fleet
+    stays at sea and may not move this phase. A leader's movement left takes them on over
+    land (the port in `via`, 7.5, 10.3). One landing may bring in the cargo of several fleets."""
+    carriers: list[str] = []
+    for pid in stack.pieces:
+        fid = (state.get("aboard") or {}).get(pid)
+        if fid is None or pid not in combat.aboard(b, state, fid):
+            problems.append(Problem((*path, "units"), f"{pid} is in the {sea} aboard no fleet (8.4)"))
+        elif fid not in carriers:
+            carriers.append(fid)
+    if rail:
+        problems.append(Problem((*path, "rail"), "a landing from the sea cannot also be a rail move"))
+    port = rest[0]
+    where: Path_ = (*path, "via", 0) if len(rest) > 1 else (*path, "to")
+    ports = sorted(b.ports.get(sea, []))
+    if port not in ports:
+        problems.append(Problem(where, f"units at sea in the {sea} land in one of its ports "
+                                       f"({', '.join(ports)}); {port} is not one (8.4, 7.5)"
+                                       + ("; to go further, name the port in via" if port in b.zones else "")))
+    elif not friendly_zone(state, port, stack.faction):
+        problems.append(Problem(where, f"units land in a friendly port (7.5); {port} is not "
+                                       f"friendly to {stack.faction}"))
+    elif iron_cross_closed(b, state, port):
+        problems.append(Problem(where, f"{port} is occupied by the Central Powers on turns 1-2 (11.0)"))
+    if any(z in b.seas or z == CASPIAN for z in rest[1:]):
+        problems.append(Problem((*path, "via"), "once landed, the move goes on over land (8.4, 7.5)"))
+    if problems:
+        return None
+    return _walk(b, state, stack, [sea, *rest], limit, False, path, problems, landed=carriers)
 
 
 def _transport(
@@ -514,7 +587,8 @@ def _transport(
     for fid, fleet in sorted(state["units"].items()):
         if (fleet["faction"] == faction and fleet["type"] == "fleet" and fleet["status"] == "map"
                 and fleet["zone"] in places and b.counters[fid]["sea"] == sea
-                and fid not in state["moved"] and not state.get("transport", {}).get(fid)):
+                and fid not in state["moved"] and not state.get("transport", {}).get(fid)
+                and not combat.aboard(b, state, fid)):  # 8.4 full with the units it carries
             return [fid]
     problems.append(Problem(where, f"no {faction} fleet at sea in the {sea} is free to carry them "
                                    "this phase (7.5)"))
@@ -566,13 +640,14 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
     b = board(data)
     orders: list[dict[str, Any]] = []
     work = state
-    zones = sorted({p["zone"] for p in state["units"].values()
-                    if p["faction"] == faction and p["status"] == "map" and p["zone"] in b.zones
-                    and p["type"] not in ("leader", "fleet")})
+    # its own units, an activated minor's it controls (12.12), the Allies it called (13.61)
+    zones = sorted({p["zone"] for pid, p in state["units"].items()
+                    if p["status"] == "map" and p["zone"] in b.zones and p["type"] not in ("leader", "fleet")
+                    and minors.command_problem(state, faction, pid) is None})
     for zone in zones:
         if rng.roll(f"bot:move:{faction}:{label_part(zone)}", 3) == 1:
             continue  # some stacks hold
-        units = [p for p in _units_at(work, zone) if work["units"][p]["faction"] == faction
+        units = [p for p in _units_at(work, zone) if minors.command_problem(work, faction, p) is None
                  and work["units"][p]["type"] != "fleet"]
         if not units:
             continue
@@ -590,6 +665,18 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
         orders.append(order)
         for event in events:
             work = apply(data, work, event)
+    # 8.4 units at sea since a retreat by sea land in the first friendly port that takes them
+    for sea in b.seas:
+        for fid in [f for f in combat.fleets_at(work, sea) if work["units"][f]["faction"] == faction]:
+            cargo = combat.aboard(b, work, fid)
+            for port in sorted(b.ports.get(sea, [])) if cargo else []:
+                order = {"move": {"units": cargo, "from": sea, "to": port}}
+                events, problems = plan(data, work, faction, {"orders": [order]})
+                if not problems:
+                    orders.append(order)
+                    for event in events:
+                        work = apply(data, work, event)
+                    break
     # 8.92 seek out an enemy fleet at sea when ours are at least as strong
     for sea in b.seas:
         mine = [f for f in combat.fleets_at(work, sea) if work["units"][f]["faction"] == faction]

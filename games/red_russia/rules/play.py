@@ -17,9 +17,9 @@ when the orders are checked.
 
 Effects the engine carries out: money, manpower, ori, flag, add_units, remove_units, tank,
 leader, replace_leader, rail, minor, infighting (a RECONSTRUCTED table in politics.yaml),
-coup_de_main (9.0), cossack_raid (15.3), combat (the battle cards), wound_leader (10.4)
-and partisans (15.2). The effect it does not carry out yet (famine 19.2) and the
-`referee` effect are put to the referee: the log says what to decide, and the referee
+coup_de_main (9.0), cossack_raid (15.3), combat (the battle cards), wound_leader (10.4),
+partisans (15.2) and famine (19.2, famine.py; only with the campaign option `famine`). The
+`referee` effect is put to the referee: the log says what to decide, and the referee
 records it with `pbem adjust`.
 """
 
@@ -31,12 +31,12 @@ from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.names import suggest
 
 from .board import MAJORS, board
-from .cards import deck, holder, holders, seat_of, year
-from .common import order_items
+from .cards import NOT_WITH_POLAND_MAJOR, deck, holder, holders, seat_of, year
+from .common import order_items, poland_major
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
-             "combat", "wound_leader", "partisans")
+             "combat", "wound_leader", "partisans", "famine")
 # effects that need a choice the player names in the play (a zone): never played by `auto`
 CHOOSE = ("coup_de_main", "combat")
 # action cards played after the moves, before the battles (their zone must be reached first)
@@ -44,7 +44,6 @@ AFTER_MOVES = ("coup_de_main", "combat")
 # effects put to the referee for now, with what the referee must decide
 TO_REFEREE = {
     "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
-    "famine": "apply the famine (19.2) as the card says",
 }
 # which phases' cards each orders file may play (14.2)
 FILE_PHASES = {"purchase": ("card", "purchase", "political", "initiative", "any"),
@@ -61,8 +60,17 @@ def _card_phase_ok(card: dict[str, Any], segment: str) -> bool:
 
 
 def playable(data: GameData, state: State, faction: str, card_id: str) -> str | None:
-    """Why `faction` cannot play this card now (14.73, 14.74), or None."""
+    """Why `faction` cannot play this card now (14.73, 14.74; 19.0 its optional rule), or None."""
     card = deck(data)[card_id]
+    if card.get("option") and not state["options"].get(card["option"]):
+        # 14.0: its condition of use is not met; it may only be discarded
+        return (f"{card_id} is played only with the optional rule {card.get('rule', '19.0')} "
+                f"(campaign option {card['option']})")
+    conquered = {m for m, v in (state.get("minors") or {}).items() if v.get("conquered")}
+    if card_id == "greater-poland" and conquered & {"poland", "ukraine"}:
+        return "Greater Poland is played only while Poland and Ukraine are not conquered (13.52)"
+    if card_id in NOT_WITH_POLAND_MAJOR and poland_major(state):
+        return f"{card_id} is no longer playable while Poland is played as a major faction (13.54)"
     by = card.get("playable_by") or list(MAJORS)
     if faction not in by:
         return f"{card_id} is playable by {', '.join(by)} only (14.73)"
@@ -266,7 +274,7 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return [{"type": "ori_change", "faction": _faction_of(effect, play), "change": int(effect["change"]),
                  "why": why}]
     if do == "flag":
-        return [{"type": "flag_set", "flag": effect["name"], "why": why}]
+        return [{"type": "flag_set", "flag": effect["name"], "faction": play["faction"], "why": why}]
     if do in ("add_units", "remove_units", "tank"):
         return _units_effect(data, state, play, effect, why)
     if do == "leader":
@@ -291,6 +299,10 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return _battle_card(data, state, play, effect, why)
     if do == "partisans":
         return _partisans(data, state, play, effect, why)
+    if do == "famine":
+        from .famine import famine
+
+        return famine(data, state, play, rng, why)
     if do == "wound_leader":  # 10.4: wounded, to the unused leaders; he may come back (10.6)
         leader = effect["leader"]
         if state["units"][leader]["status"] != "map":
@@ -298,6 +310,12 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return [{"type": "leader_wounded", "leader": leader, "zone": state["units"][leader]["zone"],
                  "why": why}]
     if do == "minor":
+        if effect["status"] != "neutral" and int(state["turn"]) < 3:
+            return [{"type": "note", "zone": "", "text": f"{why}: no effect, no minor faction enters "
+                     "play before the third turn (12.1)"}]
+        if effect["minor"] == "poland" and poland_major(state):
+            return [{"type": "note", "zone": "", "text": f"{why}: no effect, Poland is played as a "
+                     "major faction (13.54)"}]
         controller = _faction_of({"faction": effect.get("controller", "self")}, play)
         event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
                         "controller": None if effect["status"] == "neutral" else controller,
@@ -417,6 +435,103 @@ def defend_with(data: GameData, state: State, zone: str, attacker: str, secrets:
                                             "target": None, "zone": zone}, node, rng, forced=False)
             events += found
             for e in found:
+                work = apply(data, work, e)
+    from .common import allegiance
+
+    # a minor's controller defends with it (12.12)
+    defenders = sorted({allegiance(work, f) for f in defenders_of(work, zone, attacker)} & set(MAJORS))
+    return events + triggered(data, work, "defending", attacker, secrets, rng, zone=zone, factions=defenders)
+
+
+# 14.2 by mail: the moments of another player's action phase (and of the player's own, after
+# its battles) at which pbem plays the cards a player listed in its standing `play_when`
+WHEN = {
+    "phase_start": "at the start of another faction's action phase, before its moves",
+    "after_moves": "after another faction's moves, before its battles",
+    "after_battles": "after the battles of an action phase (your own included), before the sieges",
+    "defending": "when a battle you defend begins",
+}
+# effects whose "no effect" is known before the card is played: a conditional play waits
+CONDITIONAL = {"coup_de_main": _coup_de_main, "cossack_raid": _cossack_raid}
+
+
+def check_play_when(data: GameData, standing: dict[str, Any]) -> list[Problem]:
+    """The standing `play_when: [{card, when, of, zone, target}]` (14.2)."""
+    from .common import check_keys
+
+    value = standing.get("play_when")
+    path: tuple[str | int, ...] = ("standing", "play_when")
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [Problem(path, "play_when is a list of {card, when, of, zone, target}")]
+    problems: list[Problem] = []
+    b = board(data)
+    cards = deck(data)
+    for i, item in enumerate(value):
+        where = (*path, i)
+        if not check_keys(item, where, ("card", "when"), ("of", "zone", "target"), problems):
+            continue
+        card = cards.get(str(item["card"]))
+        if card is None:
+            problems.append(Problem((*where, "card"), f"unknown card {item['card']!r}"
+                                    f"{suggest(str(item['card']), list(cards))}"))
+        elif card["phase"] != "action":
+            problems.append(Problem((*where, "card"), f"{item['card']} is a card of the {card['phase']} "
+                                    "phase: only action-phase cards are played at any moment (14.2)"))
+        if item["when"] not in WHEN:
+            problems.append(Problem((*where, "when"), f"when is one of {', '.join(WHEN)}"))
+        for key, known in (("of", MAJORS), ("target", MAJORS)):
+            if key in item and item[key] not in known:
+                problems.append(Problem((*where, key), f"{key} is one of {', '.join(known)}"))
+        if "zone" in item and b.places.get(item["zone"]) is None:
+            problems.append(Problem((*where, "zone"), f"unknown zone {item['zone']!r}"
+                                    f"{b.places.suggest(item['zone'])}"))
+        elif card is not None and "zone" in _needs(card) and "zone" not in item and item["when"] != "defending":
+            problems.append(Problem(where, f"{item['card']} needs a zone"))
+    return problems
+
+
+def triggered(data: GameData, state: State, when: str, actor: str, secrets: Secrets, rng: Rng,
+              zone: str | None = None, factions: list[str] | None = None) -> list[Event]:
+    """14.2 "at any moment of the action phase, regardless of which player is active", by
+    mail: at the trigger point `when` of `actor`'s action phase, each faction (in initiative
+    order; only `factions` when given) plays the cards its standing `play_when` lists for
+    it, if it holds them, may play them now, and (for Coup de main and Cossack raids) the
+    card would take effect. A battle card for `defending` is played on the battle's zone."""
+    from .events import apply
+
+    b = board(data)
+    events: list[Event] = []
+    work = state
+    order = [f for f in (state.get("initiative") or MAJORS) if f in MAJORS and f not in state["defeated"]]
+    for faction in order:
+        if factions is not None and faction not in factions:
+            continue
+        if faction == actor and when in ("phase_start", "after_moves"):
+            continue  # the active player plays these from its orders
+        for entry in (work["standing"].get(faction) or {}).get("play_when") or []:
+            named = b.places.get(entry.get("zone")) if entry.get("zone") else None
+            if entry["when"] != when or entry.get("of") not in (None, actor) \
+                    or when == "defending" and named not in (None, zone):
+                continue
+            card_id = str(entry["card"])
+            if playable(data, work, faction, card_id) is not None:
+                continue
+            who = holder(work, faction)
+            play = {"holder": who, "faction": faction, "card": card_id,
+                    "target": entry.get("target") or default_target(work, faction),
+                    "zone": zone if when == "defending" else named}
+            if any(e["do"] in CONDITIONAL and all(x["type"] == "note" for x in CONDITIONAL[e["do"]](
+                    data, work, play, "")) for e in deck(data)[card_id]["effect"]):
+                continue  # it would have no effect now: kept for a later moment
+            found = secrets.reveal_where(work["cards"]["hands"].get(who, []),
+                                         lambda v, n=card_id: v == n, first=True)
+            if not found:
+                continue
+            played = _carry_out(data, work, play, found[0][0], rng, forced=False)
+            events += played
+            for e in played:
                 work = apply(data, work, e)
     return events
 
@@ -554,7 +669,8 @@ def _resources(_b: Any, s: State, e: Event) -> None:
 
 
 def _flag(_b: Any, s: State, e: Event) -> None:
-    s.setdefault("flags", {})[str(e["flag"])] = True
+    # the faction that played it, read by Greater Poland (13.52); True in older logs
+    s.setdefault("flags", {})[str(e["flag"])] = e.get("faction") or True
 
 
 def _units_in(_b: Any, s: State, e: Event) -> None:

@@ -34,7 +34,7 @@ from pbem.game import Event, GameData, Problem, Rng, State, clone
 from pbem.names import NameIndex, suggest
 
 from .board import MAJORS, MINORS, WHITES, Board, board
-from .common import check_keys, label_part, order_items
+from .common import check_keys, label_part, minor_state, order_items, poland_major
 
 ORI_MIN, ORI_MAX = 0, 3  # 17.1
 MODIFIER_CAP = 3  # 17.5 "within a maximum limit of +3 to -3"
@@ -44,6 +44,7 @@ FIRST_MINOR_TURN = 3  # 12.1, 11.0: no minor before the third turn (the Allies e
 POLAND_FULL_TURN = 9  # 13.51: fully activated from Summer 1920 (turn 9) onwards
 SHARED_HAND = {2: 7, 3: 6}  # 14.3: the player of several White factions
 POLAND_HAND = 3  # 13.54: Poland played as a major faction has 3 cards
+POZNAN = "Poznan"  # 13.54: where the Allies arrive for Poland played as a major faction
 GONE = ("dead", "removed", "eliminated", "gone")  # a leader permanently out of the game
 ORDER_VERBS = ("intervene", "activate")
 
@@ -160,21 +161,6 @@ def wrangel_rules(state: State) -> bool:
 def kolchak_rules(state: State) -> bool:
     """10.93: from the "Kolchak coup" card until Kolchak is permanently removed."""
     return bool(flags(state).get("kolchak_coup")) and in_play(state, "kolchak")
-
-
-def minor_state(state: State, minor: str) -> dict[str, Any]:
-    found = (state.get("minors") or {}).get(minor)
-    return dict(found) if found else {"status": "neutral", "controller": None, "until": None}
-
-
-def minor_controller(state: State, minor: str) -> str | None:
-    """Who commands a minor now: limited control lasts its one turn only (12.11)."""
-    m = minor_state(state, minor)
-    if m["status"] == "neutral":
-        return None
-    if m["status"] == "limited" and m.get("until") is not None and int(m["until"]) < state["turn"]:
-        return None
-    return None if m["controller"] is None else str(m["controller"])
 
 
 def political_order(b: Board, state: State) -> list[str]:
@@ -387,6 +373,8 @@ def ori_phase(data: GameData, state: State, rng: Rng) -> list[Event]:
     events: list[Event] = []
     work = state
     for faction in political_order(b, state):
+        if faction == poland_major(work):
+            continue  # 13.54 Poland's ORI stays at zero: no roll
         before = ori_level(work, faction)
         earned = {str(r): int(v) for r, v in ((work.get("ori_mods") or {}).get(faction) or {}).items()}
         moscow = sum(earned.pop(r, 0) for r in LEVEL_REASONS)
@@ -485,8 +473,9 @@ def intervention(data: GameData, state: State, orders: dict[str, Any], rng: Rng)
         elif result == "add":
             units = allied_pool(work)[:count]
             money = int(row.get("money", 0)) + (count - len(units)) * int(t["money_per_missing_unit"])
-            emit({"type": "allies_added", "faction": faction, "units": units,
-                  "zone": t["arrival"][faction], "money": money})
+            # 13.54 the Allies come to Poznan for the player of Poland
+            arrival = POZNAN if faction == poland_major(work) else t["arrival"][faction]
+            emit({"type": "allies_added", "faction": faction, "units": units, "zone": arrival, "money": money})
     return events
 
 
@@ -765,7 +754,7 @@ def hand_limit(data: GameData, state: State, faction: str, seats: list[list[str]
     """14.3: Red 6, Siberian 5, South 5, North/Asia 4, plus the faction's ORI; the player of
     several White factions holds 7 (two players) or 6 (three players) plus the average ORI
     of his factions, rounded down. Poland as a major faction: 3 cards (13.54)."""
-    if faction == "poland":
+    if faction == "poland" or faction == poland_major(state):
         return POLAND_HAND
     seat = next((list(s) for s in seats if faction in s), [faction])
     if len(seat) == 1:
@@ -874,6 +863,7 @@ def _allied_control(b: Board, s: State, e: Event) -> None:
 
 def _allied_control_cleared(b: Board, s: State, e: Event) -> None:
     s["allied_control"] = {}
+    s.pop("allied_used", None)  # 13.63 the units taken in hand go back with it
 
 
 def _minor_status(b: Board, s: State, e: Event) -> None:
@@ -889,7 +879,13 @@ def _minor_status(b: Board, s: State, e: Event) -> None:
         controller = _major(controller)
         if status == "limited":
             until = _int(until, "limited control's last turn")
-    s.setdefault("minors", {})[minor] = {"status": status, "controller": controller, "until": until}
+    entry: dict[str, Any] = {"status": status, "controller": controller, "until": until}
+    if status == "limited":  # 12.11 the zones it holds when activated bound its moves
+        entry["zones"] = sorted({str(p["zone"]) for p in s["units"].values()
+                                 if p["faction"] == minor and p["status"] == "map" and p["zone"] in b.zones})
+    if minor_state(s, minor).get("conquered"):
+        entry["conquered"] = True  # 12.3 until liberated, whatever its status
+    s.setdefault("minors", {})[minor] = entry
 
 
 def _minor_recalled(b: Board, s: State, e: Event) -> None:

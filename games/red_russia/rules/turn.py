@@ -14,6 +14,8 @@ from pbem.dice import two_d6
 from pbem.game import Event, GameData, Problem, Rng, State
 
 from .board import CORPS, MAJORS, Board, board
+from .common import belongs, poland_major
+from .minors import polish_comeback
 
 LENIN_CHOICES = {2: 2, -2: -2, 0: 0, "+2": 2, "-2": -2, "none": 0}
 
@@ -113,15 +115,22 @@ def victory(data: GameData, state: State) -> list[Event]:
     b = board(data)
     events: list[Event] = []
     for faction in active(state):
-        corps = [u for u in state["units"].values() if u["faction"] == faction
+        corps = [u for u in state["units"].values() if belongs(state, u["faction"], faction)
                  and u["status"] == "map" and u["type"] in CORPS]
         if not corps:  # 16.2
             events.append({"type": "defeated", "faction": faction})
             state = {**state, "defeated": [*state["defeated"], faction]}
+            if poland_major(state) == faction:  # 13.54 Poland is a minor again, neutral
+                events.append({"type": "poland_major_over", "faction": faction})
+                state = {**state, "flags": {**state["flags"], "poland_major": False}}
+    for e in polish_comeback(b, state):  # 13.54 an eliminated player plays on with Poland
+        events.append(e)
+        state = {**state, "defeated": [f for f in state["defeated"] if f != e["faction"]],
+                 "flags": {**(state.get("flags") or {}), "poland_major": e["faction"]}}
     vp = victory_points(b, state)
     events.append({"type": "victory_points", "vp": vp})
     levels = b.game["victory"]["automatic"]
-    alive = active(state)
+    alive = [f for f in active(state) if f != poland_major(state)]  # 13.54 Poland never wins
     seats = seating(state)
     # 16.0: a player of several factions must reach the level with each of them
     reached = [f for seat in seats if all(f in alive and vp[f] >= levels[f] for f in seat)
@@ -143,10 +152,14 @@ def victory(data: GameData, state: State) -> list[Event]:
     return events
 
 
-def is_winter(b: Board | GameData, state: State) -> bool:
-    """A winter turn (4.7-4.9, 14.8): its name in game.yaml's turns says Winter."""
+def is_season(b: Board | GameData, state: State, season: str) -> bool:
+    """The turn's name in game.yaml's turns says `season` (Winter: 4.7-4.9, 14.8; Spring: 12.42)."""
     turns = b.game["turns"] if isinstance(b, Board) else b["game"]["turns"]
-    return "Winter" in str(turns[int(state["turn"]) - 1])
+    return season in str(turns[int(state["turn"]) - 1])
+
+
+def is_winter(b: Board | GameData, state: State) -> bool:
+    return is_season(b, state, "Winter")
 
 
 def seating(state: State) -> list[list[str]]:

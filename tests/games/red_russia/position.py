@@ -99,3 +99,15 @@ class OpenSecrets(sealed._Secrets):
 
     def _hidden_key(self) -> bytes | None:
         return b"\x07" * 32
+
+
+def resolve_phase(state: State, body: dict[str, Any], dice: Sequence[int]) -> tuple[list[dict[str, Any]], State]:
+    """The actor's orders, checked, then resolved with these dice: the events (without the
+    bookkeeping of phases, standing instructions and segments) and the state after them."""
+    actor = state["actor"]
+    assert messages(state, actor, body) == []
+    events = GAME.resolve(data(), state, {actor: body}, FixedRng(*dice), OpenSecrets())
+    after = state
+    for e in events:
+        after = GAME.apply(data(), after, e)
+    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after

@@ -209,8 +209,10 @@ def test_2_3_ids_and_titles_are_unique_and_ids_kebab_case():
 @pytest.mark.parametrize("c", CARDS, ids=lambda c: c["id"])
 def test_2_3_14_7_every_card_field_is_valid(c):
     allowed = {"id", "title", "phase", "years", "playable_by", "immediate", "remove", "rule",
-               "text", "effect"}
+               "text", "effect", "option"}
     assert set(c) - allowed == set()
+    if "option" in c:  # 19.0: the campaign option of an optional rule the card belongs to
+        assert c["option"] in GAME["options"] and "rule" in c
     assert {"id", "title", "phase", "immediate", "remove", "text", "effect"} <= set(c)
     assert isinstance(c["title"], str) and c["title"].strip()
     assert c["phase"] in PHASES

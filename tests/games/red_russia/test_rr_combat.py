@@ -7,7 +7,7 @@ import importlib
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
+from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position, resolve_phase
 from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
@@ -21,13 +21,7 @@ def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, act
     state["standing"] = standing_(standing)
     body = orders(*(moves or []), {"attack": {"zone": zone, **(extra or {})}})
     body["secret"] = {"spend": {zone: spend}}
-    assert messages(state, actor, body) == []
-    rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {actor: body}, rng, OpenSecrets())
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after
+    return resolve_phase(state, body, dice)
 
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
@@ -212,13 +206,7 @@ def besiege(pieces: dict[str, str], zone: str, rounds: int, dice: list[int], *,
     state = position(pieces, actor=actor, control=control)
     if siege:
         state["siege"] = siege
-    body = orders({"siege": {"zone": zone, "rounds": rounds}})
-    assert messages(state, actor, body) == []
-    events = GAME.resolve(data(), state, {actor: body}, FixedRng(*dice), OpenSecrets())
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after
+    return resolve_phase(state, orders({"siege": {"zone": zone, "rounds": rounds}}), dice)
 
 
 def test_9_2_hits_equal_to_the_fortification_take_the_zone() -> None:

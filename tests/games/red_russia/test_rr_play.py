@@ -24,9 +24,9 @@ EXPECTED = {  # what each kind of effect leaves in the log (14.6)
     "rail": {"rail_bonus"}, "minor": {"minor_status"}, "infighting": {"infighting"},
     "coup_de_main": {"control", "note"}, "cossack_raid": {"raids", "note"},
     "combat": {"battle_card", "note"}, "wound_leader": {"leader_wounded", "note"},
-    "partisans": {"partisans_placed", "note"},
+    "partisans": {"partisans_placed", "note"}, "famine": {"famine", "famine_relief", "note"},
 }
-YEAR_TURN = {1918: 1, 1919: 4, 1920: 8, 1921: 12}
+YEAR_TURN = {1918: 3, 1919: 4, 1920: 8, 1921: 12}  # 1918: Winter, once minors may enter play (12.1)
 
 
 def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
@@ -35,7 +35,8 @@ def test_every_card_is_played_by_the_engine_or_put_to_the_referee() -> None:
             assert (effect["do"] in play.AUTOMATED or effect["do"] in play.TO_REFEREE
                     or effect["do"] == "referee"), f"{card['id']}: {effect['do']} is neither"
     automated = [c["id"] for c in DECK if all(e["do"] in play.AUTOMATED for e in c["effect"])]
-    assert len(automated) == 53  # Famine (19.2) is the referee's: see the game's README
+    assert len(automated) == 54  # Famine (19.2) too, with its campaign option: famine.py
+    assert "famine" not in play.TO_REFEREE
 
 
 def holding(card_id: str, *, turn: int | None = None, options: dict[str, Any] | None = None,
@@ -70,7 +71,7 @@ def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
 def test_14_6_each_card_when_played(card_id: str) -> None:
     """Every card: it is opened and leaves the hand, goes out of the game or to the
     discards (14.72), and its effects leave the events of their kind."""
-    state, faction = holding(card_id, options={"czech_legion": True})
+    state, faction = holding(card_id, options={"czech_legion": True, "railways": True, "famine": True})
     card = next(c for c in DECK if c["id"] == card_id)
     events = played(state, faction, card_id, target="red" if faction != "red" else "south")
     assert events[0]["type"] == "card_played" and events[0]["card"] == card_id
@@ -412,3 +413,58 @@ def test_15_2_a_lone_partisan_is_fought_to_the_end_for_one_money() -> None:
     assert "Omsk" not in after["partisans"] and after["money"]["siberian"] == money - 1
     attack = next(e for e in events if e["type"] == "attack")
     assert (attack["spend"], attack["level"]) == (1, "probe")
+
+
+def test_14_2_a_coup_de_main_after_the_battles_by_standing_instruction() -> None:
+    # the Reds clear Tver (South's) in battle; their play_when takes it without a siege (9.0)
+    state = position({"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver"},
+                     control={"Tver": "south"})
+    state["standing"] = standing_({"red": {"play_when": [
+        {"card": "coup-de-main", "when": "after_battles", "zone": "Tver"}]}})
+    state["cards"]["hands"]["red"] = [OpenSecrets().seal("card", "c1", "red", 1, "coup-de-main")]
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 3}}
+    assert messages(state, "red", body) == []
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[6] * 10, *[1] * 60), OpenSecrets())
+    kinds = [e["type"] for e in events]
+    assert kinds.index("battle_over") < kinds.index("card_played")
+    assert fold(state, events)["control"]["Tver"] == "red"
+
+
+def test_14_2_a_coup_de_main_that_would_do_nothing_stays_in_the_hand() -> None:
+    state = position({"red-inf-01": "Tver", "south-inf-01": "Tver"}, control={"Tver": "south"})
+    state["standing"] = standing_({"red": {"play_when": [
+        {"card": "coup-de-main", "when": "after_battles", "zone": "Tver"}]}})
+    state["cards"]["hands"]["red"] = [OpenSecrets().seal("card", "c1", "red", 1, "coup-de-main")]
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), OpenSecrets())
+    assert not [e for e in events if e["type"] == "card_played"]  # the South still holds Tver
+
+
+def test_14_2_a_cossack_raid_at_the_start_of_the_reds_action_phase() -> None:
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Rostov"}, turn=5, actor="red",
+                     control={"Rostov": "south", "Voronezh": "red"})
+    state["standing"] = standing_({"south": {"play_when": [
+        {"card": "cossack-raid", "when": "phase_start", "of": "red", "zone": "Voronezh"}]}})
+    state["cards"]["hands"]["south"] = [OpenSecrets().seal("card", "c1", "south", 1, "cossack-raid")]
+    events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(*[1] * 20), OpenSecrets())
+    raid = next(e for e in events if e["type"] == "raids")
+    assert raid["faction"] == "south" and "Voronezh" in raid["zones"]
+    # not in another faction's phase
+    state["standing"]["south"]["play_when"][0]["of"] = "siberian"
+    events = GAME.resolve(data(), state, {"red": orders()}, FixedRng(*[1] * 20), OpenSecrets())
+    assert not [e for e in events if e["type"] == "raids"]
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    ({"card": "tank", "when": "phase_start"}, "only action-phase cards"),
+    ({"card": "coup-de-main", "when": "later", "zone": "Tver"}, "when is one of"),
+    ({"card": "coup-de-main", "when": "after_moves"}, "needs a zone"),
+    ({"card": "coup-de-main", "when": "after_moves", "zone": "Tverr"}, "unknown zone"),
+    ({"card": "coup-de-mian", "when": "after_moves", "zone": "Tver"}, "unknown card"),
+])
+def test_14_2_play_when_is_checked(entry: dict[str, Any], expected: str) -> None:
+    state = position({"red-inf-01": "Moscow"})
+    got = messages(state, "red", orders(standing={"play_when": [entry]}))
+    assert any(expected in m for m in got), got

@@ -56,18 +56,21 @@ SEATS = {2: ["siberian,south,north=White <white@example.org>"],
 @pytest.mark.parametrize(("players", "options"), [(2, True), (3, False), (3, True), (4, True), (2, False)])
 def test_whole_games_in_every_seating_with_the_options_on_and_off(tmp_path: Path, players: int,
                                                                   options: bool) -> None:
-    """1.0, 14.3, 16.0-16.1, 19.1, 19.3: two-, three- and four-player games with the optional
+    """1.0, 14.3, 16.0-16.1, 19.1-19.3: two-, three- and four-player games with the optional
     rules on and off end in a result, and audit clean before and after unseal."""
     seed = f"seats-{players}-{options}"
     root = tmp_path / "camp"
     api.new_campaign(root, "red_russia", seed=seed, name="camp", players=SEATS[players],
-                     options=["railways=true", "czech_legion=true"] if options else None)
+                     options=["railways=true", "czech_legion=true", "famine=true"] if options else None)
     status = play(root, until_turn=99, seed=seed, max_steps=1000)
     assert status["over"] and status["result"]["reason"]
     from pbem.campaign import Campaign
 
     state = Campaign.open(root).state()["game"]
     assert len(state["cards"]["hands"]) == players  # 14.3: one hand a player
+    # 14.6: every card is carried out by pbem, Famine (19.2) included: none is left to the referee
+    assert not [e for entry in Campaign.open(root).entries() for e in entry.get("events") or []
+                if e.get("type") == "referee_decides"]
     assert api.audit(root)["ok"]
     api.unseal(root)
     final = api.audit(root, final=True)

@@ -15,6 +15,7 @@ from pbem.game import GameData, deep_merge, load_data
 from pbem.yamlio import read_trusted
 
 politics = importlib.import_module("pbem_game_red_russia.politics")
+common = importlib.import_module("pbem_game_red_russia.common")
 
 
 @cache
@@ -482,7 +483,7 @@ def test_12_12_full_activation_for_a_white_faction() -> None:
     state = pstate(FINNS, ori={"south": 2})
     events = activate(state, {"south": "Finland"}, 5)  # 5 + 2 = 7
     assert (events[0]["status"], events[0]["controller"], events[0]["until"]) == ("active", "south", None)
-    assert politics.minor_controller(fold(state, events), "finland") == "south"
+    assert common.minor_controller(fold(state, events), "finland") == "south"
 
 
 def test_12_1_no_minor_activation_before_turn_3() -> None:
@@ -529,10 +530,11 @@ def test_12_11_limited_control_lasts_one_turn() -> None:
     state = pstate(FINNS)
     events = activate(state, {"south": "finland"}, 5)
     state = fold(state, events)
-    assert state["minors"]["finland"] == {"status": "limited", "controller": "south", "until": 5}
-    assert politics.minor_controller(state, "finland") == "south"
+    assert state["minors"]["finland"] == {"status": "limited", "controller": "south", "until": 5,
+                                          "zones": ["Helsinki", "Vyborg"]}  # where it stood
+    assert common.minor_controller(state, "finland") == "south"
     state["turn"] = 6
-    assert politics.minor_controller(state, "finland") is None
+    assert common.minor_controller(state, "finland") is None
     state["units"]["finland-inf-01"]["zone"] = "Petrograd"  # it went to war
     expired = politics.minor_activation(pdata(), state, {}, FixedRng())
     assert expired[0]["status"] == "neutral" and expired[0]["result"] == "expired"
