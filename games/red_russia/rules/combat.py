@@ -300,12 +300,17 @@ class Battle:
         return [z for z in (self.b.places.get(t) for t in rules.get("retreat_to", []) or [])
                 if z is not None]
 
-    def retreat_options(self, faction: str, units: list[str], *, forced: bool) -> list[str]:
-        """8.4 / 8.7: the land zones these units may retreat to, by name."""
-        entered_from = {e["from"] for e in self.state.get("entered", {}).get(self.zone, [])
+    def retreat_options(self, faction: str, units: list[str], *, forced: bool,
+                        origin: str | None = None) -> list[str]:
+        """8.4 / 8.7: the land zones these units may retreat to from the battle (or from
+        `origin`, the first step of a longer retreat), by name."""
+        origin = origin or self.zone
+        entered_from = {e["from"] for e in self.state.get("entered", {}).get(origin, [])
                         if e["faction"] != faction}
         options = []
-        for there, kind in sorted(self.b.routes.get(self.zone, {}).items()):
+        for there, kind in sorted(self.b.routes.get(origin, {}).items()):
+            if there == self.zone:
+                continue
             if kind != "easy" and not forced:
                 continue  # 8.4; forced retreats after a round may use them (8.7)
             if there in entered_from or iron_cross_closed(self.b, self.state, there):
@@ -327,10 +332,18 @@ class Battle:
         """8.4 / 8.7: where these units may retreat by land, by the player's preference, or
         None. A sea in `retreat_to` is for a retreat by sea (retreat_by_sea) and skipped here."""
         options = self.retreat_options(faction, units, forced=forced)
+        # 8.4 a zone where a declared attack is still to be fought is no place to stop: if it
+        # is the only way, the units go on from it to a zone they may retreat to
+        pending = set(self.spec.get("pending") or [])
+        direct = [z for z in options if z not in pending]
+        if not direct:
+            for step in options:
+                direct += [z for z in self.retreat_options(faction, units, forced=forced, origin=step)
+                           if z not in pending and z not in direct]
         for zone in self.preferred(rules):
-            if zone in options:
+            if zone in direct:
                 return zone
-        return options[0] if options else None
+        return direct[0] if direct else None
 
     # -- 8.5-8.8 the rounds ------------------------------------------------------------------
     def fight(self, spend: int, standing: dict[str, dict[str, Any]]) -> None:
@@ -702,7 +715,8 @@ def resolve_attacks(
         raise ValueError("battles need the sealed spending opened")
     standing = dict(state.get("standing", {}))
     spend: dict[str, int] | None = None
-    for spec in attacks:
+    for k, spec in enumerate(attacks):
+        spec["pending"] = [s["zone"] for s in attacks[k + 1:]]  # 8.4 battles still to come
         if spec.get("partisans") and spec["zone"] in (state.get("partisans") or {}):
             hunt = PartisanHunt(b, data, state, faction, spec, rng)
             hunt.run()

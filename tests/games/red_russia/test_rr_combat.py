@@ -322,3 +322,21 @@ def test_10_2_a_defender_may_keep_a_leader_out_of_the_battle(stay_out: list[str]
     assert dice == plain + extra_dice
     tested = [e["leader"] for e in events if e["type"] == "leader_loss"]
     assert ("denikin" in tested) == (not stay_out)
+
+
+def test_8_4_a_retreat_goes_on_through_a_zone_where_a_battle_is_still_to_come() -> None:
+    # 8.4: South's only way out of A is B, attacked next: it retreats on through B to C
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    a = "Tver"
+    easy = {z: [n for n, k in b.routes[z].items() if k == "easy" and n in b.zones] for z in b.zones}
+    bee = next(z for z in sorted(easy[a]) if [c for c in easy[z] if c != a and c not in easy[a]])
+    cee = next(c for c in sorted(easy[bee]) if c != a and c not in easy[a])
+    control = {z: "red" for z in b.zones} | {bee: "south", cee: "south"}
+    pieces = {"red-inf-01": a, "south-inf-01": a, "red-inf-02": bee, "south-inf-02": bee}
+    state = position(pieces, control=control)
+    state["standing"] = standing_({"south": {"retreat_before_combat": "always"}})
+    body = orders({"attack": {"zone": a}}, {"attack": {"zone": bee}})
+    body["secret"] = {"spend": {a: 1, bee: 1}}
+    events, after = resolve_phase(state, body, [1] * 40)
+    first = next(e for e in events if e["type"] == "retreat" and e["zone"] == a)
+    assert first["to"] == cee and after["units"]["south-inf-01"]["zone"] == cee
