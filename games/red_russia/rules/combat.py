@@ -98,6 +98,7 @@ def check_attacks(
     spend = secret.get("spend") if isinstance(secret, dict) and not sealed else None
     seen: set[str] = set()
     total = 0
+    taken_before = 0  # 13.61 allied units taken in hand by the attacks checked so far
     for i, arg in attacks:
         path: Path_ = ("orders", i, "attack")
         if not check_keys(arg, path, ("zone",), ("units", "leaders"), problems):
@@ -117,7 +118,9 @@ def check_attacks(
         seen.add(zone)
         mine = [u for u in commanded(state, zone, faction) if state["units"][u]["type"] != "fleet"]
         foes = defenders_of(state, zone, faction)
-        if not mine:
+        # 13.61 allied units named in `units` may be taken in hand for this attack
+        takable = minors.new_allies(state, faction, _units(state, zone, {"allies"})) if "units" in arg else []
+        if not mine and not takable:
             problems.append(Problem((*path, "zone"), f"you have no land units in {zone} to attack "
                                                      "with (8.1: only units in the zone fight)"))
             continue
@@ -138,7 +141,8 @@ def check_attacks(
                 if pid is None:
                     continue
                 fresh = minors.new_allies(state, faction, [pid])
-                why = minors.command_problem(state, faction, pid, taking=len(taken)) if fresh else None
+                why = (minors.command_problem(state, faction, pid, taking=taken_before + len(taken))
+                       if fresh else None)
                 if why is not None:
                     problems.append(Problem((*path, "units", j), why))
                 elif pid not in mine and not fresh or state["units"][pid]["zone"] != zone:
@@ -174,6 +178,7 @@ def check_attacks(
             total += amount
         out.append({"zone": zone, "units": units, "leaders": leaders, **({"partisans": placer} if hunt else {}),
                     **({"free": True} if free else {}), **({"allies": taken} if taken else {})})
+        taken_before += len(taken)
     if isinstance(spend, dict):
         for zone in spend:
             if b.places.get(zone) not in seen:

@@ -41,10 +41,9 @@ AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "t
 CHOOSE = ("coup_de_main", "combat")
 # action cards played after the moves, before the battles (their zone must be reached first)
 AFTER_MOVES = ("coup_de_main", "combat")
-# effects put to the referee for now, with what the referee must decide
-TO_REFEREE = {
-    "cossack_raid": "place the Cossack Raid markers (15.3) as the card says",
-}
+# effects put to the referee, with what the referee must decide: none in the deck today
+# (every effect is in AUTOMATED); a campaign's own card may still name one with `decide:`
+TO_REFEREE: dict[str, str] = {}
 # which phases' cards each orders file may play (14.2)
 FILE_PHASES = {"purchase": ("card", "purchase", "political", "initiative", "any"),
                "action": ("action", "any")}

@@ -319,3 +319,14 @@ def test_12_1_a_card_brings_no_minor_into_play_before_the_third_turn() -> None:
                                 {"do": "minor", "minor": "baltic", "status": "active", "controller": "self"},
                                 None, "t")
     assert events[0]["type"] == "note" and "12.1" in events[0]["text"]
+
+
+def test_13_61_the_allied_units_taken_to_attack_count_across_all_the_attacks() -> None:
+    pieces = {"allied-inf-01": "Vologda", "allied-inf-02": "Kotlas", "red-inf-01": "Vologda",
+              "red-inf-02": "Kotlas"}
+    state = state_with(pieces, actor="north", allied_control={"north": 1})
+    one = orders({"attack": {"zone": "Vologda", "units": ["allied-inf-01"]}})
+    assert messages(state, "north", one) == []
+    both = orders({"attack": {"zone": "Vologda", "units": ["allied-inf-01"]}},
+                  {"attack": {"zone": "Kotlas", "units": ["allied-inf-02"]}})
+    assert any("13.61" in m for m in messages(state, "north", both))
