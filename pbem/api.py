@@ -17,7 +17,17 @@ from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
-from pbem.log import GENESIS, after_resolve, entry_name, make_entry, normal, recorded, sealed_files
+from pbem.log import (
+    GENESIS,
+    UNDOABLE,
+    after_resolve,
+    after_undo,
+    entry_name,
+    make_entry,
+    normal,
+    recorded,
+    sealed_files,
+)
 from pbem.orders import Checked, Signing, check_orders
 
 # ---------------------------------------------------------------------------------------
@@ -739,7 +749,7 @@ def _in_force(campaign: Campaign) -> list[int]:
     for entry in campaign.entries():
         if entry["type"] == "undo":
             stack.pop()
-        elif entry["type"] != "new":
+        elif entry["type"] in UNDOABLE:
             stack.append(entry["seq"])
     return stack
 
@@ -767,8 +777,7 @@ def undo(root: Path, reason: str) -> dict[str, Any]:
         summary = f"undo step {target} ({undone['summary']}): {reason.strip()}"
         entry = make_entry(seq=seq, prev=state["head"], kind="undo", turn=phase.turn,
                            phase=phase.name, summary=summary, undoes=target, reason=reason.strip())
-        campaign.write_step(entry, {"game": before["game"], "pending": before["pending"],
-                                    "heads": before.get("heads", [])}, f"step {seq}: {summary}")
+        campaign.write_step(entry, after_undo(before, state), f"step {seq}: {summary}")
     return {"undone": target, "seq": seq, **status(root)}
 
 

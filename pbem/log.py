@@ -23,6 +23,9 @@ from pbem.canonical import canonical_json
 from pbem.game import Game, GameData, State, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal")
+# the steps an undo may take back; set-up and the final unseal (its openings are public
+# once committed) cannot be
+UNDOABLE = ("orders", "resolve", "adjust")
 GENESIS = "0" * 64
 
 
@@ -78,10 +81,10 @@ class Folder:
             undone, previous = self.stack.pop()
             if undone != entry["undoes"]:
                 raise ValueError(f"undo names step {entry['undoes']} but the last step in force is {undone}")
-            after = clone(previous)
+            after = after_undo(previous, before)
         else:
             raise ValueError(f"unknown entry type {kind!r} (known: {', '.join(ENTRY_TYPES)})")
-        if kind not in ("new", "undo", "unseal"):
+        if kind in UNDOABLE:
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)
         return self.state
@@ -105,6 +108,16 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
     files = [] if entry.get("files_revealed") else sealed_files(before)
     return {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
             "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
+
+
+def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """The state an undo leaves: the one before the step taken back, except that the seed
+    chain never goes back. The batch that step used was published with its dice, so a
+    resolution after the undo takes the next unused element (a visible re-roll), never
+    that one again."""
+    after: dict[str, Any] = clone({k: v for k, v in previous.items() if k not in ("seq", "head")})
+    after["batch"] = current.get("batch", 0)
+    return after
 
 
 def sealed_files(before: dict[str, Any]) -> list[dict[str, Any]]:

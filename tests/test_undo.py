@@ -1,0 +1,153 @@
+"""Undo and adjust keep the seed chain and the audit whole (DESIGN.md "Randomness").
+
+An undo takes the state back to what it was before the step it undoes, every engine field
+included (the orders pending, the players' salt commitments, the sealed orders files), except
+the seed chain: a batch whose seed was published with its dice is never used again, so a
+resolution after an undo rolls with a fresh element that nobody could compute beforehand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem import api, yamlio
+from pbem.errors import Rejected
+from tests.conftest import git, play
+
+
+def _apply_bot(root: Path, faction: str, name: str) -> None:
+    path = root.parent / f"{root.name}-{name}-{faction}.yaml"
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="undo")))
+    api.apply(root, [path])
+
+
+def _batches(root: Path) -> list[int]:
+    """The seed-chain batch of every resolution in the log, in order."""
+    from pbem.campaign import Campaign
+
+    return [e["batch"] for e in Campaign.open(root).entries() if e["type"] == "resolve"]
+
+
+def _state(root: Path) -> dict[str, Any]:
+    out: dict[str, Any] = yamlio.read_trusted(root / "state.yaml")
+    return out
+
+
+def _assert_audit_clean(root: Path) -> None:
+    report = api.audit(root)
+    assert report["ok"], report["problems"]
+
+
+def _snapshot_at(root: Path, rev: str) -> dict[str, Any]:
+    out: dict[str, Any] = yamlio.load_trusted(git(root, "show", f"{rev}:state.yaml"))
+    return out
+
+
+def _same_but_chain(undone: dict[str, Any], previous: dict[str, Any]) -> None:
+    """Every engine field as it was before the step taken back, but seq, head and heads
+    (the undo is a step of its own) and the batch (the chain never goes back)."""
+    skip = {"seq", "head", "heads", "batch"}
+    assert {k: v for k, v in undone.items() if k not in skip} == \
+        {k: v for k, v in previous.items() if k not in skip}
+    assert undone["heads"][:-1] == previous["heads"]
+
+
+def test_undo_of_orders_in_the_purchase_phase_then_play_on_audits_clean(new_campaign) -> None:
+    # the reproduction: a seeded campaign, play to the purchase phase, undo, apply the rest
+    root = new_campaign()
+    status = play(root, until_turn=1, phase="purchase")
+    previous = _state(root)
+    _apply_bot(root, status["awaiting"][0], "a")
+    api.undo(root, "x")
+    undone = _state(root)
+    _same_but_chain(undone, previous)
+    assert undone["batch"] == previous["batch"]
+    for faction in api.status(root)["awaiting"]:
+        _apply_bot(root, faction, "b")
+    _assert_audit_clean(root)
+    used = _batches(root)
+    assert used == list(range(1, len(used) + 1)), f"chain elements reused or skipped: {used}"
+
+
+def test_undo_of_a_resolution_burns_its_batch(new_campaign) -> None:
+    root = new_campaign()
+    play(root, until_turn=1, phase="purchase")
+    for faction in api.status(root)["awaiting"]:  # the last file completes the phase
+        _apply_bot(root, faction, "a")
+    resolved = _state(root)
+    assert _entries(root)[-1]["type"] == "resolve"
+    previous = _snapshot_at(root, "HEAD~1")  # the step before the last resolution
+    assert resolved["batch"] == previous["batch"] + 1
+    api.undo(root, "the wrong file")  # takes back the resolution
+    undone = _state(root)
+    # the orders are pending again, with the salt commitments they were checked against
+    # and the sealed orders files still waiting, but the batch stays used: its seed is public
+    _same_but_chain(undone, previous)
+    assert undone["batch"] == resolved["batch"]
+    api.resolve(root)
+    assert _state(root)["batch"] == resolved["batch"] + 1
+    _assert_audit_clean(root)
+    used = _batches(root)
+    assert used == list(range(1, len(used) + 1)), f"chain elements reused or skipped: {used}"
+    redo = [e for e in _entries(root) if e["type"] == "resolve"][-2:]
+    assert redo[0]["seed"] != redo[1]["seed"]
+
+
+def test_unseal_cannot_be_undone(new_campaign) -> None:
+    # its openings are public once committed; the last step in force stays the one before
+    root = new_campaign()
+    play(root, until_turn=1, phase="purchase")
+    api.unseal(root, force=True)
+    before = _entries(root)[-1]["seq"]
+    api.undo(root, "changed my mind")
+    last = _entries(root)[-1]
+    assert last["type"] == "undo" and last["undoes"] < before
+    _assert_audit_clean(root)
+
+
+def _entries(root: Path) -> list[dict[str, Any]]:
+    from pbem.campaign import Campaign
+
+    return list(Campaign.open(root).entries())
+
+
+# --- any sequence of steps ------------------------------------------------------------------
+
+STEPS = st.lists(st.sampled_from(["orders", "resolve", "undo", "adjust"]), min_size=1, max_size=7)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(steps=STEPS)
+def test_any_sequence_of_apply_resolve_undo_adjust_audits_clean(new_campaign, steps) -> None:
+
+    root = new_campaign(name=f"prop-{next(_COUNTER)}")
+    play(root, until_turn=1, phase="purchase")
+    for i, step in enumerate(steps):
+        status = api.status(root)
+        if status["over"]:
+            break
+        try:
+            if step == "orders" and status["awaiting"]:
+                _apply_bot(root, status["awaiting"][0], f"s{i}")
+            elif step == "resolve":
+                api.resolve(root, nmr=True)
+            elif step == "undo":
+                api.undo(root, f"step {i}")
+            elif step == "adjust":
+                money = _state(root)["game"]["money"]["red"]
+                fix = root.parent / f"{root.name}-adjust-{i}.yaml"
+                fix.write_text(f"- type: set_resources\n  faction: red\n  money: {money + 1}\n")
+                api.adjust(root, fix, f"adjust {i}")
+        except Rejected:
+            continue  # nothing to undo, or nothing awaited: a refusal changes nothing
+    _assert_audit_clean(root)
+    used = _batches(root)
+    assert used == list(range(1, len(used) + 1)), f"chain elements reused or skipped: {used}"
+
+
+_COUNTER = iter(range(10**6))
