@@ -12,7 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -106,11 +106,26 @@ def _syntax(exc: yaml.MarkedYAMLError, source: str, text: str) -> InputFileError
 
 
 def _scan_events(text: str, source: str) -> None:
-    """Reject aliases, anchors, explicit tags, extra documents and deep nesting before composing."""
+    """Reject aliases, anchors, explicit tags, extra documents and deep nesting before composing.
+
+    libyaml has limits of its own (a nesting depth since PyYAML 6.0.4) and words its errors
+    its own way, so when the fast parser refuses a file, the pure-Python parser, which has
+    neither, scans it again: what the user reads is pbem's message, whichever PyYAML is
+    installed. Only a file that both refuse is reported with the parser's own words."""
+    try:
+        _scan_with(_Loader, text, source)
+    except InputFileError:
+        if _Loader is cast(type[Any], yaml.SafeLoader):
+            raise
+        _scan_with(yaml.SafeLoader, text, source)
+        raise
+
+
+def _scan_with(loader: type[Any], text: str, source: str) -> None:
     depth = 0
     documents = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=loader):
             line = event.start_mark.line + 1 if event.start_mark else 1
             if isinstance(event, yaml.AliasEvent):
                 raise _fail(source, line, "aliases (*name) are not allowed")

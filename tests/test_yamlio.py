@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -85,19 +87,6 @@ def test_size_limit_counts_bytes_not_characters() -> None:
     assert line == 1 and "bytes" in message
 
 
-def _nested(levels: int) -> str:
-    # a mapping at the top plus levels-1 flow sequences: `levels` collections in all
-    inner = "[" * (levels - 1) + "]" * (levels - 1)
-    return f"a: 1\nb: 2\nx: {inner}\n"
-
-
-def test_depth_limit() -> None:
-    assert yamlio.load_untrusted(_nested(yamlio.MAX_DEPTH), SOURCE).data["a"] == 1
-    line, message = _rejected(_nested(yamlio.MAX_DEPTH + 1))
-    assert line == 3
-    assert "deeper" in message
-
-
 def test_deep_block_nesting_reports_the_line_where_the_limit_is_passed() -> None:
     lines = [f"{'  ' * i}k{i}:" for i in range(yamlio.MAX_DEPTH + 1)]
     text = "\n".join(lines) + " 1\n"
@@ -110,7 +99,52 @@ def test_deep_block_nesting_reports_the_line_where_the_limit_is_passed() -> None
 def test_deep_nesting_bomb_is_rejected_quickly() -> None:
     text = "x: " + "[" * 200_000 + "]" * 200_000 + "\n"
     line, message = _rejected(text)
-    assert line == 1 and "deeper" in message
+    assert (line, message) == (1, f"nested deeper than {yamlio.MAX_DEPTH} levels")
+
+
+def _nested(levels: int, *, flow: bool) -> str:
+    if flow:
+        return "x: " + "[" * (levels - 1) + "1" + "]" * (levels - 1) + "\n"
+    return "".join(" " * (2 * i) + f"k{i}:\n" for i in range(levels - 1)) + " " * (2 * levels - 2) + "k: 1\n"
+
+
+@pytest.mark.parametrize("flow", [True, False], ids=["flow", "block"])
+def test_the_depth_limit_is_exact(flow: bool) -> None:
+    # the top mapping is one level: MAX_DEPTH levels load, one more does not
+    assert yamlio.load_untrusted(_nested(yamlio.MAX_DEPTH, flow=flow), SOURCE).data is not None
+    line, message = _rejected(_nested(yamlio.MAX_DEPTH + 1, flow=flow))
+    assert message == f"nested deeper than {yamlio.MAX_DEPTH} levels"
+    assert line == (1 if flow else yamlio.MAX_DEPTH + 1)  # where the 41st level opens
+
+
+class _StrictParser(yaml.SafeLoader):
+    """A parser with a nesting limit and wording of its own, as libyaml has had since
+    PyYAML 6.0.4 ("exceeded maximum nesting depth"), lower than pbem's."""
+
+    def check_event(self, *choices: Any) -> bool:
+        if len(getattr(self, "states", [])) > 5:
+            raise yaml.scanner.ScannerError("while increasing flow level", None,
+                                            "exceeded maximum nesting depth", self.get_mark())
+        return bool(super().check_event(*choices))
+
+
+@pytest.mark.parametrize("flow", [True, False], ids=["flow", "block"])
+def test_pbem_says_why_whatever_limits_the_yaml_library_has(monkeypatch, flow: bool) -> None:
+    monkeypatch.setattr(yamlio, "_Loader", _StrictParser)
+    line, message = _rejected(_nested(yamlio.MAX_DEPTH + 5, flow=flow))
+    assert message == f"nested deeper than {yamlio.MAX_DEPTH} levels"
+    # a file within pbem's limits that the library alone refuses keeps the library's words
+    line, message = _rejected(_nested(10, flow=flow))
+    assert "maximum nesting depth" in message
+    # and a file the library's limits do not reach loads as before
+    assert yamlio.load_untrusted("a: [1, 2]\n", SOURCE).data == {"a": [1, 2]}
+
+
+def test_the_pure_python_parser_gives_the_same_messages(monkeypatch) -> None:
+    cases = [_nested(yamlio.MAX_DEPTH + 1, flow=True), "a: &x 1\nb: *x\n", "a: [1, 2\n"]
+    fast = [_rejected(text) for text in cases]
+    monkeypatch.setattr(yamlio, "_Loader", yaml.SafeLoader)
+    assert [_rejected(text) for text in cases] == fast
 
 
 def test_not_utf8_reports_the_line_of_the_bad_byte() -> None:
