@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -115,18 +115,35 @@ def play(root: Path, *, until_turn: int = 1, phase: str | None = None, seed: str
     raise AssertionError("play() did not reach the wanted point")
 
 
-@pytest.fixture
-def require_tool() -> Callable[[str], None]:
-    """Skip when a command-line tool is missing, or fail when CI demands it."""
+def missing(reason: str, *, module: bool = False) -> NoReturn:
+    """Skip a test whose outside part (a tool, ../shared) is absent, or fail it when CI
+    demands every part (PBEM_REQUIRE_TOOLS=1), so that nothing is skipped there silently."""
+    if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
+        pytest.fail(f"{reason} (PBEM_REQUIRE_TOOLS=1 requires it)")
+    pytest.skip(f"{reason} (set PBEM_REQUIRE_TOOLS=1 to make this fail)", allow_module_level=module)
+
+
+def need_tool(name: str) -> str:
+    """The path of a command-line tool the test needs (see `missing`)."""
     import shutil
 
-    def need(name: str) -> None:
-        if shutil.which(name) is None:
-            if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
-                pytest.fail(f"{name} is required (PBEM_REQUIRE_TOOLS=1) but not on PATH")
-            pytest.skip(f"{name} is not installed")
+    path = shutil.which(name)
+    if path is None:
+        missing(f"{name} is not on PATH")
+    return path
 
-    return need
+
+def need_shared(path: Path, *, module: bool = False) -> Path:
+    """A file or folder of ../shared (rulebooks, test vectors) the test reads (see `missing`)."""
+    if not path.exists():
+        missing(f"{path} is not here; it lives in ../shared beside the project", module=module)
+    return path
+
+
+@pytest.fixture
+def require_tool() -> Callable[[str], str]:
+    """Skip when a command-line tool is missing, or fail when CI demands it."""
+    return need_tool
 
 
 @pytest.fixture

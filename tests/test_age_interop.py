@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -11,16 +10,7 @@ import pytest
 
 from pbem import age
 from pbem.errors import CryptoError
-
-
-def require_tool(name: str) -> str:
-    """The tool's path; skip without it, or fail when PBEM_REQUIRE_TOOLS=1 (CI)."""
-    path = shutil.which(name)
-    if path is None:
-        if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
-            pytest.fail(f"{name} is not on PATH and PBEM_REQUIRE_TOOLS=1 requires it")
-        pytest.skip(f"{name} is not on PATH (set PBEM_REQUIRE_TOOLS=1 to make this fail)")
-    return path
+from tests.conftest import need_tool as require_tool
 
 
 @pytest.fixture

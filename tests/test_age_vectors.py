@@ -17,15 +17,10 @@ import pytest
 
 from pbem import age
 from pbem.errors import CryptoError
+from tests.conftest import SHARED, need_shared
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "age-vectors"
+VECTORS = need_shared(SHARED / "testdata" / "age-vectors", module=True)
 NOT_VECTORS = frozenset({"LICENSE", "SOURCE.md"})
-
-if not VECTORS.is_dir():
-    pytest.skip(
-        f"the age test vectors are not here ({VECTORS}); they live in the shared workplace",
-        allow_module_level=True,
-    )
 
 SCRYPT_REASON = "passphrase (scrypt) recipients are not used by pbem"
 HYBRID_REASON = "post-quantum (mlkem768x25519 hybrid) recipients are not used by pbem"

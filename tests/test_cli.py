@@ -16,8 +16,10 @@ import pbem.cli
 from pbem import api, yamlio
 from tests.conftest import git, play, run_pbem, tree_state
 
-DESIGN_COMMANDS = ["games", "new", "status", "check", "apply", "resolve", "bot", "log", "undo",
-                   "adjust", "audit", "demo"]
+# every command of DESIGN.md's command-line contract, as pbem/cli.py itself registers them
+DESIGN_COMMANDS = ["games", "new", "keygen", "status", "check", "sign", "apply", "resolve", "bot",
+                   "report", "mail", "inbox", "audit", "dice", "log", "undo", "adjust", "reveal",
+                   "unseal", "publish", "demo"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -54,6 +56,15 @@ def test_help_lists_the_commands(pbem) -> None:
     listed = set(re.findall(r"^\W*([a-z]+)\s{2,}\S", r.out, re.M))
     absent = [c for c in DESIGN_COMMANDS if c not in listed]
     assert not absent, f"pbem --help does not list {absent}:\n{r.out}"
+
+
+def test_a_new_process_has_every_command_of_the_contract() -> None:
+    # the product as a user starts it: no test registers a command of its own
+    r = run_pbem("--help")
+    assert r.code == 0, r.err
+    listed = set(re.findall(r"^\W*([a-z]+)\s{2,}\S", r.out, re.M))
+    absent = [c for c in DESIGN_COMMANDS if c not in listed]
+    assert not absent, f"python -m pbem --help does not list {absent}:\n{r.out}"
 
 
 @pytest.mark.parametrize("command", DESIGN_COMMANDS)

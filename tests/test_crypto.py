@@ -6,8 +6,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
-import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -18,6 +16,7 @@ from hypothesis import strategies as st
 
 from pbem import age, crypto, sshsig
 from pbem.errors import CryptoError, KeyFileError
+from tests.conftest import need_tool as require_tool
 
 IDENTITY, RECIPIENT = age.generate_identity()
 REFEREE_IDENTITY, REFEREE = age.generate_identity()
@@ -40,14 +39,6 @@ contexts = st.fixed_dictionaries(
 )
 
 
-def require_tool(name: str) -> str:
-    """The tool's path; skip without it, or fail when PBEM_REQUIRE_TOOLS=1 (CI)."""
-    path = shutil.which(name)
-    if path is None:
-        if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
-            pytest.fail(f"{name} is not on PATH and PBEM_REQUIRE_TOOLS=1 requires it")
-        pytest.skip(f"{name} is not on PATH (set PBEM_REQUIRE_TOOLS=1 to make this fail)")
-    return path
 
 
 # --- canonical JSON -----------------------------------------------------------------

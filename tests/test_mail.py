@@ -47,13 +47,7 @@ PLAYERS = ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
 
 @pytest.fixture
 def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
-    """The command line with the mail commands registered (until pbem/cli.py does it)."""
-    from pbem import cli_mail
-    from pbem.cli import app
-
-    names = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
-    if "inbox" not in names:
-        cli_mail.register(app)
+    """The command line as pbem/cli.py builds it (the mail commands are its own)."""
     return pbem
 
 

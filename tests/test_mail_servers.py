@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import Result, git, play  # noqa: E402
+from conftest import Result, git, missing, play  # noqa: E402
 from test_mail import (  # noqa: E402
     PLAYERS,
     _check_mailbag_result,
@@ -75,12 +75,6 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-
-
-def missing(reason: str) -> None:
-    if os.environ.get("PBEM_REQUIRE_TOOLS") == "1":
-        pytest.fail(f"{reason} (PBEM_REQUIRE_TOOLS=1)")
-    pytest.skip(reason)
 
 
 # ---------------------------------------------------------------------------------------

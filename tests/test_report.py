@@ -331,12 +331,7 @@ def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
 
 @pytest.fixture
 def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
-    """The in-process CLI with `report` registered (pbem/cli.py does it once it is wired)."""
-    from pbem.cli import app
-    from pbem.cli_reports import register
-
-    if not any(c.name == "report" for c in app.registered_commands):
-        register(app)
+    """The in-process CLI as pbem/cli.py builds it (`report` is its own)."""
     return pbem
 
 
