@@ -24,11 +24,39 @@ def _can_build_wheels(python: Path | str) -> bool:
     return _run(python, "-c", probe).returncode == 0
 
 
+def _dependencies_of_this_interpreter(venv_python: Path, into: Path) -> None:
+    """Give a new venv the packages this interpreter has, pbem itself left out, so pip finds
+    the wheel's declared dependencies installed (tests never reach the network).
+
+    `--system-site-packages` would give the base interpreter's packages, not this venv's; so
+    each top-level entry of this interpreter's site directories, but pbem's own, is linked
+    into a folder that a .pth file in the new venv puts on its path."""
+    import site
+    import sysconfig
+
+    own = sysconfig.get_paths()
+    dirs = dict.fromkeys(Path(d) for d in (own["purelib"], own["platlib"], site.getusersitepackages()))
+    target = _run(venv_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    assert target.returncode == 0, target.stderr
+    lines = []
+    for i, folder in enumerate(d for d in dirs if d.is_dir()):
+        linked = into / str(i)
+        linked.mkdir(parents=True)
+        for entry in folder.iterdir():
+            name = entry.name.lower()
+            if name == "pbem" or name.startswith(("pbem-", "__editable__")) or name.endswith(".pth"):
+                continue
+            (linked / entry.name).symlink_to(entry)
+        lines.append(str(linked))
+    Path(target.stdout.strip(), "pbem-test-dependencies.pth").write_text("\n".join(lines) + "\n")
+
+
 def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    made = _run(sys.executable, "-m", "venv", "--system-site-packages", venv)
+    made = _run(sys.executable, "-m", "venv", venv)
     assert made.returncode == 0, made.stderr
     py = venv / "bin" / "python"
+    _dependencies_of_this_interpreter(py, tmp_path / "deps")
     builder: Path | str = sys.executable
     # tests never reach the network: the test extra brings 'wheel' for older setuptools
     assert _can_build_wheels(builder), "install the test extra: pip install '.[test]'"
@@ -57,9 +85,15 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
         assert f"pbem/games/red_russia/examples/{example.name}" in names, example.name
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
 
-    # --ignore-installed: a pbem already in the system site-packages must not satisfy it
-    installed = _run(py, "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed", wheel)
+    # with its declared dependencies: pip must find every one of them installed
+    installed = _run(py, "-m", "pip", "install", "--no-index", wheel)
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    checked = _run(py, "-m", "pip", "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    declared = _run(py, "-c", "import importlib.metadata as m; print('\\n'.join(m.requires('pbem')))")
+    assert declared.returncode == 0, declared.stderr
+    for dependency in ("typer", "PyYAML", "Jinja2", "cryptography", "GitPython"):
+        assert dependency in declared.stdout, f"the wheel does not declare {dependency}"
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
