@@ -413,7 +413,8 @@ def demo(
     turns: Annotated[int, typer.Option("--turns", help="Stop after this many turns (0: play to the end).")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play a whole sample campaign offline with the bot, from set-up to the end, and audit it."""
+    """Play a whole sample campaign offline with the bot, from set-up to the end, and audit it
+    (exit 3 if the audit finds a problem)."""
     import tempfile
 
     from pbem import demo as demo_
@@ -422,6 +423,10 @@ def demo(
     result = demo_.run(target, turns=turns, progress=None if as_json else _say)
     if as_json:
         _print_json(result)
+    for p in result["audit"]["problems"]:
+        typer.echo(f"problem: {p}", err=True)
+    if not result["audit"]["ok"]:  # the demo is a check too: a failed audit is exit 3
+        raise typer.Exit(3)
 
 
 # the report and mail commands live beside this module and add themselves to the app

@@ -66,3 +66,19 @@ def test_demo_json_says_where_things_are(tmp_path: Path, pbem: Callable[..., Res
     assert len(out["reports"]["files"]) == 2 * len(out["reports"]["readers"])
     assert out["reports"]["seconds"] >= 0
     assert len(out["mail"]["files"]) == 4
+
+
+def test_a_demo_whose_audit_fails_exits_3(tmp_path: Path, pbem: Callable[..., Result],
+                                          monkeypatch) -> None:
+    # CI runs the demo as a check: a failed audit must not end in exit 0
+    real = api.audit
+
+    def broken(root: Path, *, final: bool = False) -> dict:
+        report = real(root, final=final)
+        return {**report, "ok": False, "problems": ["log/000002.yaml: planted problem"]}
+
+    monkeypatch.setattr(api, "audit", broken)
+    r = pbem("demo", tmp_path / "demo", "--turns", "1")
+    assert r.code == 3
+    assert "problem: log/000002.yaml: planted problem" in r.err
+    assert "audit: FAILED" in r.out
