@@ -407,7 +407,9 @@ class Battle:
         if air:
             groups.append({"what": "aircraft", "count": air, "hit": base})  # 8.93 fire first
         if tanks:
-            groups.append({"what": "tanks", "count": tanks, "hit": min(base, 5) if r == 1 else base})
+            # 8.91 a tank hits on 5-6 in the first round; 8.5 the defender's +1 after a
+            # difficult route adds to that die as to any other (a 4 becomes a 5)
+            groups.append({"what": "tanks", "count": tanks, "hit": base - 1 if r == 1 else base})
         if trotsky:
             groups.append({"what": "Trotsky", "count": trotsky, "hit": 5})  # 10.83
         chosen = self.commissars(side, r)
