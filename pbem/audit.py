@@ -7,11 +7,21 @@ What is checked, per commit on the first-parent line from the root:
 - recorded orders are legal in the position they were given in; revealed sealed orders
   open their commitments, and their signatures verify;
 - every resolution is what the rules produce from the orders and the recorded dice;
-- folding the entries gives exactly the committed state.yaml.
+- folding the entries gives exactly the committed state.yaml;
+- every file the log names (orders files as received and their `.sig`) is in the commit
+  of its step, holds what the log says, and stays the same in every later commit;
+- each batch of dice mixes exactly the salts the players sent (each opening the
+  commitment its faction made the turn before);
+- each `turn-NNNN` tag marks the commit of the step that began that turn.
+
+The audit changes nothing: it waits for a step in progress to finish, then reads git
+objects only, and reports (never puts right) uncommitted changes in the files pbem manages.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +32,12 @@ from pbem.errors import PbemError
 from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
 
+TURN_TAG = re.compile(r"^turn-\d{4}$")
+
 
 class _Audit:
     def __init__(self, root: Path, final: bool = False) -> None:
-        self.campaign = Campaign.settled(root)
+        self.campaign = Campaign.open(root)  # never Campaign.settled: that puts things right
         self.final = final
         self.everything: dict[str, Any] = {}  # final: commitment -> value, every opening
         self.hidden_key: bytes | None = None
@@ -44,14 +56,22 @@ class _Audit:
         self.labels: dict[str, int] = {}  # die label -> step that rolled it (steps in force)
         self.opened: dict[str, Any] = {}  # commitment -> value, for every published opening
         self.sealed: dict[str, str] = {}  # commitment -> what it seals, for every sealed node
+        # every file the log names: path -> (the entry naming it, its blob id once committed)
+        self.kept: dict[str, tuple[str, str | None]] = {}
+        self.turn_tags: dict[str, tuple[str, str]] = {}  # tag -> (entry, commit) that began the turn
 
     def problem(self, text: str) -> None:
         self.problems.append(text)
 
     def run(self) -> dict[str, Any]:
+        with self.campaign.held(exclusive=False):  # wait for a step in progress; fix nothing
+            return self._run()
+
+    def _run(self) -> dict[str, Any]:
         seen: dict[str, str] = {}  # entry path -> blob id as first committed
         head = GENESIS
         seq = 0
+        last = ""
         for commit in self.store.history():
             if self.referee_ssh is None:
                 self._settings(commit.sha)
@@ -70,19 +90,75 @@ class _Audit:
                 head = entry_hash(entry)
                 if not self._replay(name, entry, commit.sha):
                     return self.result()
+                last = name
+            self._kept_files(commit.sha)
             raw_state = self.store.read_at(commit.sha, STATE)
-            if raw_state is not None and self.folder.state:
+            if raw_state is None and self.folder.state:
+                self.problem(f"{STATE} is missing from commit {commit.sha[:10]} (after {last})")
+            elif raw_state is not None and self.folder.state:
                 self.checked["snapshots"] += 1
                 if normal(yamlio.load_trusted(raw_state.decode("utf-8"))) != self.folder.state:
                     self.problem(f"{STATE} in commit {commit.sha[:10]} is not the replay of the "
-                                 f"log up to step {seq}")
+                                 f"log up to step {seq} ({last})")
         if seq == 0:
             self.problem("no log entries in the history")
-        dirty = self.store._git("status", "--porcelain", "--", *MANAGED)
-        if dirty.strip():
-            self.problem("the work tree differs from the last commit: "
-                         + ", ".join(line[3:] for line in dirty.splitlines()))
+        self._tags()
+        self._work_tree()
         return self.result()
+
+    def _work_tree(self) -> None:
+        """Report what differs from HEAD in the files pbem manages; change nothing (no
+        optional index refresh either, and a stale git lock file stays where it is)."""
+        dirty = self.store._git("--no-optional-locks", "status", "--porcelain",
+                                "--untracked-files=all", "--", *MANAGED)
+        changed = [line[3:] for line in dirty.splitlines() if line[3:] and line[:2] != "??"]
+        extra = [line[3:] for line in dirty.splitlines() if line[:2] == "??"]
+        found = ([f"uncommitted changes in {', '.join(changed)}"] if changed else []) + (
+            [f"files not committed: {', '.join(extra)}"] if extra else [])
+        if found:
+            self.problem("the work tree differs from the last commit: " + "; ".join(found)
+                         + " (audit checked the committed history and changed nothing)")
+
+    def _kept_files(self, sha: str) -> None:
+        """Every file the log names stays in every later commit exactly as first committed."""
+        blobs = self.store.blobs_at(sha, "orders")
+        for path, (name, blob_id) in self.kept.items():
+            now = blobs.get(path)
+            if blob_id is None:
+                self.kept[path] = (name, now)  # read and checked by the step that named it
+            elif now is None:
+                self.problem(f"{path} (named by {name}) is removed in commit {sha[:10]}")
+            elif now != blob_id:
+                self.problem(f"{path} (named by {name}) is changed in commit {sha[:10]}")
+
+    def _keep(self, name: str, path: str, sha: str, want: bytes | None = None) -> bytes | None:
+        """A file the log names: it must be in the commit of the step `name` (holding `want`,
+        when the log itself gives its content) and it is kept from then on."""
+        if path in self.kept:
+            self.problem(f"{name}: names {path}, which {self.kept[path][0]} named already")
+            return None
+        raw: bytes | None = self.store.read_at(sha, path) if path.startswith("orders/") else None
+        if raw is None:
+            self.problem(f"{name}: {path} is not in the commit of this step ({sha[:10]})")
+            return None
+        self.kept[path] = (name, None)
+        if want is not None and raw != want:
+            self.problem(f"{name}: {path} as committed is not the file the log reveals")
+        return raw
+
+    def _tags(self) -> None:
+        """turn-NNNN marks the commit of the step that began turn NNNN (the last such step,
+        since an undo and a new resolution move the tag)."""
+        tags = self.store.tags()
+        for tag, (name, sha) in sorted(self.turn_tags.items()):
+            if tag not in tags:
+                self.problem(f"tag {tag} is missing (it marks {name}, commit {sha[:10]})")
+            elif tags[tag] != sha:
+                self.problem(f"tag {tag} points at commit {tags[tag][:10]}, not at the commit of "
+                             f"{name} ({sha[:10]}), the step that began that turn")
+        for tag in sorted(set(tags) - set(self.turn_tags)):
+            if TURN_TAG.match(tag):
+                self.problem(f"tag {tag} names a turn that no step of the log began")
 
     def result(self) -> dict[str, Any]:
         unopened = [what for c, what in self.sealed.items() if c not in self.opened]
@@ -133,7 +209,7 @@ class _Audit:
             if kind == "orders":
                 self._orders(name, entry, before, sha)
             elif kind == "unseal":
-                self._revealed(name, entry, before)
+                self._revealed(name, entry, before, sha)
                 for opening in entry.get("opened") or []:
                     self.checked["commitments"] += 1
                     if not sealed_.check_opening(self.campaign.id, opening["node"],
@@ -149,7 +225,8 @@ class _Audit:
                     del self.labels[label]  # a step taken back may roll its labels again
             elif kind == "resolve":
                 self._chain(name, entry)
-                orders = self._revealed(name, entry, before)
+                self._salts(name, entry, before)
+                orders = self._revealed(name, entry, before, sha)
                 orders.update(entry.get("nmr_orders", {}))
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
@@ -161,7 +238,7 @@ class _Audit:
                     secrets = sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or [])
                 events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
                 self._openings(name, entry, secrets)
-                self._files(name, entry, before)
+                self._files(name, entry, before, sha)
                 self.checked["rolls"] += len(rolls)
                 if not replay.finished():
                     self.problem(f"{name}: recorded dice that the rules never asked for")
@@ -175,6 +252,10 @@ class _Audit:
                     for text in found:
                         self.problem(f"{name}: {text}")
             self.folder.fold(entry)
+            if kind == "resolve":
+                turn = self.game.phase(self.data, self.folder.state["game"]).turn
+                if turn != entry["turn"]:  # this step began a turn: its commit is tagged
+                    self.turn_tags[f"turn-{turn:04d}"] = (name, sha)
         except (DiceMismatch, ValueError, KeyError, TypeError) as exc:
             self.problem(f"{name}: cannot be replayed: {exc}")
             return False
@@ -208,6 +289,34 @@ class _Audit:
                              f"{self.labels[d['label']]}")
             self.labels[d["label"]] = entry["seq"]
 
+    def _salts(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
+        """The batch mixes the salts sent with the orders of the phase (revealed with them
+        when they were sealed), or for a phase that takes no orders those of the last phase
+        that did; each salt opens the commitment (salt_next) of its faction's orders before."""
+        from pbem.randomness import salt_commitment
+
+        revealed = entry.get("revealed") or {}
+        sent: dict[str, str] = {}
+        for faction, record in before.get("pending", {}).items():
+            if "sealed" in record:
+                salt = ((revealed.get(faction) or {}).get("value") or {}).get("salt")
+            else:
+                salt = record.get("salt")
+            if salt:
+                sent[faction] = salt
+        commits = before.get("salt_commits", {})
+        for faction, salt in sorted(sent.items()):
+            if commits.get(faction) and salt_commitment(salt) != commits[faction]:
+                self.problem(f"{name}: the salt of {faction}'s orders does not open the salt_next "
+                             "its orders before committed to")
+        want = sent or before.get("last_salts", {})
+        have = entry.get("salts", {})
+        if have != want:
+            differ = sorted(f for f in set(have) | set(want) if have.get(f) != want.get(f))
+            self.problem(f"{name}: batch {entry.get('batch')} mixes salts other than those sent "
+                         f"with the orders (they differ for {', '.join(differ)}), so its dice "
+                         "are not the players' dice")
+
     def _openings(self, name: str, entry: dict[str, Any], secrets: Any) -> None:
         for opening in entry.get("opened", []):
             commitment = opening["node"]["commitment"]
@@ -217,7 +326,7 @@ class _Audit:
                              f"{opening['node']['id']}, which the rules did not open")
             self.opened[commitment] = opening["value"]
 
-    def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
+    def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         """Orders files kept sealed for their secret part, published at the end of a turn."""
         from pbem import sealed
         from pbem.orders import body_of, secret_of
@@ -234,6 +343,9 @@ class _Audit:
             if not sealed.check_opening(self.campaign.id, item["node"], out["nonce"], value):
                 self.problem(f"{name}: the revealed {out['file']} does not open its commitment")
                 continue
+            self._keep(name, out["file"], sha, value["file"].encode("utf-8"))
+            if value.get("signature"):
+                self._keep(name, f"{out['file']}.sig", sha, value["signature"].encode("utf-8"))
             doc = yamlio.load_untrusted(value["file"], f"{name}: {out['file']}")
             if body_of(doc.data, item["faction"]) != item["body"]:
                 self.problem(f"{name}: {out['file']} is not the orders that were recorded")
@@ -261,21 +373,36 @@ class _Audit:
             if "secret" in record:
                 body["secret"] = record["secret"]  # the sealed part is checked when it is opened
             self._legal(name, faction, body, before)
-            raw = self.store.read_at(sha, record["file"])
-            if raw is not None and "file_sealed" not in record:
-                try:
-                    doc = yamlio.load_untrusted(raw, record["file"])
-                except PbemError as exc:
-                    self.problem(f"{name}: {record['file']} cannot be read: {exc.message}")
-                    continue
-                if normal(body_of(doc.data, faction)) != record["body"]:
-                    self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
-                                 "were recorded")
-            signature = self.store.read_at(sha, f"{record['file']}.sig")
-            if signature is not None:
-                self._signature(name, faction, raw or b"", signature.decode("ascii", "replace"))
+            if "file_sealed" in record:
+                continue  # the file holds the secret: checked when it is revealed
+            # one file for several factions of one player is named by each of them
+            shared = record["file"] in self.kept and self.kept[record["file"]][0] == name
+            raw = (self.store.read_at(sha, record["file"]) if shared
+                   else self._keep(name, record["file"], sha))
+            if raw is None:
+                continue
+            try:
+                doc = yamlio.load_untrusted(raw, record["file"])
+            except PbemError as exc:
+                self.problem(f"{name}: {record['file']} cannot be read: {exc.message}")
+                continue
+            if normal(body_of(doc.data, faction)) != record["body"]:
+                self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
+                             "were recorded")
+            sig_path = f"{record['file']}.sig"
+            if not record.get("sig_digest") and self.store.read_at(sha, sig_path) is None:
+                continue  # unsigned (allowed for this faction when it was recorded)
+            signature = (self.store.read_at(sha, sig_path) if shared
+                         else self._keep(name, sig_path, sha))
+            if signature is None:
+                continue
+            text = signature.decode("ascii", "replace")
+            if record.get("sig_digest") != hashlib.sha256(text.encode("utf-8")).hexdigest():
+                self.problem(f"{name}: {sig_path} is not the signature that was recorded")
+            self._signature(name, faction, raw, text)
 
-    def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any],
+                  sha: str) -> dict[str, Any]:
         from pbem import sealed
 
         bodies: dict[str, Any] = {}
@@ -296,6 +423,13 @@ class _Audit:
             if not sealed.check_opening(self.campaign.id, record["sealed"], opening["nonce"], value):
                 self.problem(f"{name}: the revealed orders of {faction} do not open their commitment")
             self._legal(name, faction, value["body"], before)
+            # the file as received is published with the resolution (once for one file of
+            # several factions)
+            if record["file"] not in self.kept:
+                self._keep(name, record["file"], sha, value["file"].encode("utf-8"))
+                if value.get("signature"):
+                    self._keep(name, f"{record['file']}.sig", sha,
+                               value["signature"].encode("utf-8"))
             if value.get("signature"):
                 self._signature(name, faction, value["file"].encode("utf-8"), value["signature"])
                 from pbem.orders import body_of

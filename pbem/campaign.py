@@ -12,6 +12,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -150,13 +151,29 @@ class Campaign:
         Yields the list of recovery actions taken (empty when the campaign was clean).
         """
         self.private.mkdir(exist_ok=True)
+        with self.held(exclusive=True, wait=wait):
+            done = self.store().recover(MANAGED)
+            for line in done:  # whichever command found it says so
+                sys.stderr.write(f"pbem: recovered: {line}\n")
+            yield done
+
+    @contextlib.contextmanager
+    def held(self, *, exclusive: bool, wait: float | None = None) -> Iterator[None]:
+        """Hold the campaign lock, exclusive for a writer, shared for a reader that must
+        change nothing (audit: it waits for a step in progress, and puts nothing right). A
+        reader on a clone without the referee's private folder has no writer to wait for."""
         lock_path = self.private / "lock"
-        handle = open(lock_path, "a+")  # noqa: SIM115 - held for the whole block
+        if not exclusive and not lock_path.is_file():
+            yield
+            return
+        handle = open(lock_path, "a+" if exclusive else "r")  # noqa: SIM115 - held for the block
         try:
-            deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+            patience = LOCK_WAIT if wait is None else wait
+            deadline = time.monotonic() + patience
+            said = False
             while True:
                 try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
                     break
                 except OSError as exc:
                     if exc.errno not in (errno.EAGAIN, errno.EACCES):
@@ -164,10 +181,15 @@ class Campaign:
                     if time.monotonic() >= deadline:
                         raise Busy(
                             f"{self.root}: another pbem is working on this campaign "
-                            f"(waited {LOCK_WAIT:.0f} s for {lock_path})"
+                            f"(waited {patience:.0f} s for {lock_path})"
                         ) from None
+                    if not said:  # a progress line: the wait may be long (PBEM_LOCK_WAIT)
+                        sys.stderr.write(f"pbem: waiting up to {patience:.0f} s for another "
+                                         f"pbem working on {self.root}\n")
+                        sys.stderr.flush()
+                        said = True
                     time.sleep(0.05)
-            yield self.store().recover(MANAGED)
+            yield
         finally:
             handle.close()
 

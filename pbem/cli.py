@@ -244,8 +244,6 @@ def _print_applied(result: Any, as_json: bool) -> None:
         _print_json({"recorded": result.recorded, "resolved": result.resolved,
                      "recovered": result.recovered, "status": result.status})
         return
-    for line in result.recovered:
-        _say(f"recovered: {line}")
     for r in result.recorded:
         _say(f"recorded orders of {r['faction']} from {r['file']} (step {r['seq']})")
     for r in result.resolved:
@@ -359,8 +357,6 @@ def audit(
     if as_json:
         _print_json(report)
     else:
-        for line in report.get("recovered", []):
-            _say(f"recovered first: {line}")
         c = report["checked"]
         _say(f"checked {c['entries']} entries, {c['snapshots']} snapshots, {c['rolls']} dice, "
              f"{c['signatures']} signatures, {c['commitments']} commitments")

@@ -112,7 +112,7 @@ def test_stale_index_lock_is_removed_by_the_next_apply(pbem, camp: Path, tmp_pat
     (camp / ".git" / "index.lock").write_text("")
     r = pbem("-C", camp, "apply", orders)
     assert r.code == 0, r.err
-    assert "index.lock" in r.out
+    assert "pbem: recovered: removed stale .git/index.lock" in r.err
     assert not (camp / ".git" / "index.lock").exists()
     assert git(camp, "status", "--porcelain") == ""
     assert _audit(pbem, camp)["ok"]
@@ -135,7 +135,7 @@ def test_half_written_step_is_discarded_by_the_next_apply(pbem, reducing: Path,
     (camp / ".git" / "index.lock").write_text("")
     r = pbem("-C", camp, "apply", orders)
     assert r.code == 0, r.err
-    assert "recovered" in r.out
+    assert "pbem: recovered: " in r.err
     assert not (camp / "log" / "999999.yaml").exists()
     assert git(camp, "status", "--porcelain") == ""
     assert git(camp, "rev-list", "--count", f"{before}..HEAD") == "1"
@@ -215,20 +215,41 @@ def test_busy_campaign_exits_4(camp: Path, tmp_path: Path) -> None:
 
 def test_apply_waits_for_the_lock(camp: Path, tmp_path: Path) -> None:
     orders = _bot_file(camp, "north", tmp_path)
+    before = tree_state(camp)
     (camp / ".pbem").mkdir(exist_ok=True)
     handle = open(camp / ".pbem" / "lock", "a+")  # noqa: SIM115 - released below
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         proc = subprocess.Popen([sys.executable, "-m", "pbem", "-C", str(camp), "apply",
                                  str(orders)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env={**os.environ, "PBEM_LOCK_WAIT": "60"})
-        time.sleep(1.5)
-        assert proc.poll() is None, "apply did not wait for the lock"
+                                text=True, env={**os.environ, "PBEM_LOCK_WAIT": "300"})
+        # proof that it reached the lock and waits there, however slow the machine: its
+        # progress line, read while the lock is still held
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("pbem: waiting up to 300 s for another pbem"), line
+        assert proc.poll() is None
+        assert tree_state(camp) == before  # nothing was done while it waited
     finally:
         handle.close()
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert api.status(camp)["received"] == ["north"]
+
+
+def test_a_second_process_that_cannot_wait_long_enough_exits_4(camp: Path, tmp_path: Path) -> None:
+    orders = _bot_file(camp, "north", tmp_path)
+    before = tree_state(camp)
+    (camp / ".pbem").mkdir(exist_ok=True)
+    with open(camp / ".pbem" / "lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        started = time.monotonic()
+        r = run_pbem("-C", camp, "apply", orders, env={"PBEM_LOCK_WAIT": "2"})
+        waited = time.monotonic() - started
+    assert r.code == 4, r.err
+    assert "waiting up to 2 s" in r.err and "waited 2 s" in r.err
+    assert waited >= 2  # it did wait its whole time (a lower bound: holds under any load)
+    assert tree_state(camp) == before
 
 
 # ---------------------------------------------------------------------------------------
@@ -294,17 +315,25 @@ def test_edit_the_snapshot(pbem, played: Path) -> None:
     assert "state.yaml" in r.err
 
 
-def test_an_uncommitted_edit_is_put_back_and_said(pbem, played: Path) -> None:
+def test_an_uncommitted_edit_is_reported_by_audit_and_put_back_by_the_next_step(
+        pbem, played: Path, tmp_path: Path) -> None:
     # a change to a file pbem manages that was never committed is what a crash mid-step
-    # leaves: the next command puts the committed version back and says so
+    # leaves: audit reports it and changes nothing; the next command that writes puts the
+    # committed version back and says so
     path = played / "log" / "000002.yaml"
     committed = path.read_text()
     with path.open("a") as handle:
         handle.write("# note\n")
+    edited = path.read_text()
     r = pbem("-C", played, "audit")
+    assert r.code == 3
+    assert "the work tree differs from the last commit: uncommitted changes in log/000002.yaml" in r.err
+    assert path.read_text() == edited
+    r = pbem("-C", played, "status")
     assert r.code == 0, r.err
-    assert "recovered first" in r.out and "000002.yaml" in r.out
+    assert "pbem: recovered: discarded an unfinished step: log/000002.yaml" in r.err
     assert path.read_text() == committed
+    assert pbem("-C", played, "audit").code == 0
 
 
 # ---------------------------------------------------------------------------------------
