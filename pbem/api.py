@@ -380,11 +380,12 @@ def apply(root: Path, paths: list[Path]) -> Applied:
                                    "one for all of a player's factions")
                 seen[faction] = c.path
         result = Applied(recovered=recovered)
-        for c in checked:
-            state = _record_orders(campaign, state, c)
-            result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
-                                for f in c.factions]
-        result.resolved = _advance(campaign, state)
+        with campaign.intending({"advance": True, "nmr": False}):
+            for c in checked:
+                state = _record_orders(campaign, state, c)
+                result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
+                                    for f in c.factions]
+            result.resolved = _advance(campaign, state)
     result.status = status(root)
     return result
 
@@ -617,6 +618,37 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
     return resolved
 
 
+def _resume(campaign: Campaign, plan: dict[str, Any]) -> list[str]:
+    """Finish what an `apply` or `resolve` killed half-way meant to do: its orders that were
+    committed are in; the phases they complete resolve now (with the NMR policy for the
+    missing when it was `resolve --nmr`). Orders it had not committed are not there: the
+    player's file is applied again, or `status` shows the faction still awaited."""
+    if not plan.get("advance"):
+        return []
+    done = _retag(campaign)
+    resolved = _advance(campaign, campaign.state(), nmr=bool(plan.get("nmr")))
+    return done + [f"finished the step a killed pbem left: {r['phase']} of turn {r['turn']} "
+                   f"resolved (step {r['seq']})" for r in resolved]
+
+
+def _retag(campaign: Campaign) -> list[str]:
+    """The turn tag of the last step, when a kill came between its commit and its tag."""
+    state = campaign.state()
+    last = campaign.entry(state["seq"])
+    turn = campaign.phase(state).turn
+    if last["type"] != "resolve" or turn == last["turn"]:
+        return []
+    tag = f"turn-{turn:04d}"
+    store = campaign.store()
+    if store.tags().get(tag) == store.head():
+        return []
+    store.tag(tag)
+    return [f"made the tag {tag} of step {state['seq']}, which a killed pbem left unmade"]
+
+
+Campaign.resume = _resume
+
+
 def resolve(root: Path, *, nmr: bool = False) -> Applied:
     campaign = Campaign.open(root)
     with campaign.locked() as recovered:
@@ -630,7 +662,8 @@ def resolve(root: Path, *, nmr: bool = False) -> Applied:
                 f"phase {phase.name} still awaits {', '.join(missing)}; "
                 "wait for their orders or use --nmr to resolve with their default orders"
             )
-        result = Applied(recovered=recovered, resolved=_advance(campaign, state, nmr=True))
+        with campaign.intending({"advance": True, "nmr": True}):
+            result = Applied(recovered=recovered, resolved=_advance(campaign, state, nmr=True))
     result.status = status(root)
     return result
 

@@ -9,15 +9,16 @@ the campaign is always at the old commit or the new one.
 from __future__ import annotations
 
 import contextlib
+import json
 import errno
 import fcntl
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem import yamlio
 from pbem.errors import Busy, CampaignError
@@ -33,6 +34,7 @@ ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "factions", "s
 STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash
 PRIVATE = ".pbem"
+INTENT = "intent.json"  # in PRIVATE: what a command in progress means to finish
 LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
 # parsed snapshots by path, keyed on (path, mtime, size, inode): commands call state() often
 _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
@@ -43,6 +45,9 @@ class Campaign:
     root: Path
     config: dict[str, Any]
     recovered: list[str] = field(default_factory=list)  # what opening put right, if anything
+    # finishes what a killed command meant to do (`intending`), given its plan; returns what
+    # it did. The command layer (pbem.api) sets it: resolving phases is its work.
+    resume: ClassVar[Callable[[Campaign, dict[str, Any]], list[str]] | None] = None
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -153,9 +158,28 @@ class Campaign:
         self.private.mkdir(exist_ok=True)
         with self.held(exclusive=True, wait=wait):
             done = self.store().recover(MANAGED)
+            intent = self.private / INTENT
+            if intent.is_file():  # a command was killed before it finished: finish it
+                plan = json.loads(intent.read_text(encoding="utf-8") or "{}")
+                if Campaign.resume is not None:
+                    done += Campaign.resume(self, plan)
+                intent.unlink()
             for line in done:  # whichever command found it says so
                 sys.stderr.write(f"pbem: recovered: {line}\n")
             yield done
+
+    @contextlib.contextmanager
+    def intending(self, plan: dict[str, Any]) -> Iterator[None]:
+        """Within `locked`: a command that may write several steps (orders, then the
+        resolutions they complete) says first what it will do, so that if it is killed
+        half-way the next command, any command, finishes it (`Campaign.resume`). A command
+        that ends, even by an error, takes its intent back."""
+        path = self.private / INTENT
+        yamlio.write_atomic(path, json.dumps(plan))
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)
 
     @contextlib.contextmanager
     def held(self, *, exclusive: bool, wait: float | None = None) -> Iterator[None]:
