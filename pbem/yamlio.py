@@ -8,8 +8,12 @@ as FILE:LINE. Files pbem wrote itself (state.yaml, log entries) use `load_truste
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -78,6 +82,7 @@ def load_untrusted(text: str | bytes, source: str) -> Doc:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise _fail(source, line, "not UTF-8 text") from None
+    _scan_characters(decoded, source)
     _scan_events(decoded, source)
     try:
         node = yaml.compose(decoded, Loader=_Loader)
@@ -90,6 +95,88 @@ def load_untrusted(text: str | bytes, source: str) -> Doc:
         return doc
     doc.data = _construct(node, (), doc, 0)
     return doc
+
+
+# What YAML accepts in a stream (YAML 1.1, 5.1): tab, line breaks and printable characters.
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
+                            "\U00010000-\U0010FFFF]")
+
+
+_C0 = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN "
+       "ETB CAN EM SUB ESC FS GS RS US").split()
+
+
+def _scan_characters(text: str, source: str) -> None:
+    """A NUL byte, an escape sequence or another control character: the line and column of
+    the first one (the YAML reader would say only "position 8", or nothing pbem can read)."""
+    bad = _NOT_PRINTABLE.search(text)
+    if bad is None:
+        return
+    line = text.count("\n", 0, bad.start()) + 1
+    column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+    char = bad.group()
+    code = ord(char)
+    name = (_C0[code] if code < len(_C0) else "DEL" if code == 0x7F
+            else unicodedata.name(char, "a control character"))
+    raise _fail(source, line, f"column {column}: character U+{ord(char):04X} ({name}) is not "
+                "allowed; expected plain text (tabs, line breaks and printable characters)")
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a device, a FIFO, a socket, a directory)."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of `path` if it is a regular file of at most `limit` bytes, read at once.
+
+    A device (a symlink to /dev/urandom), a FIFO, a socket or a directory is refused before
+    any byte is read, so nothing can block or grow without end: OSError (FileNotFoundError,
+    IsADirectoryError, NotRegularFile, or EFBIG when the file is too big), with strerror
+    saying why."""
+    # O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then refuses it
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise NotRegularFile(errno.EINVAL, f"not a regular file: {kind}", str(path))
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:  # the file may grow while it is read: never more than limit + 1
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise OSError(errno.EFBIG, f"more than {limit} bytes; at most {limit} are accepted",
+                      str(path))
+    return b"".join(chunks)
+
+
+def read_input(path: Path, *, limit: int = MAX_BYTES, what: str = "a file") -> bytes:
+    """A file given on the command line or found beside one (orders, their .sig,
+    adjustments): only a regular file, at most `limit` bytes (see read_regular). Raises
+    InputFileError as FILE:1: why; expected what."""
+    try:
+        return read_regular(path, limit)
+    except FileNotFoundError:
+        why = "no such file"
+    except IsADirectoryError:
+        why = "is a directory"
+    except NotRegularFile as exc:
+        why = f"is {(exc.strerror or '').removeprefix('not a regular file: ')}"
+    except OSError as exc:
+        why = (f"file is {exc.strerror}" if exc.errno == errno.EFBIG
+               else f"cannot be read ({exc.strerror})")
+    raise _fail(str(path), 1, f"{why}; expected {what}, a regular file")
 
 
 def _syntax(exc: yaml.MarkedYAMLError, source: str, text: str) -> InputFileError:
@@ -147,6 +234,8 @@ def _scan_with(loader: type[Any], text: str, source: str) -> None:
                 depth -= 1
     except yaml.MarkedYAMLError as exc:
         raise _syntax(exc, source, text) from None
+    except yaml.YAMLError as exc:  # the reader's own (characters are scanned before)
+        raise _fail(source, 1, f"YAML syntax error: {' '.join(str(exc).split())}") from None
 
 
 _SCALARS = yaml.constructor.SafeConstructor()

@@ -45,6 +45,12 @@ BAD = [
     ("syntax-mapping", "campaign: c\nturn: 1\nphase: a: b\norders: []\n", 3, "syntax"),
     ("syntax-tab", "campaign: c\norders:\n\t- x\n", 3, "syntax"),
     ("complex-key", "a: 1\n? [x, y]\n: 2\n", 2, "key"),
+    ("nul-byte", "a: 1\nb: x\x00y\n", 2, "u+0000 (nul)"),
+    ("nul-in-quotes", "a: 1\n\nb: 'x\x00'\n", 3, "nul"),
+    ("escape-sequence", "a: \x1b[31mred\n", 1, "esc"),
+    ("bell-in-key", "a: 1\nb\x07: 2\n", 2, "bel"),
+    ("c1-control", "a: 1\nb: \x9b\n", 2, "u+009b"),
+    ("noncharacter", "a: 1\nb: \ufffe\n", 2, "u+fffe"),
 ]
 
 
@@ -284,3 +290,32 @@ def test_write_atomic_leaves_no_temp_file(tmp_path) -> None:
     yamlio.write_atomic(target, "a: 2\n")
     assert target.read_text() == "a: 2\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["f.yaml"]
+
+
+def test_control_characters_name_their_column() -> None:
+    line, message = _rejected("campaign: c\nturn: 1\nphase: ac\x00tion\n")
+    assert (line, message.split(":")[0]) == (3, "column 10"), message
+    assert "expected plain text" in message
+
+
+def test_read_input_takes_only_regular_files(tmp_path) -> None:
+    import os
+
+    good = tmp_path / "good.yaml"
+    good.write_text("a: 1\n")
+    assert yamlio.read_input(good) == b"a: 1\n"
+    (tmp_path / "dev.yaml").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "dir.yaml").mkdir()
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * 11)
+    for path, why in ((tmp_path / "dev.yaml", "is a device"), (tmp_path / "fifo.yaml", "is a FIFO"),
+                      (tmp_path / "dir.yaml", "is a directory"), (tmp_path / "none.yaml", "no such file")):
+        with pytest.raises(InputFileError) as info:
+            yamlio.read_input(path, what="an orders file")
+        assert info.value.message.startswith(f"{path}:1: {why}"), info.value.message
+        assert info.value.message.endswith("expected an orders file, a regular file")
+    with pytest.raises(InputFileError) as info:
+        yamlio.read_input(big, limit=10)
+    assert info.value.message.startswith(f"{big}:1: file is more than 10 bytes")
+    assert yamlio.read_input(big, limit=11) == b"#" * 11

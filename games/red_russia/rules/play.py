@@ -478,7 +478,7 @@ def check_play_when(data: GameData, standing: dict[str, Any]) -> list[Problem]:
         elif card["phase"] != "action":
             problems.append(Problem((*where, "card"), f"{item['card']} is a card of the {card['phase']} "
                                     "phase: only action-phase cards are played at any moment (14.2)"))
-        if item["when"] not in WHEN:
+        if not isinstance(item["when"], str) or item["when"] not in WHEN:
             problems.append(Problem((*where, "when"), f"when is one of {', '.join(WHEN)}"))
         for key, known in (("of", MAJORS), ("target", MAJORS)):
             if key in item and item[key] not in known:
