@@ -6,6 +6,7 @@ Functions here never print or exit: they return data or raise PbemError.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import secrets
 import shutil
@@ -14,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
-from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign
+from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign, protected
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
-    UNDOABLE,
     after_resolve,
     after_undo,
     entry_name,
@@ -27,6 +27,7 @@ from pbem.log import (
     normal,
     recorded,
     sealed_files,
+    undone_steps,
 )
 from pbem.orders import Checked, Signing, check_orders
 
@@ -65,15 +66,16 @@ def seed_secret(seed: str) -> bytes:
 # new
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-_PLAYER = re.compile(r"^\s*(?P<faction>[^=\s]+)\s*=\s*(?P<name>[^<]*?)\s*(?:<(?P<email>[^>]+)>)?\s*$")
+_PLAYER = re.compile(r"^\s*(?P<faction>[^=\s]+)\s*=\s*(?P<name>[^<>]*?)\s*<(?P<email>[^<>\s@]+@[^<>\s@]+)>\s*$")
 
 
 def parse_player(text: str) -> tuple[list[str], str, str]:
     """FACTION[,FACTION...]=NAME <EMAIL>: one player may command several factions."""
     m = _PLAYER.match(text)
     if not m or not m.group("name"):
-        raise UsageError(f"--player {text!r}: expected FACTION=NAME <EMAIL> "
-                         "(or FACTION,FACTION=NAME <EMAIL> for a player of several factions)")
+        raise UsageError(f"--player {text!r}: expected FACTION=NAME <EMAIL>, the address in "
+                         "angle brackets (red=Ann <ann@example.org>; FACTION,FACTION=NAME <EMAIL> "
+                         "for a player of several factions)")
     factions = [f.strip() for f in m.group("faction").split(",") if f.strip()]
     return factions, m.group("name"), (m.group("email") or "").strip()
 
@@ -199,7 +201,8 @@ def new_campaign(
     try:
         root.mkdir(parents=True, exist_ok=True)
         private = root / PRIVATE
-        private.mkdir()
+        private.mkdir(mode=0o700)  # keys, outbox, inbox record: the referee's alone
+        private.chmod(0o700)  # whatever the umask
         (private / "secret").write_text(secret.hex() + "\n")
         (private / "secret").chmod(0o600)
         card = keygen_files(private / "referee", material=secret if seed is not None else None)
@@ -245,10 +248,10 @@ def new_campaign(
             summary=f"new {desc['name']} campaign {campaign_id}"
                     + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
             options=chosen, randomness=randomness.published(secret),
-            dice=[r._asdict() for r in rng.rolls],
+            dice=[r._asdict() for r in rng.rolls], settings=protected(config),
         )
         campaign.write_step(
-            entry, {"game": game_state, "pending": {}},
+            entry, {"game": game_state, "pending": {}, "settings": protected(config)},
             f"new: {desc['name']} campaign {campaign_id}",
             extra={CONFIG: _config_text(config), ".gitignore": f"{PRIVATE}/\n"},
         )
@@ -327,10 +330,14 @@ def signing(campaign: Campaign, state: dict[str, Any]) -> Signing:
     )
 
 
-def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path]) -> list[Checked]:
+def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
+           draft: bool = False, on_behalf: bool = False) -> list[Checked]:
     phase = campaign.phase(state)
     factions = list(campaign.factions())
     sig = signing(campaign, state)
+    sig.draft = draft
+    if on_behalf:  # the referee enters orders a player gave otherwise: no signature to ask
+        sig.unsigned_ok = {f: True for f in sig.unsigned_ok}
     return [
         check_orders(
             p, campaign_id=campaign.id, phase=phase, game=campaign.game, data=campaign.data,
@@ -341,8 +348,9 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path]) -> list
 
 
 def check(root: Path, paths: list[Path]) -> list[Checked]:
+    """What `apply` would say, but for a file not signed yet: a player checks, then signs."""
     campaign = Campaign.settled(root)
-    return _check(campaign, campaign.state(), paths)
+    return _check(campaign, campaign.state(), paths, draft=True)
 
 
 def _rejected(checked: list[Checked]) -> Rejected:
@@ -362,12 +370,17 @@ class Applied:
     status: dict[str, Any] = field(default_factory=dict)
 
 
-def apply(root: Path, paths: list[Path]) -> Applied:
-    """Validate every file; if all are good record them, then resolve complete phases."""
+def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> Applied:
+    """Validate every file; if all are good record them, then resolve complete phases.
+
+    `on_behalf` (a reason) records orders a player gave by another channel (phone, forum)
+    as the referee entered them, unsigned: the step says so, with the reason, to everyone."""
+    if on_behalf is not None and not on_behalf.strip():
+        raise UsageError("--on-behalf must say how the player gave these orders, and why")
     campaign = Campaign.open(root)
     with campaign.locked() as recovered:
         state = campaign.state()
-        checked = _check(campaign, state, paths)
+        checked = _check(campaign, state, paths, on_behalf=on_behalf is not None)
         if not all(c.ok for c in checked):
             raise _rejected(checked)
         seen: dict[str, Path] = {}
@@ -382,7 +395,8 @@ def apply(root: Path, paths: list[Path]) -> Applied:
         result = Applied(recovered=recovered)
         with campaign.intending({"advance": True, "nmr": False}):
             for c in checked:
-                state = _record_orders(campaign, state, c)
+                state = _record_orders(campaign, state, c,
+                                       on_behalf.strip() if on_behalf is not None else None)
                 result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
                                     for f in c.factions]
             result.resolved = _advance(campaign, state)
@@ -396,7 +410,8 @@ def sealed_phase(phase: Phase) -> bool:
     return len(phase.awaiting) > 1
 
 
-def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dict[str, Any]:
+def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
+                   on_behalf: str | None = None) -> dict[str, Any]:
     """One step for one orders file: a record in `pending` for each faction it is for.
 
     A file for several factions of one player is one step too: each faction's record holds
@@ -419,6 +434,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dic
         count = len(body["orders"])
         record: dict[str, Any] = {
             "head_index": c.head_index,
+            "signed": c.doc.data.get("signed") if c.signature and c.doc else None,
             "sig_digest": _hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
             "salt_next": part.salt_next,
             "file": f"{stem}.yaml",
@@ -466,8 +482,10 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked) -> dic
                    + (f", replacing the earlier orders of {' and '.join(replaced)}"
                       if replaced else ""))
         fields = {"factions": names, "pending": records}
+    if on_behalf is not None:
+        summary += f", entered by the referee: {on_behalf}"
     entry = make_entry(seq=seq, prev=state["head"], kind="orders", turn=phase.turn,
-                       phase=phase.name, summary=summary, **fields)
+                       phase=phase.name, summary=summary, on_behalf=on_behalf, **fields)
     new_state = clone(state)
     new_state["pending"].update(recorded(entry))
     campaign.write_step(entry, new_state, f"step {seq}: {summary}", extra=extra)
@@ -672,30 +690,29 @@ def resolve(root: Path, *, nmr: bool = False) -> Applied:
 # bot
 
 
-def bot_salt_after(salt: str) -> str:
-    return hashlib.sha256(b"pbem-bot-salt-v1\0" + bytes.fromhex(salt)).hexdigest()
-
-
 def bot_salt(campaign_id: str, faction: str, committed: str | None, seq: int) -> str:
-    """The bot's salts form a hash chain of its own, each derived from the one before, so
-    it finds again the salt it committed to last time without remembering anything. They
-    are predictable (campaign and faction only): a player who wants a salt of their own
-    writes it, and its SHA-256 as the previous file's salt_next (docs/fairness.md)."""
+    """The bot's salt for a file: the one that opens what the faction committed to last
+    (it finds it again on its own public chain), or the first of that chain. Predictable:
+    used only where the bot or an NMR policy writes the orders (docs/fairness.md)."""
     from pbem import randomness
 
-    salt = hashlib.sha256(f"pbem-bot-salt-v1\0{campaign_id}\0{faction}".encode()).hexdigest()
+    chain = randomness.bot_salts(campaign_id, faction)
     if committed is None:
-        return salt
-    for _ in range(seq + 2):  # one salt per orders file at most, so this many suffice
-        salt = bot_salt_after(salt)
+        return next(chain)
+    for salt in itertools.islice(chain, seq + 3):  # one salt per orders file at most
         if randomness.salt_commitment(salt) == committed:
             return salt
     raise Rejected(f"{faction} committed to a salt of its own last time (salt_next): the bot "
-                   "cannot know it; put that salt in 'salt:' yourself")
+                   "cannot know it; sign the file with 'pbem sign', which finds it")
 
 
-def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
-    """Legal orders for the awaited decision, as a complete orders file (data)."""
+def bot(root: Path, faction: str, seed: str | None = None, *, salts: bool = True,
+        template: bool = False) -> dict[str, Any]:
+    """Legal orders for the awaited decision, as a complete orders file (data). With `salts`
+    the bot's own (predictable) dice salts, for orders the bot itself sends (the demo, NMR,
+    tests); without, for a player to fill in and sign (`pbem sign` adds the player's).
+    A `template` is what a player is mailed to start from (the game's `template`: their
+    own standing instructions, no choice they did not make), with no salts."""
     from pbem import randomness
     from pbem.dice import KeyedRng
 
@@ -713,12 +730,16 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
                        f"(awaiting: {', '.join(phase.awaiting) or 'nobody'})")
     # the bot's choices depend on the step, not on hashes, so a seeded demo replays the same
     key = hashlib.sha256(f"pbem-bot-v1\0{seed or ''}\0{state['seq']}\0{faction}".encode()).digest()
-    body = campaign.game.bot(campaign.data, state["game"], faction, KeyedRng(key))
+    make = campaign.game.template if template else campaign.game.bot
+    body = make(campaign.data, state["game"], faction, KeyedRng(key))
+    salts = salts and not template
     # a salt for the dice, and the commitment to the next one (docs/fairness.md); the bot
-    # derives both from its seed so that it can reveal next time what it commits to now
-    salt = bot_salt(campaign.id, faction, state.get("salt_commits", {}).get(faction), state["seq"])
-    body["salt"] = salt
-    body["salt_next"] = randomness.salt_commitment(bot_salt_after(salt))
+    # finds both on its public chain so that it can reveal next time what it commits to now
+    if salts:
+        salt = bot_salt(campaign.id, faction, state.get("salt_commits", {}).get(faction),
+                        state["seq"])
+        body["salt"] = salt
+        body["salt_next"] = randomness.salt_commitment(randomness.bot_salt_after(salt))
     return {
         "campaign": campaign.id,
         "turn": phase.turn,
@@ -729,13 +750,15 @@ def bot(root: Path, faction: str, seed: str | None = None) -> dict[str, Any]:
     }
 
 
-def bot_several(root: Path, factions: list[str], seed: str | None = None) -> dict[str, Any]:
+def bot_several(root: Path, factions: list[str], seed: str | None = None, *,
+                salts: bool = True, template: bool = False) -> dict[str, Any]:
     """One orders file for several factions of one player: the bot's orders of each under
     its name, and each faction's own salts (mappings by faction, docs/fairness.md)."""
     campaign = Campaign.settled(root)
     players = campaign.players()
     names = list(dict.fromkeys(factions))
-    files = {f: bot(root, f, seed=seed) for f in names}  # checks each is known and awaited
+    files = {f: bot(root, f, seed=seed, salts=salts and not template, template=template)
+             for f in names}  # each known and awaited
     seats = {players.get(f) for f in names}
     if len(seats) > 1 or None in seats:
         who = ", ".join(f"{f}: {players.get(f) or 'hot-seat, no player'}" for f in names)
@@ -750,8 +773,9 @@ def bot_several(root: Path, factions: list[str], seed: str | None = None) -> dic
         parts = {f: d[key] for f, d in files.items() if d.get(key)}
         if parts:
             out[key] = parts
-    out["salt"] = {f: d["salt"] for f, d in files.items()}
-    out["salt_next"] = {f: d["salt_next"] for f, d in files.items()}
+    if salts and not template:
+        out["salt"] = {f: d["salt"] for f, d in files.items()}
+        out["salt_next"] = {f: d["salt_next"] for f, d in files.items()}
     return out
 
 
@@ -778,13 +802,7 @@ def log(root: Path) -> list[dict[str, Any]]:
 
 def _in_force(campaign: Campaign) -> list[int]:
     """Steps that an undo may still take back, oldest first."""
-    stack: list[int] = []
-    for entry in campaign.entries():
-        if entry["type"] == "undo":
-            stack.pop()
-        elif entry["type"] in UNDOABLE:
-            stack.append(entry["seq"])
-    return stack
+    return undone_steps(list(campaign.entries()))[0]
 
 
 def undo(root: Path, reason: str) -> dict[str, Any]:
@@ -814,15 +832,65 @@ def undo(root: Path, reason: str) -> dict[str, Any]:
     return {"undone": target, "seq": seq, **status(root)}
 
 
+def seat(root: Path, factions: list[str], reason: str, *, player: str | None = None,
+         key: Path | None = None, hot_seat: bool = False) -> dict[str, Any]:
+    """A recorded change of who plays factions: a new player (with their key card), a new key
+    for the same player, or back to hot-seat. campaign.yaml and the log say the same from
+    then on; the step is signed and shown to every player (`pbem log`, audit)."""
+    from pbem.crypto import read_key_card
+
+    if not reason.strip():
+        raise UsageError("--reason must say why the seat changes")
+    if hot_seat == (player is not None):
+        raise UsageError("give --player \"NAME <EMAIL>\" (with --key CARD for a signing player), "
+                         "or --hot-seat")
+    campaign = Campaign.open(root)
+    known = list(campaign.factions())
+    for faction in factions:
+        if faction not in known:
+            from pbem.names import suggest
+
+            raise UsageError(f"unknown faction {faction!r}{suggest(faction, known)}; "
+                             f"factions: {', '.join(known)}")
+    new: dict[str, Any]
+    if hot_seat:
+        new = {"player": "hot-seat", "email": "", "hotseat": True}
+    else:
+        assert player is not None
+        _, pname, email = parse_player(f"{factions[0]}={player}")
+        new = {"player": pname, "email": email, "hotseat": False}
+    if key is not None:
+        recipient, ssh = read_key_card(key)
+        new.update(age=recipient, ssh=ssh, unsigned_ok=False)
+    with campaign.locked():
+        state = campaign.state()
+        config = dict(campaign.config)
+        config["factions"] = {f: dict(v) for f, v in campaign.factions().items()}
+        for faction in factions:  # what is not the seat (a time zone, say) stays
+            kept = {k: v for k, v in config["factions"][faction].items()
+                    if k not in ("player", "email", "age", "ssh", "hotseat", "unsigned_ok")}
+            config["factions"][faction] = {**new, **kept}
+        settings = protected(config)
+        seq = state["seq"] + 1
+        phase = campaign.phase(state)
+        who = "hot-seat" if hot_seat else new["player"]
+        summary = (f"seat {', '.join(factions)}: {who}"
+                   + (" with a new key" if key is not None else "") + f": {reason.strip()}")
+        entry = make_entry(seq=seq, prev=state["head"], kind="seat", turn=phase.turn,
+                           phase=phase.name, summary=summary, reason=reason.strip(),
+                           seats={f: settings["factions"][f] for f in factions})
+        kept_state = {k: v for k, v in state.items() if k not in ("seq", "head")}
+        campaign.write_step(entry, {**kept_state, "settings": settings}, f"step {seq}: {summary}",
+                            extra={CONFIG: _config_text(config)})
+    return {"seq": seq, "summary": summary, **status(root)}
+
+
 def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
     """A referee correction: a YAML list of events (or {events: [...]}) applied as they are."""
     if not reason.strip():
         raise UsageError("--reason must say why the adjustment is made")
     campaign = Campaign.open(root)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    raw = yamlio.read_input(path, what="an adjustment file (YAML: a list of events)")
     doc = yamlio.load_untrusted(raw, str(path))
     events = doc.data.get("events") if isinstance(doc.data, dict) else doc.data
     base = ("events",) if isinstance(doc.data, dict) else ()
@@ -855,34 +923,128 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
 # audit
 
 
-def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
+def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None) -> dict[str, Any]:
     from pbem.audit import audit as run_audit
 
-    return run_audit(root, final=final)
+    return run_audit(root, final=final, witnesses=witnesses)
 
 
 # ---------------------------------------------------------------------------------------
 # sign / reveal
 
 
-def sign(orders: Path, key: Path) -> Path:
-    """Write ORDERS.sig: an SSHSIG by `key` in the pbem-orders-v1 namespace."""
+@dataclass
+class Signed:
+    signature: Path
+    salts: dict[str, str] = field(default_factory=dict)  # faction -> "added" | a note
+    notes: list[str] = field(default_factory=list)
+
+
+def sign(orders: Path, key: Path, root: Path | None = None) -> Signed:
+    """Write ORDERS.sig: an SSHSIG by `key` in the pbem-orders-v1 namespace.
+
+    Run in (or with -C) the player's clone of the campaign, it first adds the dice salts of
+    each faction the file names, when the file has none (docs/fairness.md "Salts"): the salt
+    that opens what the faction's last orders committed to, and the commitment to the next
+    one, both derived from the player's own key, so nothing needs keeping and any machine
+    with that key finds the same ones. A salt written in the file is left as it is."""
+    from cryptography.hazmat.primitives import serialization
+
     from pbem import sshsig
     from pbem.crypto import load_ssh_private_file
     from pbem.orders import SIGNATURE_NAMESPACE, signature_path
 
     private = load_ssh_private_file(key)
-    try:
-        raw = orders.read_bytes()
-    except OSError as exc:
-        raise InputFileError(f"{orders}: cannot be read: {exc.strerror}") from None
+    raw = yamlio.read_input(orders, what="an orders file (YAML text)")  # a regular file only
     doc = yamlio.load_untrusted(raw, str(orders))
     if not isinstance(doc.data, dict) or not doc.data.get("head"):
         raise InputFileError(f"{doc.where(())}: signed orders name the log head you saw: add "
                              "'head:' with the value 'pbem status' shows (pbem bot writes it)")
-    target = signature_path(orders)
-    yamlio.write_atomic(target, sshsig.sign(private, raw, SIGNATURE_NAMESPACE))
-    return target
+    out = Signed(signature_path(orders))
+    raw = _stamped(orders, raw)
+    doc = yamlio.load_untrusted(raw, str(orders))
+    if "salt" not in doc.data and "salt_next" not in doc.data:
+        seed = private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                     serialization.NoEncryption())
+        raw = _with_salts(orders, raw, doc, seed, root, out)
+    yamlio.write_atomic(out.signature, sshsig.sign(private, raw, SIGNATURE_NAMESPACE))
+    return out
+
+
+def _stamped(orders: Path, raw: bytes) -> bytes:
+    """The file with `signed:` the time of signing (UTC), written back: of two files naming
+    the same head, the one signed later is the correction (ORDERS.md)."""
+    from datetime import UTC, datetime
+
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    text = raw.decode("utf-8")
+    line = f"signed: '{stamp}'"
+    if re.search(r"^signed:.*$", text, flags=re.M):
+        text = re.sub(r"^signed:.*$", line, text, count=1, flags=re.M)
+    else:
+        text += ("" if text.endswith("\n") else "\n") + line + "\n"
+    try:
+        ok = isinstance(yamlio.load_untrusted(text, str(orders)).data, dict)
+    except InputFileError:
+        ok = False
+    if not ok:
+        return raw  # not a block mapping: signed as it is (it cannot then replace by time)
+    yamlio.write_atomic(orders, text)
+    return text.encode("utf-8")
+
+
+def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
+                root: Path | None, out: Signed) -> bytes:
+    """The file with `salt:` and `salt_next:` added at its end (written back), or as it was
+    with a note saying why not."""
+    from pbem import randomness
+
+    if root is None or not (root / CONFIG).is_file():
+        out.notes.append(f"no campaign in {root or '.'}: signed without dice salts of yours (run "
+                         "pbem sign in your clone of the campaign, or with -C DIR, to add them)")
+        return raw
+    campaign = Campaign.settled(root)
+    state = campaign.state()
+    named = doc.data.get("faction")
+    factions = [str(f) for f in named] if isinstance(named, list) else [str(named)]
+    salt_key = randomness.player_salt_key(signing_seed)
+    steps = int(state["seq"])
+    salts: dict[str, str] = {}
+    nexts: dict[str, str] = {}
+    for faction in factions:
+        committed = state.get("salt_commits", {}).get(faction)
+        if committed is None:
+            salts[faction] = randomness.player_salt(salt_key, campaign.id, faction, 2 * steps)
+        else:
+            found = randomness.opening_salt(salt_key, campaign.id, faction, committed, steps)
+            if found is None:
+                out.notes.append(f"{faction}'s last orders committed to a salt that neither your "
+                                 "key nor the bot made (one written by hand): add it as "
+                                 "'salt:' yourself, or send the file without; this phase's dice "
+                                 f"then have no salt of {faction}'s")
+            else:
+                salts[faction] = found
+        nexts[faction] = randomness.salt_commitment(
+            randomness.player_salt(salt_key, campaign.id, faction, 2 * steps + 1))
+    def one(values: dict[str, str]) -> str:  # quoted: YAML 1.1 reads 0123 as a number
+        if len(factions) == 1:
+            return f"'{next(iter(values.values()))}'"
+        return "{" + ", ".join(f"{f}: '{v}'" for f, v in values.items()) + "}"
+    text = raw.decode("utf-8")
+    added = ("" if text.endswith("\n") else "\n") + (f"salt: {one(salts)}\n" if salts else "") \
+        + f"salt_next: {one(nexts)}\n"
+    new = (text + added).encode("utf-8")
+    try:
+        again = yamlio.load_untrusted(new, str(orders)).data
+    except InputFileError:
+        again = None
+    if not isinstance(again, dict) or again.get("salt_next") is None:
+        out.notes.append(f"{orders}: not a YAML block mapping that lines can be added to, so no "
+                         "dice salts were added")
+        return raw
+    yamlio.write_atomic(orders, new.decode("utf-8"))
+    out.salts = {f: "added" for f in salts}
+    return new
 
 
 def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
@@ -966,4 +1128,4 @@ def dice(root: Path) -> list[dict[str, Any]]:
     from pbem.audit import dice_states
 
     campaign = Campaign.settled(root)
-    return dice_states(list(campaign.entries()))
+    return dice_states(list(campaign.entries()), campaign.id)

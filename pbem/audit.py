@@ -20,7 +20,9 @@ objects only, and reports (never puts right) uncommitted changes in the files pb
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,8 @@ class _Audit:
         self.folder = Folder(self.game, self.data)
         self.referee_ssh: str | None = None
         self.factions: dict[str, Any] = {}
+        self.baseline: dict[str, Any] | None = None  # the settings of a campaign's first commit
+        self.recorded_settings: dict[str, Any] | None = None  # as the log stands at HEAD
         self.entries: list[dict[str, Any]] = []
         self.last_seed: bytes | None = None  # the anchor, then each published batch seed
         self.batches = 0
@@ -90,8 +94,10 @@ class _Audit:
                 head = entry_hash(entry)
                 if not self._replay(name, entry, commit.sha):
                     return self.result()
+                self.entries.append(entry)
                 last = name
             self._kept_files(commit.sha)
+            self._settings_kept(commit.sha)
             raw_state = self.store.read_at(commit.sha, STATE)
             if raw_state is None and self.folder.state:
                 self.problem(f"{STATE} is missing from commit {commit.sha[:10]} (after {last})")
@@ -118,6 +124,18 @@ class _Audit:
         if found:
             self.problem("the work tree differs from the last commit: " + "; ".join(found)
                          + " (audit checked the committed history and changed nothing)")
+        from pbem.campaign import differences, protected
+
+        try:  # the settings the commands use now, committed or not
+            now = protected(yamlio.read_trusted(self.campaign.root / CONFIG))
+        except Exception as exc:  # noqa: BLE001 - any damage is a finding
+            self.problem(f"{CONFIG} in the work tree cannot be read: {exc}")
+            return
+        if self.recorded_settings is not None:
+            changed = differences(now, self.recorded_settings)
+            if changed:
+                self.problem(f"{CONFIG} in the work tree changes {', '.join(changed)} without a "
+                             "recorded step: pbem refuses to work with it")
 
     def _kept_files(self, sha: str) -> None:
         """Every file the log names stays in every later commit exactly as first committed."""
@@ -162,8 +180,32 @@ class _Audit:
 
     def result(self) -> dict[str, Any]:
         unopened = [what for c, what in self.sealed.items() if c not in self.opened]
+        from pbem.log import corrections
+
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
-                "unopened": unopened, "recovered": self.campaign.recovered}
+                "unopened": unopened, "recovered": self.campaign.recovered,
+                "corrections": corrections(self.entries)}
+
+    def _settings_kept(self, sha: str) -> None:
+        """campaign.yaml says, in every commit, the game, options, keys and seats the log
+        records (the `new` step, then each `seat` step); the moderator's other settings
+        (deadlines, mail, absences) are free."""
+        from pbem.campaign import differences, protected
+
+        raw = self.store.read_at(sha, CONFIG)
+        if raw is None:
+            self.problem(f"{CONFIG} is missing from commit {sha[:10]}")
+            return
+        now = protected(yamlio.load_trusted(raw.decode("utf-8")))
+        if self.baseline is None:  # a campaign made before the log recorded its settings
+            self.baseline = self.folder.state.get("settings") or now
+        recorded = self.folder.state.get("settings") or self.baseline
+        changed = differences(now, recorded)
+        if changed:
+            self.problem(f"{CONFIG} in commit {sha[:10]} changes {', '.join(changed)} without a "
+                         "recorded step (a change of the game, options, keys or seats is a "
+                         "'pbem seat' step, with its reason)")
+        self.recorded_settings = recorded
 
     def _settings(self, sha: str) -> None:
         raw = self.store.read_at(sha, CONFIG)
@@ -451,7 +493,8 @@ class _Audit:
         from pbem import sshsig
         from pbem.errors import KeyFileError, SignatureError
 
-        key = self.factions.get(faction, {}).get("ssh")
+        seats = self.folder.state.get("settings", {}).get("factions") or self.factions
+        key = seats.get(faction, {}).get("ssh")
         if key is None:
             self.problem(f"{name}: orders of {faction} are signed but campaign.yaml has no key for it")
             return
@@ -462,14 +505,89 @@ class _Audit:
             self.problem(f"{name}: the signature of {faction}'s orders does not verify: {exc.message}")
 
 
-def audit(root: Path, *, final: bool = False) -> dict[str, Any]:
+def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None) -> dict[str, Any]:
     auditor = _Audit(root, final)
     if final:
         _everything(auditor)
     report = auditor.run()
     if final:
         _final(root, report)
+    hashes = {e["seq"]: entry_hash(e) for e in auditor.entries}
+    for text in _rewritten(auditor, hashes) + _witnessed(witnesses or [], auditor.campaign.id, hashes):
+        report["problems"].append(text)
+    report["ok"] = not report["problems"]
+    if report["ok"] and hashes:  # this clone has now verified up to here
+        _remember(auditor, max(hashes), hashes[max(hashes)])
     return report
+
+
+VERIFIED = "pbem-verified.json"  # in the clone's .git: never committed, never pushed
+
+
+def _rewritten(auditor: _Audit, hashes: dict[int, str]) -> list[str]:
+    """A history rewritten since this clone last verified it (a truncation force-pushed,
+    say): the step it verified must still be there, the same. Each entry names the hash of
+    the one before it, so one remembered step vouches for all before it."""
+    path = Path(auditor.store.git_dir) / VERIFIED
+    try:
+        seen = json.loads(path.read_text(encoding="utf-8"))
+        seq, head = int(seen["seq"]), str(seen["head"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if seq not in hashes:
+        return [f"the history was rewritten: step {seq} ({entry_name(seq)}), which this clone "
+                f"verified on {seen.get('when', '?')}, is gone (the log ends at step "
+                f"{max(hashes, default=0)})"]
+    if hashes[seq] != head:
+        return [f"the history was rewritten: step {seq} ({entry_name(seq)}) is not the one this "
+                f"clone verified on {seen.get('when', '?')} (hash {head[:16]}, now "
+                f"{hashes[seq][:16]})"]
+    return []
+
+
+def _remember(auditor: _Audit, seq: int, head: str) -> None:
+    from datetime import UTC, datetime
+
+    path = Path(auditor.store.git_dir) / VERIFIED
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    with contextlib.suppress(OSError):  # a read-only clone still audits; it only cannot remember
+        yamlio.write_atomic(path, json.dumps({"seq": seq, "head": head, "when": when}) + "\n")
+
+
+def _witnessed(paths: list[Path], campaign_id: str, hashes: dict[int, str]) -> list[str]:
+    """Mails pbem sent (reports, reminders, answers) each carry the step and the log head they
+    were made at (X-Pbem-Step, X-Pbem-Head): a player's mailbox is a witness of the history."""
+    import mailbox
+    from email import message_from_binary_file, policy
+    from email.message import Message
+
+    messages: list[tuple[str, Message]] = []
+    for path in paths:
+        if path.is_dir():
+            box: Any = mailbox.Maildir(path, create=False)
+            messages += [(f"{path}/{key}", msg) for key, msg in box.items()]
+        elif path.suffix == ".eml":
+            with path.open("rb") as handle:
+                messages.append((str(path), message_from_binary_file(handle, policy=policy.default)))
+        else:
+            messages += [(f"{path}#{i + 1}", msg) for i, msg in enumerate(mailbox.mbox(path))]
+    out = []
+    for where, msg in messages:
+        if msg.get("X-Pbem-Campaign") != campaign_id or not msg.get("X-Pbem-Head"):
+            continue
+        try:
+            seq = int(str(msg.get("X-Pbem-Step", "")))
+        except ValueError:
+            continue
+        head = str(msg["X-Pbem-Head"]).strip()
+        subject = str(msg.get("Subject", ""))
+        if seq not in hashes:
+            out.append(f"{where} ({subject}) was made at step {seq}, which the log no longer has: "
+                       "the history was rewritten")
+        elif hashes[seq] != head:
+            out.append(f"{where} ({subject}) was made at step {seq} with head {head[:16]}, but the "
+                       f"log's step {seq} is {hashes[seq][:16]}: the history was rewritten")
+    return out
 
 
 def _everything(auditor: _Audit) -> None:
@@ -505,9 +623,9 @@ def _final(root: Path, report: dict[str, Any]) -> None:
     report["ok"] = not problems
 
 
-def dice_states(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def dice_states(entries: list[dict[str, Any]], campaign_id: str = "") -> list[dict[str, Any]]:
     """Recompute every recorded die from what the log publishes (docs/fairness.md)."""
-    from pbem import dice
+    from pbem import dice, randomness
 
     published = entries[0].get("randomness", {}) if entries else {}
     hidden_hex = next((e["hidden"] for e in entries if e["type"] == "unseal"), None)
@@ -526,11 +644,13 @@ def dice_states(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             key = dice.batch_key(bytes.fromhex(entry["seed"]), entry.get("salts", {}))
         else:
             key = None
+        salted = randomness.player_salted(campaign_id, entry, len(entries) + 2) if entry["type"] != "new" else []
         for d in entry["dice"]:
             if key is None:
                 state = "hidden" if entry["type"] == "new" else "WRONG"
             else:
                 state = "verified" if dice.die(key, d["label"], d["sides"]) == d["value"] else "WRONG"
             out.append({"seq": entry["seq"], "turn": entry["turn"], "label": d["label"],
-                        "sides": d["sides"], "value": d["value"], "state": state})
+                        "sides": d["sides"], "value": d["value"], "state": state,
+                        "batch": entry.get("batch"), "player_salts": salted})
     return out

@@ -9,9 +9,9 @@ the campaign is always at the old commit or the new one.
 from __future__ import annotations
 
 import contextlib
-import json
 import errno
 import fcntl
+import json
 import os
 import sys
 import time
@@ -28,6 +28,7 @@ from pbem.log import entry_name, finish
 CONFIG = "campaign.yaml"
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
 ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "factions", "summary", "reason",
+               "on_behalf",
                "undoes", "options", "randomness", "hidden", "pending", "revealed", "opened",
                "files_revealed", "batch", "seed", "salts", "nmr_orders", "nmr_policy",
                "events", "dice")
@@ -38,6 +39,35 @@ INTENT = "intent.json"  # in PRIVATE: what a command in progress means to finish
 LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
 # parsed snapshots by path, keyed on (path, mtime, size, inode): commands call state() often
 _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
+
+
+# What campaign.yaml says that the log records too (DESIGN.md "Secrets"): the game, its
+# options and overrides, the dice anchor, the referee's keys, and each faction's seat (its
+# player, address and keys). Only a recorded step changes them (`new`, `seat`); the rest
+# (deadlines, mail settings, absences, NMR policies) the moderator edits freely, and pbem
+# commits those edits with its next step so that every clone agrees.
+SEAT_KEYS = ("player", "email", "age", "ssh", "hotseat", "unsigned_ok")
+
+
+def protected(config: dict[str, Any]) -> dict[str, Any]:
+    """The part of campaign.yaml that only a recorded step may change."""
+    from pbem.log import normal
+
+    out: dict[str, Any] = {k: config[k] for k in ("campaign", "game", "options", "overrides",
+                                                  "dice", "reproducible") if k in config}
+    out["referee"] = {k: v for k, v in (config.get("referee") or {}).items() if k in ("age", "ssh")}
+    out["factions"] = {f: {k: v for k, v in (seat or {}).items() if k in SEAT_KEYS}
+                       for f, seat in (config.get("factions") or {}).items()}
+    result: dict[str, Any] = normal(out)
+    return result
+
+
+def differences(a: Any, b: Any, where: str = "") -> list[str]:
+    """The dotted paths at which two plain values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b), key=str)
+                for d in differences(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))]
+    return [] if a == b else [where or "(all)"]
 
 
 @dataclass
@@ -155,9 +185,10 @@ class Campaign:
 
         Yields the list of recovery actions taken (empty when the campaign was clean).
         """
-        self.private.mkdir(exist_ok=True)
+        self.private.mkdir(mode=0o700, exist_ok=True)  # the referee's alone
         with self.held(exclusive=True, wait=wait):
             done = self.store().recover(MANAGED)
+            self.check_settings()
             intent = self.private / INTENT
             if intent.is_file():  # a command was killed before it finished: finish it
                 plan = json.loads(intent.read_text(encoding="utf-8") or "{}")
@@ -167,6 +198,22 @@ class Campaign:
             for line in done:  # whichever command found it says so
                 sys.stderr.write(f"pbem: recovered: {line}\n")
             yield done
+
+    def check_settings(self) -> None:
+        """Refuse to work with a campaign.yaml whose game, options, keys or seats differ from
+        what the log records: signatures would be checked, and secrets sealed, against keys
+        nobody recorded (a key swapped by hand). `pbem seat` is the recorded way."""
+        recorded = self.state().get("settings")
+        if recorded is None:  # a campaign made before pbem recorded its settings
+            return
+        changed = differences(protected(self.config), recorded)
+        if changed:
+            raise CampaignError(
+                f"{self.root / CONFIG}: {', '.join(changed)} differ{'s' if len(changed) == 1 else ''} "
+                "from what the log records; the game, its options and overrides, the keys and "
+                "the seats change only by a recorded step (pbem seat FACTION ... --reason TEXT). "
+                f"Put the file back with 'git -C {self.root} checkout {CONFIG}' or make the "
+                "change with pbem seat")
 
     @contextlib.contextmanager
     def intending(self, plan: dict[str, Any]) -> Iterator[None]:
@@ -190,7 +237,8 @@ class Campaign:
         if not exclusive and not lock_path.is_file():
             yield
             return
-        handle = open(lock_path, "a+" if exclusive else "r")  # noqa: SIM115 - held for the block
+        handle = (os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600), "r+")
+                  if exclusive else open(lock_path))  # noqa: SIM115 - held for the block
         try:
             patience = LOCK_WAIT if wait is None else wait
             deadline = time.monotonic() + patience
@@ -255,7 +303,7 @@ class Campaign:
         order = {k: i for i, k in enumerate(ENTRY_ORDER)}
         entry = dict(sorted(entry.items(), key=lambda kv: order.get(kv[0], len(order))))
         state = finish(state, entry)
-        paths = [name, STATE]
+        paths = [name, STATE, CONFIG]  # the moderator's allowed edits go in with the step
         yamlio.write_atomic(self.root / name, yamlio.dump(entry))
         for rel, text in (extra or {}).items():
             yamlio.write_atomic(self.root / rel, text)

@@ -21,7 +21,7 @@ app = typer.Typer(
     help="A play-by-email referee for hobby wargames: orders checked against the rules, dice "
     "anyone can re-check, secrets sealed to their owners, and a git log every player may audit.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # pbem --install-completion: bash, zsh, fish, PowerShell
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     # plain help: rich's help formatter alone costs ~100 ms of start-up on every call
@@ -165,10 +165,16 @@ def sign(
     orders: Annotated[Path, typer.Argument(help="The orders file to sign.")],
     key: Annotated[Path, typer.Option("--key", help="Your OpenSSH ed25519 private key (FILE_ed25519).")],
 ) -> None:
-    """Sign an orders file: writes ORDERS.sig, as 'ssh-keygen -Y sign -n pbem-orders-v1' does."""
+    """Sign an orders file: writes ORDERS.sig, as 'ssh-keygen -Y sign -n pbem-orders-v1' does.
+    In your clone of the campaign (or with -C DIR) it first adds your dice salts to the file."""
     from pbem import api
 
-    _say(f"wrote {api.sign(orders, key)}")
+    signed = api.sign(orders, key, OPTS.directory)
+    if signed.salts:
+        _say(f"added the dice salts of {', '.join(signed.salts)} to {orders}")
+    for note in signed.notes:
+        typer.echo(f"note: {note}", err=True)
+    _say(f"wrote {signed.signature}")
 
 
 @app.command()
@@ -216,11 +222,14 @@ def check(
 
     results = api.check(OPTS.directory, orders)
     if as_json:
-        _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems} for c in results])
+        _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems, "notes": c.notes}
+                     for c in results])
     else:
         for c in results:
             if c.ok:
                 _say(f"{c.path}: OK ({', '.join(c.factions)})")
+            for line in c.notes:
+                _say(f"note: {line}")
             for line in c.problems:
                 typer.echo(line, err=True)
     if not all(c.ok for c in results):
@@ -230,12 +239,16 @@ def check(
 @app.command("apply")
 def apply_cmd(
     orders: Annotated[list[Path], typer.Argument(help="Orders file(s) to validate and record.")],
+    on_behalf: Annotated[str | None, typer.Option(
+        "--on-behalf", metavar="REASON",
+        help="Orders a player gave by another channel (phone, forum), entered by you unsigned; "
+             "the step records REASON for every player to see.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate and record orders; resolve every phase that is then complete."""
     from pbem import api
 
-    result = api.apply(OPTS.directory, orders)
+    result = api.apply(OPTS.directory, orders, on_behalf=on_behalf)
     _print_applied(result, as_json)
 
 
@@ -282,8 +295,9 @@ def bot(
     from pbem import api, yamlio
 
     names = [f.strip() for f in faction.split(",") if f.strip()]
-    orders = (api.bot_several(OPTS.directory, names, seed=seed) if len(names) > 1
-              else api.bot(OPTS.directory, faction, seed=seed))
+    # no dice salts: a player fills these orders in and `pbem sign` adds their own
+    orders = (api.bot_several(OPTS.directory, names, seed=seed, salts=False) if len(names) > 1
+              else api.bot(OPTS.directory, faction, seed=seed, salts=False))
     text = json.dumps(orders, indent=2) + "\n" if as_json else yamlio.dump(orders)
     if out is None:
         typer.echo(text, nl=False)
@@ -346,14 +360,44 @@ def adjust(
 
 
 @app.command()
-def audit(
-    final: Annotated[bool, typer.Option("--final", help="After 'unseal': also check every opened secret.")] = False,
+def seat(
+    faction: Annotated[str, typer.Argument(
+        help="The faction whose player or keys change; FACTION,FACTION for one player's.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the seat changes (recorded, shown to every player).")],
+    player: Annotated[str | None, typer.Option(
+        "--player", metavar="'NAME <EMAIL>'", help="The new player, address in angle brackets.")] = None,
+    key: Annotated[Path | None, typer.Option(
+        "--key", metavar="CARD", help="The player's public key card (pbem keygen writes FILE.card).")] = None,
+    hot_seat: Annotated[bool, typer.Option("--hot-seat", help="Back to hot-seat: no player, no keys.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Replay the whole history from git and verify it; exit 3 on any problem."""
+    """Change who plays a faction, or their keys, as a recorded step (never by editing
+    campaign.yaml, which pbem then refuses)."""
     from pbem import api
 
-    report = api.audit(OPTS.directory, final=final)
+    names = [f.strip() for f in faction.split(",") if f.strip()]
+    result = api.seat(OPTS.directory, names, reason, player=player, key=key, hot_seat=hot_seat)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"recorded as step {result['seq']}: {result['summary']}")
+    _print_status(result)
+
+
+@app.command()
+def audit(
+    final: Annotated[bool, typer.Option("--final", help="After 'unseal': also check every opened secret.")] = False,
+    witness: Annotated[list[Path] | None, typer.Option(
+        "--witness", metavar="MAILBOX",
+        help="Mail pbem sent you (an mbox file, a Maildir or .eml files): each names the log "
+             "head it was made at, which the history must still have.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay the whole history from git and verify it; exit 3 on any problem. A clone
+    remembers the last step it verified and reports a history rewritten since."""
+    from pbem import api
+
+    report = api.audit(OPTS.directory, final=final, witnesses=witness)
     if as_json:
         _print_json(report)
     else:
@@ -362,6 +406,10 @@ def audit(
              f"{c['signatures']} signatures, {c['commitments']} commitments")
         if report.get("unopened"):
             _say("sealed and not yet revealed: " + ", ".join(report["unopened"]))
+        from pbem.log import describe_correction
+
+        for c in report.get("corrections", []):  # not problems, but every player should see them
+            _say(f"correction: {describe_correction(c)}")
         for p in report["problems"]:
             typer.echo(f"problem: {p}", err=True)
         _say("audit: OK" if report["ok"] else f"audit: {len(report['problems'])} problem(s)")
@@ -397,6 +445,10 @@ def dice_cmd(as_json: JsonOpt = False) -> None:
         _say(f"{r['seq']:>5}  t{r['turn']:<2} {r['label']:<44} d{r['sides']:<3} {r['value']:>3}  {r['state']}")
     counts = {s: sum(1 for r in rolls if r["state"] == s) for s in ("verified", "hidden", "WRONG")}
     _say(f"{len(rolls)} dice: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+    unsalted = sorted({r["batch"] for r in rolls if r["batch"] and not r["player_salts"]})
+    if unsalted:
+        _say(f"batches with no player's salt (keyed by the referee's seed chain and the bot's "
+             f"predictable salts only): {', '.join(map(str, unsalted))}")
     if counts["WRONG"]:
         raise typer.Exit(3)
 
@@ -451,9 +503,21 @@ def _click_exit(exc: Exception) -> int | None:
     return None
 
 
+def _metavars(command: Any) -> Any:
+    """Every argument and value option named in capitals by what it is (`--reason REASON`,
+    `ORDERS...`), not by its Python type (`<str>`, `<list[Path]>`, `{orders}`)."""
+    for param in getattr(command, "params", []):
+        if getattr(param, "is_flag", False) or param.metavar or param.name in ("help",):
+            continue
+        param.metavar = (param.name or "value").upper()
+    for sub in (getattr(command, "commands", None) or {}).values():
+        _metavars(sub)
+    return command
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: map errors to one line and the exit codes of DESIGN.md."""
-    command = typer.main.get_command(app)
+    command = _metavars(typer.main.get_command(app))
     try:
         code = command.main(args=argv, prog_name="pbem", standalone_mode=False)
     except KeyboardInterrupt:

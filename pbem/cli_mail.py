@@ -87,6 +87,9 @@ def mail(
     if not result["queued"] and not result["skipped"]:
         typer.echo("no player has an e-mail address in campaign.yaml: nothing to mail")
     typer.echo(f"outbox: {result['outbox']}")
+    if result.get("superseded"):
+        typer.echo(f"{result['superseded']} older message(s) superseded by newer ones to the same "
+                   "player: kept in the outbox, never sent")
     _sent(result["sent"], result["pending"])
 
 
@@ -119,17 +122,27 @@ def inbox(
         _out(result)
         return
     for r in result["messages"]:
-        typer.echo(f"{r['outcome']}{' LATE' if r.get('late') else ''}: {r['message_id']} "
-                   f"from {r['from']}")
+        typer.echo(f"{r['outcome']}{' LATE' if r.get('late') else ''}: {_shown(r['message_id'])} "
+                   f"from {_shown(r['from'])}")
         for x in r.get("late", []):
             typer.echo(f"  {x['file']}: sent {x['dated']}, deadline of {x['faction']} {x['deadline']}")
         for p in r.get("problems", []):
             typer.echo(f"  {p}")
         for s in r.get("resolved", []):
             typer.echo(f"  resolved turn {s['turn']} {s['phase']} (step {s['seq']})")
+    for x in result["left_alone"]:
+        typer.echo(f"left alone: {_shown(x['message_id'])} from {_shown(x['from']) or '(no sender)'}, "
+                   f"subject {_shown(x['subject'])!r}: {x['why']}")
     typer.echo(f"{result['accepted']} accepted ({result['late']} late), {result['rejected']} "
                f"rejected, {result['duplicates']} already seen, {result['ignored']} not orders "
                "(left alone)")
+
+
+def _shown(text: str, limit: int = 100) -> str:
+    """A header as the terminal shows it: control characters (escape sequences a hostile
+    mail may carry) as '?', long text cut."""
+    clean = "".join(c if c.isprintable() else "?" for c in str(text))
+    return clean if len(clean) <= limit else clean[: limit - 3] + "..."
 
 
 def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
@@ -205,4 +218,8 @@ def publish(
     if as_json:
         _out(result)
         return
+    if result.get("settings_committed"):
+        typer.echo("committed the edits of campaign.yaml first (deadlines, mail, absences)")
     typer.echo(f"pushed {result['head'][:12]} and {len(result['tags'])} tag(s) to {result['remote']}")
+    for note in result.get("notes", []):
+        typer.echo(f"note: {note}")

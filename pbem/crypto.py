@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import hmac
 import json
@@ -43,6 +44,11 @@ __all__ = [
 ]
 
 PAD_SIZE = 512
+# Orders files sealed until their phase resolves (with their body and signature) pad to
+# this block: one size for every ordinary file, so an envelope does not tell how long a
+# faction's orders are (a file past 16 KiB shows only its 16 KiB block count).
+ORDERS_PAD_SIZE = 16384
+PAD_SIZES = (PAD_SIZE, ORDERS_PAD_SIZE)
 COMMIT_PREFIX = b"pbem-commit-v1\0"
 COMMIT_CONTEXT_KEYS = frozenset({"campaign", "kind", "id", "turn", "owner"})
 NONCE_SIZE = 32
@@ -105,15 +111,25 @@ def unpad(padded: bytes, size: int = PAD_SIZE) -> bytes:
 # --- envelopes (DESIGN.md "Envelopes") ----------------------------------------------
 
 
-def seal(value: object, recipients: list[str]) -> str:
-    """An armored age file holding the padded canonical JSON of value."""
-    data = age.encrypt(pad(canonical_json(value)), recipients, armor=True)
+def seal(value: object, recipients: list[str], pad_size: int = PAD_SIZE) -> str:
+    """An armored age file holding the padded canonical JSON of value (`pad_size`, one of
+    PAD_SIZES: the reader finds which from the envelope's length)."""
+    if pad_size not in PAD_SIZES:
+        raise ValueError(f"pad size {pad_size}: one of {PAD_SIZES}")
+    data = age.encrypt(pad(canonical_json(value), pad_size), recipients, armor=True)
     return data.decode("ascii")
 
 
 def unseal(text: str, identities: list[str]) -> object:
     """The value in a sealed envelope; CryptoError if it cannot be opened or is malformed."""
-    plain = unpad(age.decrypt(text.encode("utf-8"), identities))
+    padded = age.decrypt(text.encode("utf-8"), identities)
+    plain = None
+    for size in sorted(PAD_SIZES, reverse=True):  # both readings give the same data
+        with contextlib.suppress(CryptoError):
+            plain = unpad(padded, size)
+            break
+    if plain is None:
+        plain = unpad(padded)  # says what is wrong with it
     try:
         value: object = json.loads(plain.decode("utf-8"))
         canonical = canonical_json(value)
@@ -209,12 +225,25 @@ def _derive(material: bytes, purpose: bytes) -> bytes:
     return hmac.new(material, b"pbem-key-v1\0" + purpose, hashlib.sha256).digest()
 
 
-def _read_text(path: Path) -> str:
+MAX_KEY_BYTES = 64 * 1024  # a key file or card is a few hundred bytes
+
+
+def _read_bytes(path: Path) -> bytes:
+    """A key file: only a regular file, bounded (a symlink to /dev/urandom is refused)."""
+    from pbem.yamlio import read_regular
+
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular(path, MAX_KEY_BYTES)
     except FileNotFoundError:
         raise KeyFileError(f"{path}: no such file") from None
-    except (OSError, UnicodeError) as exc:
+    except OSError as exc:
+        raise KeyFileError(f"{path}: unreadable ({exc.strerror})") from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return _read_bytes(path).decode("utf-8")
+    except UnicodeError as exc:
         raise KeyFileError(f"{path}: unreadable ({exc})") from None
 
 
@@ -264,8 +293,5 @@ def load_identity_file(path: Path | Sequence[Path]) -> list[str]:
 def load_ssh_private_file(path: Path | Sequence[Path]) -> Ed25519PrivateKey:
     """The ed25519 private key in the first of the given files that exists."""
     found = _first_existing(path, "SSH private key file")
-    try:
-        data = found.read_bytes()
-    except OSError as exc:
-        raise KeyFileError(f"{found}: unreadable ({exc.strerror})") from None
+    data = _read_bytes(found)
     return sshsig.load_private_key(data, str(found))

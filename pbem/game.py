@@ -122,6 +122,13 @@ class Game(Protocol):
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders: ...
 
+    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        """The orders a player is mailed to start from: legal, the faction's own standing
+        instructions as they are in force (or none), and no choice that the player did not
+        make (no card played, nothing that cannot be taken back), so that a template sent
+        back unchanged changes nothing the player had set."""
+        ...
+
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """What a faction that sent nothing does (resolve --nmr)."""
         ...

@@ -7,6 +7,8 @@ Entry types:
 - ``resolve``: the events of adjudicating a phase, folded through the game's `apply`.
 - ``adjust``: referee corrections as events, with a reason.
 - ``undo``: takes back the last step still in force; the state becomes what it was before.
+- ``seat``: a faction's player, address or keys change (a player leaves, a power enters
+  play, a key is replaced), with the referee's reason; campaign.yaml says the same.
 
 The engine's state (what state.yaml holds) is ``{seq, head, game, pending}``: `game` is
 the game's own state, `pending` the orders received for the current phase.
@@ -22,7 +24,7 @@ from typing import Any
 from pbem.canonical import canonical_json
 from pbem.game import Game, GameData, State, clone
 
-ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal")
+ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat")
 # the steps an undo may take back; set-up and the final unseal (its openings are public
 # once committed) cannot be
 UNDOABLE = ("orders", "resolve", "adjust")
@@ -62,6 +64,8 @@ class Folder:
             rng = ReplayRng([Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])])
             after: dict[str, Any] = {
                 "game": self.game.setup(self.data, entry.get("options", {}), rng), "pending": {}}
+            if "settings" in entry:  # what campaign.yaml must keep saying (campaign.protected)
+                after["settings"] = entry["settings"]
         elif kind == "orders":
             after = clone(before)
             after["pending"].update(recorded(entry))
@@ -75,6 +79,9 @@ class Folder:
                 after.update(after_resolve(before, entry))
         elif kind == "unseal":
             after = clone(before)
+        elif kind == "seat":  # a faction's player or keys changed, with a reason
+            after = clone(before)
+            after.setdefault("settings", {}).setdefault("factions", {}).update(entry["seats"])
         elif kind == "undo":
             if not self.stack:
                 raise ValueError("nothing to undo")
@@ -88,6 +95,74 @@ class Folder:
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)
         return self.state
+
+
+def undone_steps(entries: list[dict[str, Any]]) -> tuple[list[int], dict[int, int]]:
+    """The steps still in force (oldest first) and, for each step taken back, the undo that
+    took it back: the one reading of the log that undo, audit and the reports share."""
+    in_force: list[int] = []
+    undone: dict[int, int] = {}
+    for entry in entries:
+        if entry["type"] == "undo":
+            undone[in_force.pop()] = entry["seq"]
+        elif entry["type"] in UNDOABLE:
+            in_force.append(entry["seq"])
+    return in_force, undone
+
+
+def corrections(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every referee correction, for players to see (docs/fairness.md "Re-rolls"): each
+    undo, with its reason, and when it took back a resolution, the dice it replaced and the
+    resolution that rolled again (a re-roll: a new batch of the seed chain); each adjust."""
+    by_seq = {e["seq"]: e for e in entries}
+    _, undone = undone_steps(entries)
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry.get("on_behalf"):
+            out.append({"kind": "on_behalf", "seq": entry["seq"], "turn": entry["turn"],
+                        "phase": entry["phase"], "reason": entry["on_behalf"],
+                        "factions": entry.get("factions") or [entry.get("faction")]})
+        if entry["type"] == "adjust":
+            out.append({"kind": "adjust", "seq": entry["seq"], "turn": entry["turn"],
+                        "phase": entry["phase"], "reason": entry.get("reason", ""),
+                        "events": len(entry.get("events") or [])})
+        elif entry["type"] == "undo":
+            target = by_seq[entry["undoes"]]
+            item: dict[str, Any] = {
+                "kind": "undo", "seq": entry["seq"], "turn": entry["turn"],
+                "phase": entry["phase"], "reason": entry.get("reason", ""),
+                "undoes": target["seq"], "undone_type": target["type"],
+                "undone_summary": target["summary"]}
+            if target["type"] == "resolve":
+                again = next((e for e in entries if e["seq"] > entry["seq"]
+                              and e["type"] == "resolve" and e["phase"] == target["phase"]
+                              and e["turn"] == target["turn"] and e["seq"] not in undone), None)
+                item.update(batch=target.get("batch"),
+                            dice=[{k: d[k] for k in ("label", "sides", "value")}
+                                  for d in target.get("dice") or []],
+                            rolled_again=again["seq"] if again else None,
+                            new_batch=again.get("batch") if again else None)
+            out.append(item)
+    return out
+
+
+def describe_correction(c: dict[str, Any]) -> str:
+    """One line a player reads: what was corrected, why, and what it replaced."""
+    if c["kind"] == "on_behalf":
+        return (f"step {c['seq']}: the referee entered the orders of {' and '.join(c['factions'])}, "
+                f"given by another channel and not signed: {c['reason']}")
+    if c["kind"] == "adjust":
+        return (f"step {c['seq']}: the referee adjusted the position ({c['events']} "
+                f"event{'s' if c['events'] != 1 else ''}): {c['reason']}")
+    text = (f"step {c['seq']}: the referee took back step {c['undoes']} "
+            f"({c['undone_summary']}): {c['reason']}")
+    if c["undone_type"] == "resolve" and c.get("dice"):
+        shown = ", ".join(f"{d['label']}={d['value']}" for d in c["dice"][:12])
+        more = f" and {len(c['dice']) - 12} more" if len(c["dice"]) > 12 else ""
+        text += f"; a RE-ROLL: the {len(c['dice'])} dice of batch {c['batch']} ({shown}{more})"
+        text += (f" were replaced by batch {c['new_batch']} in step {c['rolled_again']}"
+                 if c.get("rolled_again") else " are to be rolled again")
+    return text
 
 
 def recorded(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -112,11 +187,14 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
 
 def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
     """The state an undo leaves: the one before the step taken back, except that the seed
-    chain never goes back. The batch that step used was published with its dice, so a
-    resolution after the undo takes the next unused element (a visible re-roll), never
-    that one again."""
+    chain never goes back (the batch that step used was published with its dice, so a
+    resolution after the undo takes the next unused element, a visible re-roll) and the
+    seats stay as they are: a `seat` step, which an undo does not take back, may have come
+    after the step undone, and campaign.yaml says what it made them."""
     after: dict[str, Any] = clone({k: v for k, v in previous.items() if k not in ("seq", "head")})
     after["batch"] = current.get("batch", 0)
+    if "settings" in current:
+        after["settings"] = clone(current["settings"])
     return after
 
 

@@ -218,8 +218,13 @@ class Outbox:
         return str(found) if found else None
 
     def queue(self, msg: EmailMessage, *, key: str, kind: str, slug: str,
-              meta: dict[str, Any] | None = None, when: datetime | None = None) -> dict[str, Any]:
-        """Write the .eml (atomically) and record it as queued; returns the journal record."""
+              meta: dict[str, Any] | None = None, when: datetime | None = None,
+              supersedes: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Write the .eml (atomically) and record it as queued; returns the journal record.
+
+        Messages of the `supersedes` kinds to the same address that are still unsent (a
+        report of a past phase, its reminder) are marked superseded by this one: they stay
+        in the outbox and the journal, and are never sent."""
         with self.journal() as data:
             n = max((int(m["n"]) for m in data["messages"]), default=0) + 1
             name = f"{n:04d}-{slug}.eml"
@@ -231,12 +236,20 @@ class Outbox:
                 **(meta or {}),
                 "queued": iso(when or now_utc()), "sent": None,
             }
+            for old in data["messages"]:
+                if (old["to"] == to and old["kind"] in supersedes and not old.get("sent")
+                        and not old.get("superseded")):
+                    old["superseded"] = record["message_id"]
             data["messages"].append(record)
             data["threads"].setdefault(to, record["message_id"])
         return record
 
     def pending(self) -> list[dict[str, Any]]:
-        return [m for m in self.load()["messages"] if not m.get("sent")]
+        """What is still to be sent: queued, not sent, not superseded by a newer message."""
+        return [m for m in self.load()["messages"] if not m.get("sent") and not m.get("superseded")]
+
+    def superseded(self) -> list[dict[str, Any]]:
+        return [m for m in self.load()["messages"] if m.get("superseded") and not m.get("sent")]
 
     def read(self, record: dict[str, Any]) -> EmailMessage:
         path = self.folder / record["file"]
@@ -461,7 +474,12 @@ class Incoming:
     signatures: dict[str, bytes] = field(default_factory=dict)
     inline: bool = False
     problems: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # orders files not taken (too big)
     date: datetime | None = None  # the Date: header (set by the sender's mail program)
+
+    def names(self) -> list[str]:
+        """The names of the orders files of the mail, those refused included."""
+        return [name for name, _ in self.files] + self.refused
 
     def campaigns(self) -> set[str]:
         """The campaign ids the orders files name (a quick look, before any checking)."""
@@ -510,9 +528,9 @@ def sent_at(msg: email.message.Message) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
-    """What is left of a message that `extract` could not read: enough to record it (and
-    answer its sender) as rejected, so that one broken mail never stops the others."""
+def describe(msg: email.message.Message) -> tuple[str, str, str]:
+    """(Message-ID, sender address, subject) of any message, however broken its headers:
+    what pbem says about a mail it rejects or leaves alone."""
     try:
         mid = message_id(msg)
     except Exception:
@@ -525,6 +543,22 @@ def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
         subject = str(msg.get("Subject", ""))
     except Exception:
         subject = ""
+    return mid, sender, subject
+
+
+def automatic(msg: email.message.Message) -> bool:
+    """An automatic message (an auto-reply, pbem's own answers and reports): never orders."""
+    try:
+        return (str(msg.get("Auto-Submitted", "no")).strip().lower() not in ("", "no")
+                or bool(msg.get("X-Pbem-Kind")))
+    except Exception:
+        return False
+
+
+def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
+    """What is left of a message that `extract` could not read: enough to record it (and
+    answer its sender) as rejected, so that one broken mail never stops the others."""
+    mid, sender, subject = describe(msg)
     reason = " ".join(str(exc).split()) or type(exc).__name__
     return Incoming(mid, sender, subject, files=[("(unreadable)", b"")],
                     problems=[f"the mail could not be read: {reason}"])
@@ -587,13 +621,17 @@ def extract(msg: EmailMessage) -> Incoming | None:
         payload = part.get_payload(decode=True)
         raw = payload if isinstance(payload, bytes) else b""
         if len(raw) > yamlio.MAX_BYTES:
-            found.problems.append(f"{filename}: {len(raw)} bytes; at most {yamlio.MAX_BYTES} "
-                                  "are accepted")
+            name = _safe_name(filename or ("orders.yaml.sig" if is_sig else "orders.yaml"), taken)
+            found.problems.append(f"{name}:1: file is {len(raw)} bytes; at most "
+                                  f"{yamlio.MAX_BYTES} are accepted")
+            found.refused.append(name)
             continue
         if is_sig:
             sigs.append((filename or "orders.yaml.sig", raw))
         else:
             found.files.append((_safe_name(filename or "orders.yaml", taken), raw))
+    if not found.files and found.problems:
+        return found  # orders files it could not take: rejected and answered, not left alone
     if not found.files:
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if isinstance(body, EmailMessage) else ""

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import yamlio
-from pbem.campaign import PRIVATE, Campaign
+from pbem.campaign import CONFIG, PRIVATE, Campaign
 from pbem.errors import Busy, CampaignError, PbemError, Rejected, UsageError
 from pbem.game import Phase
 from pbem.log import entry_name
@@ -357,8 +357,9 @@ def _subject(campaign: Campaign, status: dict[str, Any], what: str) -> str:
 
 
 def _headers(campaign: Campaign, kind: str, status: dict[str, Any]) -> dict[str, str]:
+    # the step and log head the mail was made at: a player's mailbox witnesses the history
     return {"X-Pbem-Campaign": campaign.id, "X-Pbem-Kind": kind,
-            "X-Pbem-Step": str(status.get("seq", ""))}
+            "X-Pbem-Step": str(status.get("seq", "")), "X-Pbem-Head": str(status.get("head", ""))}
 
 
 def _thread(outbox: m.Outbox, to: str) -> tuple[str | None, list[str]]:
@@ -410,6 +411,7 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             when=now,
         )
         record = outbox.queue(msg, key=key, kind="report", slug=player.slug, when=now,
+                              supersedes=("report", "reminder"),
                               meta={"turn": status["turn"], "phase": status["phase"],
                                     "seq": status["seq"]})
         queued.append(record)
@@ -430,6 +432,7 @@ def mail(root: Path, outbox: Path | None = None, send: bool = False, smtp: str |
     result["outbox"] = str(box.folder)
     result["sent"] = m.deliver(box, server, now=now) if server is not None else []
     result["pending"] = len(box.pending())
+    result["superseded"] = len(box.superseded())
     return result
 
 
@@ -453,7 +456,7 @@ def _template(root: Path, faction: str, status: dict[str, Any],
     from pbem import mail as m
 
     try:
-        body = api.bot(root, faction, seed=seed)
+        body = api.bot(root, faction, seed=seed, template=True)  # pbem sign adds the salts
     except Rejected:
         return None
     head = (f"# Orders template for {faction}: turn {status['turn']}, {status['phase']}.\n"
@@ -516,6 +519,7 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
                       text=text, attachments=attachments, in_reply_to=reply_to, references=refs,
                       headers=_headers(campaign, "reminder", status), when=now)
         queued.append(box.queue(msg, key=key, kind="reminder", slug=player.slug, when=now,
+                                supersedes=("reminder",),
                                 meta={"turn": status["turn"], "phase": status["phase"],
                                       "seq": status["seq"]}))
     return {"queued": queued, "awaiting": awaiting, "deadline": due["deadline"] if due else None,
@@ -654,7 +658,7 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     record = Record(campaign.private / INBOX)
     messages = _sources(maildir, mbox, imap)
     results: list[dict[str, Any]] = []
-    ignored = 0
+    left_alone: list[dict[str, Any]] = []
     with m.file_lock(campaign.private / "inbox.lock"):
         seen = record.load()
         for msg in messages:
@@ -662,8 +666,14 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                 incoming = m.extract(msg)
             except Exception as exc:  # a malformed mail: recorded, never a stop
                 incoming = m.unreadable(msg, exc)
-            if incoming is None or (incoming.campaigns() and campaign.id not in incoming.campaigns()):
-                ignored += 1
+            others = incoming.campaigns() if incoming is not None else set()
+            if incoming is None or (others and campaign.id not in others):
+                mid, sender, subject = m.describe(msg)
+                why = ("an automatic message (an auto-reply, or one of pbem's own)" if m.automatic(msg)
+                       else f"orders for campaign {', '.join(sorted(others))}, not {campaign.id}"
+                       if others else "no orders in it (no .yaml attachment, no orders in the text)")
+                left_alone.append({"message_id": mid, "from": sender, "subject": subject,
+                                   "why": why})
                 continue
             if incoming.message_id in seen:
                 results.append({"message_id": incoming.message_id, "from": incoming.sender,
@@ -691,7 +701,8 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         "rejected": sum(1 for r in results if r["outcome"] == "rejected"),
         "duplicates": sum(1 for r in results if r["outcome"] == "duplicate"),
         "late": sum(1 for r in results if r.get("late")),
-        "ignored": ignored,
+        "ignored": len(left_alone),
+        "left_alone": left_alone,  # each named: Message-ID, sender, subject and why
     }
 
 
@@ -700,7 +711,7 @@ def _failed(incoming: m.Incoming, now: datetime | None, problem: str) -> dict[st
 
     return {"message_id": incoming.message_id, "from": incoming.sender,
             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
-            "files": [name for name, _ in incoming.files], "signed": sorted(incoming.signatures),
+            "files": incoming.names(), "signed": sorted(incoming.signatures),
             "outcome": "rejected", "problems": [problem]}
 
 
@@ -733,7 +744,7 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
     done: dict[str, Any] = {"message_id": incoming.message_id, "from": incoming.sender,
                             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
                             "dated": _iso(incoming.date) if incoming.date else None,
-                            "files": [name for name, _ in incoming.files],
+                            "files": incoming.names(),
                             "signed": sorted(incoming.signatures)}
     problems = list(incoming.problems)
     factions = campaign.factions()
@@ -836,10 +847,20 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
             raise UsageError(f"--remote {name}: no such remote"
                              + (f" (remotes: {', '.join(remotes)})" if remotes else
                                 "; add one with 'git remote add origin URL'"))
+        # the moderator's own edits (deadlines, mail, absences) go out too, so that every
+        # clone agrees on the deadlines (the lock checked that nothing protected changed)
+        settled = store.commit_if_changed(CONFIG, "settings: the moderator's edits of "
+                                          f"{CONFIG}", campaign.referee())
         try:
             store.publish(name)
         except CampaignError as exc:
             text = exc.message
+            if "already exists" in text:  # a turn tag an undo moved after it was published
+                raise PbemError(
+                    f"publish to {name}: the history went out, but a turn tag differs on the "
+                    "remote (an undo took back the step it marked, after it was published); "
+                    "pbem never force-pushes, so the remote keeps the old one, and every "
+                    "player's audit shows the re-roll", details=[text]) from None
             if any(k in text for k in ("[rejected]", "non-fast-forward", "fetch first")):
                 raise PbemError(
                     f"publish to {name} was rejected: the remote has commits that this campaign "
@@ -852,4 +873,16 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
             raise PbemError(f"publish to {name} failed: {text}") from None
         head = store.head()
         tags = sorted(store.tags())
-    return {"remote": name, "head": head, "tags": tags}
+        notes = []
+        if store.remote_head(name) != "refs/heads/main":
+            if store.point_local_head(name, "main"):
+                notes.append(f"the repository of {name} named another branch as its HEAD (as "
+                             "'git init --bare' leaves it): it now names main, so a plain "
+                             "'git clone' checks the campaign out")
+            else:
+                notes.append(f"the HEAD of {name} does not name main, so a plain 'git clone' of "
+                             "it comes out empty: clone with 'git clone -b main URL', or set it "
+                             "on the server ('git symbolic-ref HEAD refs/heads/main' in the "
+                             "bare repository)")
+    return {"remote": name, "head": head, "tags": tags, "settings_committed": settled,
+            "notes": notes}

@@ -21,8 +21,8 @@ from pbem.errors import InputFileError
 from pbem.game import Game, GameData, Phase
 from pbem.names import suggest
 
-HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "salt", "salt_next", "orders",
-               "standing", "secret")
+HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "signed", "salt", "salt_next",
+               "orders", "standing", "secret")
 REQUIRED = ("campaign", "turn", "phase", "faction", "orders")
 # in a file for several factions these are mappings by faction
 BODY_KEYS = ("orders", "standing", "secret")
@@ -41,6 +41,8 @@ class Signing:
     heads: list[str] = field(default_factory=list)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     salt_commits: dict[str, str] = field(default_factory=dict)
+    # `pbem check` before `pbem sign`: a missing signature is said, not a problem
+    draft: bool = False
 
 
 @dataclass
@@ -67,6 +69,8 @@ class Checked:
     head_index: int | None = None
     factions: list[str] = field(default_factory=list)  # as the header names them
     parts: list[Part] = field(default_factory=list)  # one per faction, once the header is good
+    raw_bytes: bytes = b""  # the file as read, once: what its signature is checked over
+    notes: list[str] = field(default_factory=list)  # worth saying, not wrong (FILE:LINE: ...)
 
     @property
     def ok(self) -> bool:
@@ -111,14 +115,14 @@ def secret_of(data: dict[str, Any], faction: str | None = None) -> Any:
     return _own(data, "secret", faction)
 
 
+ORDERS_FILE = "an orders file (YAML text)"
+MAX_SIGNATURE_BYTES = 64 * 1024  # an SSHSIG of ed25519 is about 300 bytes
+
+
 def read_orders(path: Path) -> yamlio.Doc:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputFileError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise InputFileError(f"{path}: cannot be read: {exc.strerror}") from None
-    return yamlio.load_untrusted(raw, str(path))
+    """The orders file at `path`, loaded safely; only a regular file is read (see
+    yamlio.read_input). Raises InputFileError with FILE:LINE."""
+    return yamlio.load_untrusted(yamlio.read_input(path, what=ORDERS_FILE), str(path))
 
 
 def check_orders(
@@ -138,10 +142,12 @@ def check_orders(
     `players` gives who plays each faction (None: hot-seat): a file may name several
     factions only if one player plays them all."""
     try:
-        doc = read_orders(path)
+        raw = yamlio.read_input(path, what=ORDERS_FILE)
+        doc = yamlio.load_untrusted(raw, str(path))
     except InputFileError as exc:
         return Checked(path, None, [exc.message])
-    checked = Checked(path, doc, raw=path.read_bytes().decode("utf-8"))
+    checked = Checked(path, doc, raw=raw.decode("utf-8"))
+    checked.raw_bytes = raw
     problems = checked.problems
     data_ = doc.data
     if not isinstance(data_, dict):
@@ -157,16 +163,17 @@ def check_orders(
     for key in REQUIRED:
         if key not in data_:
             problems.append(f"{doc.where(())}: missing key {key!r}")
-    if "campaign" in data_ and str(data_["campaign"]) != campaign_id:
+    typed = _check_header_types(checked, campaign_id, phase)
+    if "campaign" in typed and data_["campaign"] != campaign_id:
         problems.append(
             f"{doc.where(('campaign',))}: these orders are for campaign {data_['campaign']!r}, "
             f"this campaign is {campaign_id!r}"
         )
-    if "turn" in data_ and data_["turn"] != phase.turn:
+    if "turn" in typed and data_["turn"] != phase.turn:
         problems.append(
             f"{doc.where(('turn',))}: orders for turn {data_['turn']!r}, but it is turn {phase.turn}"
         )
-    if "phase" in data_ and data_["phase"] != phase.name:
+    if "phase" in typed and data_["phase"] != phase.name:
         problems.append(
             f"{doc.where(('phase',))}: orders for phase {data_['phase']!r}, "
             f"but the phase is {phase.name!r}"
@@ -183,9 +190,68 @@ def check_orders(
         full = dict(part.body)
         if part.secret is not None:
             full["secret"] = part.secret
-        for problem in game.validate(data, game_state, part.faction, full):
+        try:
+            found = game.validate(data, game_state, part.faction, full)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            # the last resort: hostile input the rules did not expect is a rejection, never a
+            # crash (tests/test_hostile_input.py fails when this is ever needed)
+            problems.append(f"{checked.where(part.faction, ('orders',))}: {UNCHECKABLE} "
+                            f"({type(exc).__name__}: {exc}); check the types of your orders "
+                            "and standing instructions against the game's ORDERS.md")
+            continue
+        for problem in found:
             problems.append(f"{checked.where(part.faction, problem.path)}: {problem.message}")
     return checked
+
+
+UNCHECKABLE = "the rules could not check these orders"
+
+
+def _check_header_types(checked: Checked, campaign_id: str, phase: Phase) -> set[str]:
+    """Each header value of the right type, before any is compared or used: `turn` a whole
+    number (not true/false, not 3.0), `campaign`, `phase` and `head` text (`faction` is
+    checked with the factions, `salt` with the salts). Returns the keys that are present
+    and well typed."""
+    assert checked.doc is not None
+    doc, data, problems = checked.doc, checked.doc.data, checked.problems
+    good: set[str] = set()
+    for key, expected in (("campaign", f"the campaign id as text (campaign: {campaign_id})"),
+                          ("phase", f"the phase name as text (phase: {phase.name})"),
+                          ("head", "the log head you saw, in hex digits (head: from pbem status)")):
+        if key not in data:
+            continue
+        value = data[key]
+        if key == "head" and value is None:
+            continue  # no head given (an unsigned file may leave it empty)
+        if isinstance(value, str) and value.strip() and (key != "head" or _HEAD.match(value)):
+            good.add(key)
+        else:
+            problems.append(f"{doc.where((key,))}: '{key}' must be {expected}, not {shown(value)}")
+    if "turn" in data:
+        value = data["turn"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            good.add("turn")
+        else:
+            problems.append(f"{doc.where(('turn',))}: 'turn' must be a whole number (turn: "
+                            f"{phase.turn}), not {shown(value)}")
+    return good
+
+
+_HEAD = re.compile(r"^[0-9a-f]{6,64}$")
+_SIGNED = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$")
+
+
+def shown(value: Any) -> str:
+    """A YAML value as a message shows it: its type and (the start of) its value."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kind = ("the whole number" if isinstance(value, int) else "the number" if isinstance(value, float)
+            else "the text" if isinstance(value, str) else "a list" if isinstance(value, list)
+            else "a mapping" if isinstance(value, dict) else type(value).__name__)
+    text = repr(value)
+    return f"{kind} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _check_factions(checked: Checked, factions: list[str], phase: Phase,
@@ -209,7 +275,12 @@ def _check_factions(checked: Checked, factions: list[str], phase: Phase,
         paths = [("faction", i) for i in range(len(named))]
     names: list[str] = []
     for faction, where in zip(named, paths, strict=True):
-        if not isinstance(faction, str) or faction not in factions:
+        if not isinstance(faction, str):
+            problems.append(f"{doc.where(where)}: a faction is named as text (faction: "
+                            f"{factions[0] if factions else 'red'}, or faction: [FACTION, "
+                            f"FACTION] for several of yours), not {shown(faction)}")
+            continue
+        if faction not in factions:
             hint = suggest(str(faction), factions)
             problems.append(f"{doc.where(where)}: unknown faction {faction!r}{hint} "
                             f"(factions: {', '.join(factions)})")
@@ -291,10 +362,14 @@ def _check_signature(checked: Checked, signing: Signing) -> None:
     if not sig_file.exists():
         must = [f for f in names if not signing.unsigned_ok.get(f, True)]
         if must:
-            problems.append(f"{checked.path}:1: orders of {' and '.join(must)} must be signed: no "
-                            f"{sig_file.name} beside the file (pbem sign {checked.path.name} --key "
-                            f"YOUR_ed25519, or ssh-keygen -Y sign -n {SIGNATURE_NAMESPACE} -f "
-                            f"YOUR_ed25519 {checked.path.name})")
+            needed = (f"orders of {' and '.join(must)} must be signed: no {sig_file.name} beside "
+                      f"the file (pbem sign {checked.path.name} --key YOUR_ed25519, or "
+                      f"ssh-keygen -Y sign -n {SIGNATURE_NAMESPACE} -f YOUR_ed25519 "
+                      f"{checked.path.name})")
+            if signing.draft:  # checked before signing, as a player does: say what is left
+                checked.notes.append(f"{checked.path}:1: not signed yet: {needed}")
+            else:
+                problems.append(f"{checked.path}:1: {needed}")
         return
     keys = {f: signing.keys.get(f) for f in names}
     unknown = [f for f, k in keys.items() if k is None]
@@ -315,8 +390,13 @@ def _check_signature(checked: Checked, signing: Signing) -> None:
     from pbem.errors import KeyFileError, SignatureError
 
     try:
-        checked.signature = sig_file.read_text(encoding="ascii")
-        sshsig.verify(key, checked.path.read_bytes(), checked.signature, SIGNATURE_NAMESPACE)
+        checked.signature = yamlio.read_input(
+            sig_file, limit=MAX_SIGNATURE_BYTES,
+            what="a signature (what ssh-keygen -Y sign or pbem sign writes)").decode("ascii")
+        sshsig.verify(key, checked.raw_bytes, checked.signature, SIGNATURE_NAMESPACE)
+    except InputFileError as exc:
+        problems.append(exc.message)
+        return
     except (SignatureError, KeyFileError) as exc:
         owner = f"{names[0]}'s key" if len(names) == 1 else f"the key of the player of {who}"
         problems.append(f"{sig_file}:1: {exc.message} (the signature must be by {owner} over "
@@ -336,10 +416,30 @@ def _check_signature(checked: Checked, signing: Signing) -> None:
     if any((signing.pending.get(f) or {}).get("sig_digest") == digest for f in names):
         problems.append(f"{checked.path}:1: these signed orders were recorded already")
         return
+    # only a newer file replaces orders recorded in this phase (ORDERS.md "Sending a
+    # correction"): one naming a later head, or the same head and signed later (`signed:`,
+    # which pbem sign writes), so that an older file sent again cannot undo a correction
+    signed = doc.data.get("signed")
+    if signed is not None and not (isinstance(signed, str) and _SIGNED.match(signed)):
+        problems.append(f"{doc.where(('signed',))}: 'signed' is the UTC time pbem sign wrote "
+                        f"(2026-12-01T20:15:00.000000Z), not {shown(signed)}")
+        return
     for faction in names:
-        if (signing.pending.get(faction) or {}).get("head_index", -1) > checked.head_index:
+        recorded = signing.pending.get(faction) or {}
+        if not recorded:
+            continue
+        before = recorded.get("head_index", -1)
+        if before > checked.head_index:
             problems.append(f"{doc.where(('head',))}: newer orders of {faction} are recorded "
                             "already; an older signed file cannot replace them")
+        elif before == checked.head_index and recorded.get("sig_digest"):
+            theirs = recorded.get("signed")
+            if signed is None or (theirs is not None and signed <= theirs):
+                problems.append(
+                    f"{doc.where(('signed',) if signed else ('head',))}: orders of {faction} "
+                    f"naming the same head are recorded already (signed {theirs or 'at no given time'}); "
+                    "only a file signed later replaces them (sign the correction again with "
+                    "'pbem sign', which writes 'signed:', or take the new head from pbem status)")
 
 
 def _digest(text: str) -> str:
@@ -400,10 +500,11 @@ def _check_salt(checked: Checked, names: list[str],
         if committed is None:
             continue
         if salt is None:
-            problems.append(f"{doc.where(())}: {faction} committed to the salt of this file last "
-                            "time (salt_next); give it as 'salt:'"
-                            + (f" (or salt: {{{faction}: ...}} when the salts of your factions "
-                               "differ)" if checked.several else ""))
+            # accepted (a file signed with ssh-keygen alone has none), but said: this phase's
+            # dice then have no salt of this faction's, which `pbem dice` shows
+            checked.notes.append(f"{doc.where(())}: no dice salt of {faction}'s: {faction} "
+                                 "committed to one last time (salt_next); 'pbem sign' in your "
+                                 "clone adds it")
         elif salt_commitment(salt) != committed:
             problems.append(f"{doc.where(where[('salt', faction)])}: this salt is not the one "
                             f"{faction} committed to last time (its SHA-256 must equal that "

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from pbem import dice
@@ -72,3 +74,65 @@ def bot_key(secret: bytes, purpose: str) -> bytes:
 def salt_commitment(salt: str) -> str:
     """A player commits to the salt of their next orders file with SHA-256 of its bytes."""
     return hashlib.sha256(bytes.fromhex(salt)).hexdigest()
+
+
+# --- salts ------------------------------------------------------------------------------
+# docs/fairness.md "Salts": the bot's are a public chain (predictable: they exist so that bot
+# games exercise the scheme); a player's derive from their own signing key, so nothing is
+# stored and every machine with that key finds the same ones.
+
+
+def bot_salts(campaign_id: str, faction: str) -> Iterator[str]:
+    """The bot's salts of a faction, in order: b_0 = SHA-256("pbem-bot-salt-v1\\0" ||
+    campaign || "\\0" || faction), b_{k+1} = SHA-256("pbem-bot-salt-v1\\0" || bytes(b_k))."""
+    salt = hashlib.sha256(f"pbem-bot-salt-v1\0{campaign_id}\0{faction}".encode()).hexdigest()
+    while True:
+        yield salt
+        salt = bot_salt_after(salt)
+
+
+def bot_salt_after(salt: str) -> str:
+    return hashlib.sha256(b"pbem-bot-salt-v1\0" + bytes.fromhex(salt)).hexdigest()
+
+
+def is_bot_salt(campaign_id: str, faction: str, salt: str, within: int) -> bool:
+    """Whether `salt` is one of the first `within` bot salts of the faction (anyone can tell:
+    the bot's chain is public)."""
+    return salt in itertools.islice(bot_salts(campaign_id, faction), within)
+
+
+def player_salt_key(signing_seed: bytes) -> bytes:
+    """The key of a player's salts: HMAC(the 32-byte seed of their ed25519 signing key,
+    "pbem-player-salt-v1"). Secret as the signing key is; unknown to the referee."""
+    return _derive(signing_seed, b"pbem-player-salt-v1")
+
+
+def player_salt(key: bytes, campaign_id: str, faction: str, index: int) -> str:
+    """The player's salt number `index`: HMAC(key, campaign || 0 || faction || 0 || index
+    in decimal), 32 bytes in hex. `pbem sign` uses index 2s for a salt of its own and 2s+1
+    for the one it commits to (salt_next), s being the campaign's step when it signs."""
+    message = f"{campaign_id}\0{faction}\0{index}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def opening_salt(key: bytes, campaign_id: str, faction: str, committed: str,
+                 steps: int) -> str | None:
+    """The salt that opens `committed` (a salt_next of an earlier file): one the player's
+    key made at a step up to `steps`, else one of the bot's (a file the bot or an NMR
+    policy wrote), else None (a salt the player wrote by hand)."""
+    for index in range(2 * steps + 2):
+        salt = player_salt(key, campaign_id, faction, index)
+        if salt_commitment(salt) == committed:
+            return salt
+    for salt in itertools.islice(bot_salts(campaign_id, faction), steps + 2):
+        if salt_commitment(salt) == committed:
+            return salt
+    return None
+
+
+def player_salted(campaign_id: str, entry: dict[str, Any], within: int) -> list[str]:
+    """The factions whose own salt a batch mixes in: its salts less the bot's, which are a
+    public chain anyone can recompute (docs/fairness.md "Salts"). A batch with none has no
+    player's salt in its dice: only the referee's seed chain, fixed at `new`, keys them."""
+    return sorted(f for f, salt in (entry.get("salts") or {}).items()
+                  if salt and not is_bot_salt(campaign_id, f, salt, within))

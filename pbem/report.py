@@ -91,13 +91,10 @@ def _window(campaign: Any, entries: list[dict[str, Any]], current_turn: int,
             raise UsageError(f"--turn {turn}: no such turn in this campaign "
                              f"(turns so far: {', '.join(map(str, known))})")
         turns = [turn]
+    from pbem.log import undone_steps
+
     win = Window(turns=turns, entries=[e for e in entries if e["turn"] in turns])
-    in_force: list[int] = []
-    for entry in entries:
-        if entry["type"] == "undo":
-            win.undone[in_force.pop()] = entry["seq"]
-        elif entry["type"] != "new":
-            in_force.append(entry["seq"])
+    win.undone = undone_steps(entries)[1]
     first, last = win.entries[0]["seq"], win.entries[-1]["seq"]
     win.after = _snapshot(campaign, entries, last)
     win.before = _snapshot(campaign, entries, first - 1) if first > 1 else None
@@ -481,6 +478,16 @@ def _turn_name(data: Any, turn: int) -> str:
     return f"turn {turn}"
 
 
+def _salt_note(steps: list[dict[str, Any]]) -> str:
+    """Which batches of dice in the report mix no player's own salt (docs/fairness.md)."""
+    bare = [str(s["batch"]) for s in steps if s["dice"] and s["batch"] and not s["player_salts"]]
+    if not bare:
+        return ""
+    return (f"Batch{'es' if len(bare) > 1 else ''} {', '.join(bare)} had no player's own salt: "
+            "their dice are keyed by the referee's seed chain, fixed at the start, and by the "
+            "bot's predictable salts only.")
+
+
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
                       seed: str | None,
                       players: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
@@ -497,14 +504,15 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
         body: dict[str, Any] | None = None
         if faction in awaiting:
             try:
-                # a seeded campaign's bot finds again the salts it committed to (api.bot_salt)
-                body = api.bot(root, faction, seed=seed)
+                # no dice salts: the player's own `pbem sign` adds them (docs/fairness.md)
+                body = api.bot(root, faction, seed=seed, template=True)
             except Rejected as exc:
                 head += [f"# pbem could not write example orders: {exc.message}"]
         if body is not None:
             head += ["# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
                      "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
-                     "# and send the file to the referee."]
+                     "# and send the file to the referee. It plays no card, and its 'standing:'",
+                     "# are your own instructions in force (none written: none set)."]
             text = "\n".join(head) + "\n" + str(yamlio.dump(body))
         else:
             if faction not in awaiting:
@@ -530,11 +538,11 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
     both = " and ".join(seat)
     head = [f"# One orders file for {both} (you play them all): turn {status['turn']}, "
             f"{status['phase']}.",
-            "# 'orders' (and 'standing', 'secret' when given) are mappings by faction; 'salt' and",
-            "# 'salt_next' are one for all or one each. One signature covers the file. Separate",
+            "# 'orders' (and 'standing', 'secret' when given) are mappings by faction. One",
+            "# signature covers the file ('pbem sign' adds each faction's dice salts). Separate",
             "# files per faction are fine too."]
     try:
-        body: dict[str, Any] = api.bot_several(root, seat, seed=seed)
+        body: dict[str, Any] = api.bot_several(root, seat, seed=seed, template=True)
         head += ["# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
                  "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
                  "# and send the file to the referee."]
@@ -553,8 +561,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
     `identities` are the reader's age identities: a faction's own sealed values are shown
     opened only with them. The referee's report uses `.pbem/referee.key` when it exists.
     """
-    from pbem import api
+    from pbem import api, randomness
     from pbem.campaign import Campaign
+    from pbem.log import corrections, describe_correction
 
     campaign = Campaign.settled(root)
     game, data = campaign.game, campaign.data
@@ -587,6 +596,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
             "events": events,
             "dice": [{"label": d["label"], "sides": d["sides"], "value": d["value"]}
                      for d in entry.get("dice") or []],
+            "batch": entry.get("batch"),
+            "player_salts": (randomness.player_salted(campaign.id, entry, len(all_entries) + 2)
+                             if entry["type"] == "resolve" else []),
             "sealed": [{k: s[k] for k in ("kind", "id", "owner", "commitment")}
                        for s in by_seq.get(entry["seq"], [])],
         })
@@ -616,6 +628,10 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "seq": win.after["seq"],
         "steps": steps,
         "dice_count": sum(len(s["dice"]) for s in steps),
+        "salt_note": _salt_note(steps),
+        # undos (re-rolls above all) and adjustments stand out, in every reader's report
+        "corrections": [describe_correction(c) for c in corrections(all_entries)
+                        if c["turn"] in win.turns],
         "verify": VERIFY,
         "position": _position(data, view, style),
         "changes": _changes(data, before, view),

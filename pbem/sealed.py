@@ -27,10 +27,15 @@ def context(campaign: str, kind: str, id_: str, turn: int, owner: str) -> dict[s
     return {"campaign": campaign, "kind": kind, "id": id_, "turn": turn, "owner": owner}
 
 
+# kinds whose values are whole orders files: one envelope size for all (crypto.ORDERS_PAD_SIZE)
+ORDERS_KINDS = frozenset({"orders", "orders-file"})
+
+
 def seal(ctx: dict[str, Any], value: Any, recipients: list[str]) -> dict[str, Any]:
     """Commit to `value` and seal the opening to `recipients` (owner and referee)."""
     commitment, nonce = crypto.commit(ctx, value)
-    envelope = crypto.seal({"ctx": ctx, "nonce": nonce.hex(), "value": value}, recipients)
+    size = crypto.ORDERS_PAD_SIZE if ctx["kind"] in ORDERS_KINDS else crypto.PAD_SIZE
+    envelope = crypto.seal({"ctx": ctx, "nonce": nonce.hex(), "value": value}, recipients, size)
     return {"kind": ctx["kind"], "id": ctx["id"], "owner": ctx["owner"], "turn": ctx["turn"],
             "commitment": commitment, "sealed": envelope}
 

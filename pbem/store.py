@@ -90,6 +90,10 @@ class Store:
         self._git("tag", "--force", name)
 
     # -- reading -------------------------------------------------------------------------
+    @property
+    def git_dir(self) -> str:
+        return str(self._repo.git_dir)
+
     def head(self) -> str:
         try:
             return str(self._repo.head.commit.hexsha)
@@ -166,7 +170,35 @@ class Store:
         """Push the branch and every tag: turn tags are lightweight (and an undo may move
         one), which --follow-tags would leave behind."""
         self._git("push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
-        self._git("push", "--quiet", remote, "+refs/tags/*:refs/tags/*")
+        self._git("push", "--quiet", remote, "refs/tags/*:refs/tags/*")  # never forced
+
+    def remote_head(self, remote: str) -> str | None:
+        """The branch the remote's HEAD names, if it names one that exists there."""
+        for line in self._git("ls-remote", "--symref", remote, "HEAD").splitlines():
+            if line.startswith("ref: ") and line.endswith("\tHEAD"):
+                return line[5:].split("\t")[0]
+        return None
+
+    def point_local_head(self, remote: str, branch: str) -> bool:
+        """Make a bare repository on this machine name `branch` as its HEAD (what `git
+        init --bare` left as master), so that a plain clone checks it out. False for a
+        remote elsewhere, which only its host can change."""
+        url = self._git("remote", "get-url", remote).strip()
+        path = Path(url.removeprefix("file://"))
+        if not (path / "HEAD").is_file() or not (path / "objects").is_dir():
+            return False
+        try:
+            git.Git().execute(["git", f"--git-dir={path}", "symbolic-ref", "HEAD",
+                               f"refs/heads/{branch}"])
+        except git.GitCommandError:
+            return False
+        return True
+
+    def commit_if_changed(self, path: str, message: str, author: tuple[str, str]) -> bool:
+        if not self._git("status", "--porcelain", "--", path).strip():
+            return False
+        self.commit([path], message, author)
+        return True
 
     def _git(self, *args: str) -> str:
         try:

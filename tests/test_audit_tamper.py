@@ -71,8 +71,12 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture
 def camp(base: Path, tmp_path: Path) -> Path:
-    """A fresh copy of the base campaign for one test to doctor."""
+    """A fresh copy of the base campaign for one test to doctor. The copy forgets what the
+    base's audit verified (.git/pbem-verified.json): these tests are the audit's checks of a
+    history seen for the first time, as a fresh clone sees it (test_history_witness.py
+    tests the memory)."""
     shutil.copytree(base.parent, tmp_path / "copy", symlinks=True)
+    (tmp_path / "copy" / "camp" / ".git" / "pbem-verified.json").unlink(missing_ok=True)
     return tmp_path / "copy" / "camp"
 
 

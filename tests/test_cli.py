@@ -621,3 +621,19 @@ def test_audit_after_an_adjustment_in_the_middle_of_a_campaign(pbem, tmp_path: P
     assert pbem("-C", camp, "apply", *files).code == 0
     r = pbem("-C", camp, "audit")
     assert r.code == 0, r.out + r.err
+
+
+def test_option_metavars_read_like_the_help_not_like_python_types() -> None:
+    # `--reason REASON`, not `--reason <str>` nor `<list[str]>`
+    for command in [*DESIGN_COMMANDS, "seat", "remind", "tick"]:
+        r = run_pbem(command, "--help")
+        assert r.code == 0, (command, r.err)
+        for line in r.out.splitlines():
+            if line.strip().startswith("--"):
+                assert not re.search(r"<(str|int|path|list\[\w+\])>", line), (command, line)
+
+
+def test_shell_completion_is_offered(tmp_path: Path) -> None:
+    r = run_pbem("--show-completion", env={"SHELL": "/bin/bash", "HOME": str(tmp_path)})
+    assert r.code == 0, r.err
+    assert "_pbem_completion" in r.out and "complete" in r.out

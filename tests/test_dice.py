@@ -81,6 +81,14 @@ HIDDEN_KEY = "df0c3cc025fe5ebadd53b58310d6c6305aadaedbbc821508a60e765eb73f7096"
 HIDDEN_SHUFFLED = ["a", "c", "d", "e", "b"]
 HIDDEN_DRAW = 1  # die(hidden_key, "setup:draw:1", 6)
 
+# worked example 8: the salt chains, for campaign "camp", faction "red", signing seed 32 x 0x01
+BOT_SALTS = ["3123a0773c96795d8e38e5f29778968c80367b54266ed69b57c1262436f61d82",
+             "5d31ddce5b9e03be389897c4a329cf77a0f9003a6b76f7787acf8566c3fe8ba5"]
+PLAYER_SALT_KEY = "e46575c530fc799f56e326278e7211d74b33fda53001ebbeddf21c3751068057"
+PLAYER_SALTS = ["f7905450958dfa799af1428e3ba860bec958155e3982bc8d38c66b8f52e768bf",
+                "76d9c20e0f65862e1937909420da7c1b41e2bd7216c77a3c660ebda15ceb88fd"]
+PLAYER_SALT_1_COMMIT = "16b3c10c83539bae781335dedd096bfb4e6ac057c60b54a67b14bfbe6c173b45"
+
 ITEMS = ["a", "b", "c", "d", "e"]
 
 
@@ -192,12 +200,33 @@ def test_hidden_vectors() -> None:
     assert dice.hidden_key(secret) != dice.batch_key(secret, {})
 
 
+def test_salt_chain_vectors() -> None:
+    import hmac
+    import itertools
+
+    from pbem import randomness
+
+    assert list(itertools.islice(randomness.bot_salts("camp", "red"), 2)) == BOT_SALTS
+    key = randomness.player_salt_key(bytes([1]) * 32)
+    assert key.hex() == PLAYER_SALT_KEY
+    assert [randomness.player_salt(key, "camp", "red", i) for i in (0, 1)] == PLAYER_SALTS
+    assert randomness.salt_commitment(PLAYER_SALTS[1]) == PLAYER_SALT_1_COMMIT
+    # by the document's words alone, with the standard library
+    k = hmac.new(bytes([1]) * 32, b"pbem-player-salt-v1", hashlib.sha256).digest()
+    assert k.hex() == PLAYER_SALT_KEY
+    assert hmac.new(k, b"camp\0red\x000", hashlib.sha256).hexdigest() == PLAYER_SALTS[0]
+    assert hashlib.sha256(b"pbem-bot-salt-v1\0camp\0red").hexdigest() == BOT_SALTS[0]
+    assert hashlib.sha256(b"pbem-bot-salt-v1\0" + bytes.fromhex(BOT_SALTS[0])).hexdigest() == \
+        BOT_SALTS[1]
+    assert hashlib.sha256(bytes.fromhex(PLAYER_SALTS[1])).hexdigest() == PLAYER_SALT_1_COMMIT
+
+
 def _frozen_tokens() -> set[str]:
     tokens = {*CHAIN_HEX, CANONICAL_HEX, SALTS_DIGEST, EMPTY_SALTS_DIGEST, DICE_TAG_HEX}
     tokens |= {KEY1, KEY1_NO_SALTS, KEY1_RED_00FE, FIRST_LABEL_HEX, FIRST_MAC, REJ_MAC1}
     tokens |= {REJ_LABEL_HEX, HIDDEN_SECRET, HIDDEN_COMMIT, HIDDEN_KEY, "00000000", "00000001"}
     tokens |= {str(D6_LIMIT), str(REJ_LIMIT), REJ_WORD0[0], str(REJ_WORD0[1]), REJ_WORD1[0]}
-    tokens |= {str(REJ_WORD1[1])}
+    tokens |= {str(REJ_WORD1[1]), *BOT_SALTS, PLAYER_SALT_KEY, *PLAYER_SALTS, PLAYER_SALT_1_COMMIT}
     rows: list[tuple[str, int]] = [(row[0], row[1]) for row in ATK_DICE.values()]
     rows += [(row[0], row[1]) for row in TWO_D6.values()]
     rows += [(row[0], row[1]) for row in SHUFFLE_STEPS.values()]

@@ -23,6 +23,7 @@ import pytest
 from pbem import api, sealed, yamlio
 from pbem.campaign import Campaign
 from pbem.dice import KeyedRng
+from pbem.errors import Rejected
 from tests.conftest import Result, git, play, tree_state
 
 Cli = Callable[..., Result]
@@ -88,8 +89,9 @@ def test_one_signed_file_for_two_factions_is_one_step_and_audits_clean(
     both = bot_file(pbem, signed, "south,north", tmp_path / "both.yaml")
     data = yamlio.read_trusted(both)
     assert data["faction"] == ["south", "north"] and sorted(data["orders"]) == ["north", "south"]
-    unsigned = pbem("-C", signed, "check", both)
-    assert unsigned.code == 1 and "both.yaml:1: orders of south and north must be signed" in unsigned.err
+    unsigned = pbem("-C", signed, "check", both)  # a player checks, then signs
+    assert unsigned.code == 0, unsigned.err
+    assert "both.yaml:1: not signed yet: orders of south and north must be signed" in unsigned.out
     assert pbem("-C", signed, "sign", both, "--key", tmp_path / "cy_ed25519").code == 0
     checked = pbem("-C", signed, "check", both)
     assert checked.code == 0 and "OK (south, north)" in checked.out, checked.err
@@ -278,8 +280,12 @@ def test_one_salt_counts_for_each_faction_named(signed: Path, tmp_path: Path, pb
     for faction in ("south", "north"):
         assert (f"{path}:9: this salt is not the one {faction} committed to last time"
                 in result.err), result.err
-    refused = pbem("-C", signed, "bot", "south,north")
-    assert refused.code == 1 and "the bot cannot know it" in refused.err  # salt2 is Cy's own
+    # the bot cannot write its own salts now (salt2 is Cy's own); a player's 'pbem bot'
+    # writes none, for 'pbem sign' to add
+    with pytest.raises(Rejected, match="the bot cannot know it"):
+        api.bot_several(signed, ["south", "north"])
+    plain = pbem("-C", signed, "bot", "south,north")
+    assert plain.code == 0 and "salt" not in plain.out
     campaign = Campaign.open(signed)
     orders = {f: campaign.game.bot(campaign.data, campaign.state()["game"], f,
                                    KeyedRng(f.encode() * 4))["orders"] for f in ("south", "north")}

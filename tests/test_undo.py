@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem import api, yamlio
+from pbem.campaign import Campaign
 from pbem.errors import Rejected
 from tests.conftest import git, play
 
@@ -151,3 +152,52 @@ def test_any_sequence_of_apply_resolve_undo_adjust_audits_clean(new_campaign, st
 
 
 _COUNTER = iter(range(10**6))
+
+
+# --- re-rolls and adjustments stand out -----------------------------------------------------
+
+
+def test_a_re_roll_and_an_adjustment_are_listed_by_audit_and_in_the_public_report(
+        new_campaign, pbem) -> None:
+    from pbem import report
+
+    root = new_campaign()
+    play(root, until_turn=1, phase="action")
+    while True:  # the action phase of the first faction that rolls dice
+        status = api.status(root)
+        _apply_bot(root, status["awaiting"][0], f"r{_state(root)['seq']}")
+        last = _entries(root)[-1]
+        if last["type"] == "resolve" and last.get("dice"):
+            break
+    undone = last
+    api.undo(root, "Bob's orders went to the wrong thread")
+    api.resolve(root)
+    again = _entries(root)[-1]
+    fix = root.parent / "fix.yaml"
+    money = _state(root)["game"]["money"]["red"]
+    fix.write_text(f"- type: set_resources\n  faction: red\n  money: {money + 2}\n")
+    api.adjust(root, fix, "a lost purchase")
+
+    result = api.audit(root)
+    assert result["ok"], result["problems"]
+    undo, adjust = result["corrections"][-2:]
+    assert undo["kind"] == "undo" and undo["undoes"] == undone["seq"]
+    assert undo["reason"] == "Bob's orders went to the wrong thread"
+    assert undo["dice"] == [{k: d[k] for k in ("label", "sides", "value")} for d in undone["dice"]]
+    assert (undo["batch"], undo["rolled_again"], undo["new_batch"]) == \
+        (undone["batch"], again["seq"], again["batch"])
+    assert undo["new_batch"] == undo["batch"] + 1
+    assert adjust == {"kind": "adjust", "seq": again["seq"] + 1, "turn": again["turn"],
+                      "phase": adjust["phase"], "reason": "a lost purchase", "events": 1}
+
+    out = pbem("-C", root, "audit").out
+    first = undone["dice"][0]
+    assert (f"correction: step {undo['seq']}: the referee took back step {undone['seq']}" in out)
+    assert f"a RE-ROLL: the {len(undone['dice'])} dice of batch {undone['batch']}" in out
+    assert f"{first['label']}={first['value']}" in out
+    assert f"were replaced by batch {again['batch']} in step {again['seq']}" in out
+    assert "the referee adjusted the position (1 event): a lost purchase" in out
+
+    ctx = report.build_context(root, "public")
+    text = report.render_context(ctx, Campaign.open(root).data.folder, "md")
+    assert "**Referee corrections**" in text and "a RE-ROLL" in text and "a lost purchase" in text

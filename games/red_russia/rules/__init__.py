@@ -342,6 +342,19 @@ class RedRussia:
             return {"orders": [{"decide": {"lenin_initiative": "+2"}}]}
         return {"orders": []}
 
+    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        """The bot's legal orders as an example, less what a player must choose alone: no
+        card played (14.2: `play` orders, and `play_cards` of the bot's standing) and the
+        standing instructions the faction has in force, not the bot's."""
+        body = dict(self.bot(data, state, faction, rng))
+        body["orders"] = [o for o in body.get("orders") or []
+                          if not (isinstance(o, dict) and "play" in o)]
+        body.pop("standing", None)
+        own = state.get("standing", {}).get(faction)
+        if own and name_takes_standing(state["phase"]):
+            body["standing"] = dict(own)
+        return body
+
     def _bot_attacks(self, data: GameData, state: State, faction: str, body: Orders, rng: Rng) -> None:
         """8.2, 8.3: attack where the odds look good and the money allows it."""
         work = state
@@ -393,6 +406,11 @@ class RedRussia:
 
     def summary(self, data: GameData, event: Event) -> str:
         return describe_event(data, event)
+
+
+def name_takes_standing(phase: str) -> bool:
+    """The phases whose orders file carries standing instructions (the bot sets them)."""
+    return phase in ("purchase", "action")
 
 
 def _bot_standing(faction: str, state: State) -> dict[str, Any]:
@@ -534,8 +552,9 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= combat.MAX_ROUNDS:
                 problems.append(Problem(("standing", key), f"{key} is a number of rounds, 1 to "
                                                            f"{combat.MAX_ROUNDS}"))
-        elif isinstance(value, bool) or value not in STANDING_KEYS[key]:
-            choices = ", ".join(str(c) for c in STANDING_KEYS[key] if isinstance(c, str))
+        elif isinstance(value, bool) or not isinstance(value, str | int) or value not in STANDING_KEYS[key]:
+            choices = ", ".join(str(c) for c in STANDING_KEYS[key] if isinstance(c, str)) or ", ".join(
+                str(c) for c in STANDING_KEYS[key])
             problems.append(Problem(("standing", key), f"{key} is one of {choices}, not {value!r}"))
     return problems
 
