@@ -498,7 +498,9 @@ def action(
                                "text": f"no battle: {trial[0].message}"})
             specs += [] if trial else found
         problems = []
-    questions = decisions.retreat_questions(work, faction, specs, answers or {})
+    questions, notes = decisions.retreat_questions(work, faction, specs, answers or {}, b, data)
+    if not answers:  # once: a phase resumed with the answers says it no more
+        events += notes
     if questions:  # 8.4 asked by mail: the battles wait for the answers
         return [*events, decisions.asked_event(faction, body, questions)], problems
     fought, work = combat.resolve_attacks(b, data, work, faction, specs, body.get("secret"), rng,

@@ -1093,6 +1093,27 @@ def steps(state: State, pid: str) -> int:
     return 1 if state["units"][pid]["reduced"] else 2
 
 
+def retreat_before_possible(b: Board, data: Any, state: State, attacker: str,
+                            spec: dict[str, Any], faction: str) -> str | None:
+    """8.4: whether `faction`, defending the battle of `spec`, has any retreat before combat
+    it may make: None if it has, else why not (the rule's words), so that pbem asks the
+    question only when the answer can matter."""
+    battle = Battle(b, data, state, attacker, spec, rng=None)  # type: ignore[arg-type]
+    units = [u for u in _units(state, battle.zone, {faction}) if state["units"][u]["type"] != "fleet"]
+    if not units:
+        return None  # leaders alone: 10.5 decides, not 8.4
+    cav = sum(1 for u in units if state["units"][u]["type"] == "cav")
+    atk_cav = sum(1 for u in battle.side_units("atk") if state["units"][u]["type"] == "cav")
+    if atk_cav > cav and cav != len(units):
+        return "the attacker has more cavalry (8.4)"
+    if battle.retreat_options(faction, units, forced=False):
+        return None
+    if any(sea_passage(b, state, battle.zone, faction, sea, units)[0] for sea in b.seas):
+        return None
+    return ("no zone it may retreat to: not along a difficult route, nor the attacker's route, "
+            "nor into an enemy zone or one with more enemy units, and no fleet to go by sea (8.4)")
+
+
 def sea_passage(
     b: Board, state: State, zone: str, faction: str, sea: str, units: list[str],
 ) -> tuple[list[tuple[str, str]], str]:

@@ -34,11 +34,14 @@ ASKABLE = ("retreat_before_combat", "lenin_initiative")
 
 
 def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
-                      answers: dict[str, Any]) -> list[dict[str, Any]]:
-    """8.4: the defenders of the declared battles who must be asked."""
-    from .combat import defenders_of
+                      answers: dict[str, Any], b: Board | None = None, data: Any = None,
+                      ) -> tuple[list[dict[str, Any]], list[Event]]:
+    """8.4: the defenders of the declared battles who must be asked, and a note for each
+    one not asked because no retreat before combat is open to it (it stands and fights)."""
+    from .combat import defenders_of, retreat_before_possible
 
     out = []
+    notes: list[Event] = []
     for spec in specs:
         zone = spec["zone"]
         # a minor's units answer through its controller (12.12)
@@ -46,10 +49,16 @@ def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
             if faction not in MAJORS or faction in answers.get(zone, {}):
                 continue
             choice = state["standing"].get(faction, {}).get("retreat_before_combat")
-            if choice in (None, ASK):
-                out.append({"faction": faction, "zone": zone, "attacker": actor,
-                            "question": "retreat_before_combat", "rule": "8.4"})
-    return out
+            if choice not in (None, ASK):
+                continue
+            why = retreat_before_possible(b, data, state, actor, spec, faction) if b else None
+            if why is not None:  # no legal answer but to stand: nothing to ask
+                notes.append({"type": "note", "zone": zone, "text": f"{faction} is not asked "
+                              f"whether to retreat before combat at {zone}: {why}"})
+                continue
+            out.append({"faction": faction, "zone": zone, "attacker": actor,
+                        "question": "retreat_before_combat", "rule": "8.4"})
+    return out, notes
 
 
 def lenin_asked(state: State) -> bool:

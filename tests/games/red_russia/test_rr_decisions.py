@@ -195,3 +195,25 @@ def test_a_question_by_mail_stops_the_phase_and_the_answer_resumes_it(tmp_path: 
                                                        for ev in e["events"]))
     report = api.audit(root)
     assert report["ok"], report["problems"]
+
+
+def test_8_4_no_question_when_no_retreat_before_combat_is_open() -> None:
+    # "units may not retreat ... into an enemy zone" (8.4): every zone next to Tver is Red,
+    # so the South defender can only stand; pbem does not ask, and says why
+    from position import board_rules
+
+    b = board_rules.board(data())
+    around = {z: "red" for z in b.routes["Tver"]}
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Tver"},
+                     control={"Tver": "south", **around})
+    state["standing"] = standing_({"red": {}})
+    del state["standing"]["south"]  # no instruction: it would be asked if it could retreat
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}, {"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), OpenSecrets())
+    kinds = [e["type"] for e in events]
+    assert "asked" not in kinds and "combat_round" in kinds
+    note = next(e for e in events if e["type"] == "note" and "not asked" in e["text"])
+    assert note["text"].startswith("south is not asked whether to retreat before combat at Tver: "
+                                   "no zone it may retreat to")
+    assert note["text"].endswith("(8.4)")
