@@ -111,3 +111,18 @@ def resolve_phase(state: State, body: dict[str, Any], dice: Sequence[int]) -> tu
     for e in events:
         after = GAME.apply(data(), after, e)
     return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after
+
+
+def resolve_exact(state: State, body: dict[str, Any], dice: Sequence[int],
+                  ) -> tuple[list[dict[str, Any]], State, FixedRng]:
+    """As resolve_phase, but the dice must be exactly those the rules ask for: a threshold
+    test whose dice run out, or are left over, does not test what it says."""
+    actor = state["actor"]
+    assert messages(state, actor, body) == []
+    rng = FixedRng(*dice)
+    events = GAME.resolve(data(), state, {actor: body}, rng, OpenSecrets())
+    assert rng.values == [], f"dice left over: {rng.values}"
+    after = state
+    for e in events:
+        after = GAME.apply(data(), after, e)
+    return [e for e in events if e["type"] not in ("phase", "standing", "segment")], after, rng

@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
+from position import messages, orders, position, resolve_exact
 from position import standing as standing_
 
 Events = list[dict[str, Any]]
-HIDDEN = ("phase", "standing", "segment")
 CLOSED = {"Petrograd": "south", "Moscow": "south"}
 ALL_CLOSED = {**CLOSED, "Novgorod": "south", "Smolensk": "south"}
 AWAY = {"retreat_before_combat": "always"}
@@ -27,15 +26,8 @@ AWAY = {"retreat_before_combat": "always"}
 def run(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[Events, dict[str, Any]]:
     """The actor's orders, checked, resolved with exactly these dice: the events shown and
     the state after them."""
-    actor = state["actor"]
-    assert messages(state, actor, body) == []
-    rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {actor: body}, rng, OpenSecrets())
-    assert rng.values == [], f"dice left over: {rng.values}"
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in HIDDEN], after
+    events, after, _ = resolve_exact(state, body, dice)
+    return events, after
 
 
 def attack(pieces: dict[str, str], zone: str, dice: list[int], *, actor: str = "south",

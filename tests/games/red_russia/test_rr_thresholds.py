@@ -13,13 +13,12 @@ import importlib
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position
+from position import FixedRng, data, orders, position, resolve_exact
 from position import standing as standing_
 
 politics = importlib.import_module("pbem_game_red_russia.politics")
 
 Events = list[dict[str, Any]]
-HIDDEN = ("phase", "standing", "segment")
 
 
 # ---------------------------------------------------------------------------------------
@@ -27,17 +26,10 @@ HIDDEN = ("phase", "standing", "segment")
 
 
 def run(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[Events, dict[str, Any]]:
-    """Check the actor's orders, resolve them with exactly these dice (every die used), and
-    return the events shown and the state after them."""
-    actor = state["actor"]
-    assert messages(state, actor, body) == []
-    rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {actor: body}, rng, OpenSecrets())
-    assert rng.values == [], f"dice left over: {rng.values}"
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in HIDDEN], after
+    """The actor's orders, checked, resolved with exactly these dice: the events shown and
+    the state after them."""
+    events, after, _ = resolve_exact(state, body, dice)
+    return events, after
 
 
 def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, actor: str = "red",
