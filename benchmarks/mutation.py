@@ -59,14 +59,23 @@ TESTS: dict[str, list[str]] = {
     "pbem/orders.py": ["tests/test_multi_faction_orders.py", "tests/test_sshsig.py",
                        "tests/test_secrets.py"],
     "pbem/audit.py": ["tests/test_audit_tamper.py", "tests/test_fair_dice.py"],
+    # combat.py also holds the naval combat (8.92), minors' battles (12.x) and battle cards
     "games/red_russia/rules/combat.py": ["tests/games/red_russia/test_rr_combat.py",
                                          "tests/games/red_russia/test_rr_thresholds.py",
                                          "tests/games/red_russia/test_rr_clauses.py",
-                                         "tests/games/red_russia/test_rr_sea_retreat.py"],
+                                         "tests/games/red_russia/test_rr_sea_retreat.py",
+                                         "tests/games/red_russia/test_rr_naval.py",
+                                         "tests/games/red_russia/test_rr_minors.py",
+                                         "tests/games/red_russia/test_rr_play.py",
+                                         "tests/games/red_russia/test_rr_cards.py"],
+    # movement.py also lands the units at sea after a retreat by sea (8.4) and moves minors'
+    # and allied units (12.x, 13.6x)
     "games/red_russia/rules/movement.py": ["tests/games/red_russia/test_rr_movement.py",
                                            "tests/games/red_russia/test_rr_thresholds.py",
                                            "tests/games/red_russia/test_rr_clauses.py",
-                                           "tests/games/red_russia/test_rr_naval.py"],
+                                           "tests/games/red_russia/test_rr_naval.py",
+                                           "tests/games/red_russia/test_rr_sea_retreat.py",
+                                           "tests/games/red_russia/test_rr_minors.py"],
 }
 
 # Not copied to the scratch folder (caches, build output, another run's mutants).
@@ -141,9 +150,16 @@ def tests_for(module: str, override: list[str] | None) -> list[str]:
     if override:
         return override
     tests = list(TESTS.get(module, []))
-    extra = f"tests/test_{Path(module).stem}_mutants.py"
-    if (ROOT / extra).exists() and extra not in tests:
-        tests.append(extra)
+    path = Path(module)
+    # pbem/<stem>.py: tests/test_<stem>_mutants.py; games/<id>/rules/<stem>.py:
+    # tests/games/<id>/test_*_<stem>_mutants.py (test_rr_combat_mutants.py)
+    extras = [f"tests/test_{path.stem}_mutants.py"]
+    if path.parts[0] == "games" and len(path.parts) == 4 and path.parts[2] == "rules":
+        extras += sorted(p.relative_to(ROOT).as_posix() for p in
+                         (ROOT / "tests" / "games" / path.parts[1]).glob(f"test_*_{path.stem}_mutants.py"))
+    for extra in extras:
+        if (ROOT / extra).exists() and extra not in tests:
+            tests.append(extra)
     if not tests:
         raise SystemExit(f"no tests known for {module}; name them with --tests")
     return tests

@@ -294,7 +294,7 @@ def _one_move(
         if route is None:
             problems.append(Problem((*path, "to"), f"{dest} cannot be reached from {start} this "
                                                    "phase" + (" by rail" if rail else "")
-                                                   + _why_not(b, state, stack, start, dest, limit)))
+                                                   + _why_not(b, state, stack, start, dest, limit, rail)))
             return None
     assert route is not None
     return _walk(b, state, stack, route, limit, rail, path, problems)
@@ -424,9 +424,11 @@ def _cheapest(
     return None
 
 
-def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str, limit: int) -> str:
+def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str, limit: int,
+             rail: bool) -> str:
     if dest in b.routes.get(start, {}):
-        kind, why = _legal_step(b, state, stack, start, dest, False)
+        # 7.6 a rail move refused for an enemy zone or enemy units says so, not a cost
+        kind, why = _legal_step(b, state, stack, start, dest, rail)
         if kind is None:
             return f": {why}"
         left = max(0, limit - max(state["moved"].get(p, 0) for p in stack.pieces))

@@ -1,0 +1,563 @@
+"""Red Russia movement (movement.py) cases written against the survivors of mutation
+testing (benchmarks/mutation.py games/red_russia/rules/movement.py): each asserts the exact
+outcome - the path and message of a refusal, the events of a move - that a changed line of
+movement.py would change. Each test's name starts with the rule it checks (rulebook:
+../shared/rules/red-russia-rules.txt).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from position import (
+    FixedRng,
+    data,
+    orders,
+    position,
+    problems,
+    resolve_exact,
+)
+from position import standing as standing_
+
+movement = importlib.import_module("pbem_game_red_russia.movement")
+
+Events = list[dict[str, Any]]
+MOVE = ("orders", 0, "move")
+
+
+def move(units: Any, to: str, **more: Any) -> dict[str, Any]:
+    return {"move": {"units": units, "to": to, **more}}
+
+
+def refused(state: dict[str, Any], *items: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+    return [(p.path, p.message) for p in problems(state, state["actor"], orders(*items))]
+
+
+def run(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[Events, dict[str, Any], FixedRng]:
+    return resolve_exact(state, body, dice)
+
+
+# ---------------------------------------------------------------------------------------
+# 7.1-7.3, 10.1, 10.3 a move refused: the exact path and message
+
+
+def test_7_1_a_move_order_with_an_unknown_key_no_unit_or_an_unknown_place() -> None:
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Tver"})
+    assert refused(state, move(["red-inf-01"], "Tver", frm="Moscow")) == [
+        ((*MOVE, "frm"), "unknown key 'frm'; did you mean 'from'? (expected: units, to, from, via, rail)")]
+    assert refused(state, move([], "Tver")) == [((*MOVE, "units"), "name at least one unit or leader")]
+    assert refused(state, move(["red-inf-01"], "Nowhere")) == [((*MOVE, "to"), "unknown zone 'Nowhere'")]
+    assert refused(state, move(["red-inf-01"], "Tver", via=["Nowhere"])) == [
+        ((*MOVE, "via", 0), "unknown zone 'Nowhere'")]
+    assert refused(state, move(["red-inf-01"], "Tver", rail="yes")) == [((*MOVE, "rail"), "rail is true or false")]
+    assert refused(state, move(["red-inf-01"], "Tver", **{"from": "Kazan"})) == [
+        ((*MOVE, "from"), "the units are in Moscow, not Kazan")]
+    assert refused(state, move(["red-inf-01"], "Tver", **{"from": "Moscow"})) == []
+
+
+def test_10_3_the_pieces_of_a_move_are_named_once_are_ones_own_on_the_map_and_start_together() -> None:
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Tver", "south-inf-01": "Tula"})
+    assert refused(state, move(["red-inf-01", "red-inf-02"], "Vladimir")) == [
+        ((*MOVE, "units"), "the units of one move must start together (10.3); they are in Moscow, Tver")]
+    assert refused(state, move(["red-inf-01", "red-inf-01"], "Tver")) == [
+        ((*MOVE, "units", 1), "red-inf-01 is named twice")]
+    assert refused(state, move(["nobody"], "Tver")) == [((*MOVE, "units", 0), "unknown unit or leader 'nobody'")]
+    assert refused(state, move(["south-inf-01"], "Tver")) == [
+        ((*MOVE, "units", 0), "south-inf-01 belongs to south, not red")]
+    assert refused(state, move(["red-inf-03"], "Tver")) == [((*MOVE, "units", 0), "red-inf-03 is not on the map")]
+    # one piece given as a plain name: the path is the units key itself
+    assert refused(state, move("red-inf-03", "Tver")) == [((*MOVE, "units"), "red-inf-03 is not on the map")]
+
+
+def test_15_1_the_treasure_moves_only_with_a_unit_that_is_not_an_aircraft() -> None:
+    state = position({"red-inf-01": "Moscow", "red-air-01": "Moscow", "treasure": "Moscow"})
+    assert refused(state, move(["treasure"], "Tver")) == [
+        ((*MOVE, "units"), "the treasure moves only with a unit that is not an aircraft (15.1)")]
+    assert refused(state, move(["treasure", "red-air-01"], "Tver")) == [
+        ((*MOVE, "units"), "the treasure moves only with a unit that is not an aircraft (15.1)")]
+    events, after, _ = run(state, orders(move(["treasure", "red-inf-01"], "Tver")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"], "path": ["Moscow", "Tver"],
+                       "cost": 1, "stopped": False, "treasure": True}]
+    assert after["treasure"]["zone"] == "Tver"
+    theirs = position({"south-inf-01": "Moscow", "treasure": "Moscow"}, actor="south")
+    assert refused(theirs, move(["treasure", "south-inf-01"], "Tver")) == [
+        ((*MOVE, "units", 0), "the treasure is not yours to move")]
+
+
+def test_7_3_units_sharing_a_zone_with_enemy_units_do_not_move() -> None:
+    state = position({"red-inf-01": "Tula", "south-inf-01": "Tula"})
+    assert refused(state, move(["red-inf-01"], "Moscow")) == [
+        (MOVE, "the units in Tula share the zone with enemy units and may not move except to retreat (7.3)")]
+
+
+def test_7_1_a_zone_out_of_reach_is_explained() -> None:
+    state = position({"red-inf-01": "Moscow"}, control={"Tula": "south", "Orel": "south"})
+    assert refused(state, move(["red-inf-01"], "Omsk")) == [
+        ((*MOVE, "to"), "Omsk cannot be reached from Moscow this phase; name the way with 'via' or move "
+                        "fewer zones (7.1: 1 movement point, 2 with a leader)")]
+    assert refused(state, move(["red-inf-01"], "Kazan", via=["Tver"])) == [
+        ((*MOVE, "to"), "there is no route from Tver to Kazan")]
+    assert refused(state, move(["red-inf-01"], "Orel", via=["Tula"])) == [
+        ((*MOVE, "to"), "this path costs 2 movement points; red-inf-01 has 1 left (7.1, 7.2)")]
+    state["moved"] = {"red-inf-01": 1}  # half a movement point spent
+    assert refused(state, move(["red-inf-01"], "Tula")) == [
+        ((*MOVE, "to"), "Tula cannot be reached from Moscow this phase: entering it costs 1 movement "
+                        "points and these units have 0.5 left (7.1, 7.2)")]
+    assert refused(state, move(["red-inf-01"], "Tver")) == []
+
+
+def test_7_3_a_move_stops_in_a_zone_with_enemy_units() -> None:
+    state = position({"red-inf-01": "Moscow", "trotsky": "Moscow", "south-inf-01": "Tula"})
+    assert refused(state, move(["red-inf-01", "trotsky"], "Orel", via=["Tula"])) == [
+        ((*MOVE, "to"), "the units must stop in Tula: enemy units are there (7.3)")]
+
+
+def test_7_5_land_units_do_not_end_a_move_at_sea() -> None:
+    state = position({"red-inf-01": "Petrograd", "red-fleet-01": "Baltic Sea"})
+    assert refused(state, move(["red-inf-01"], "Baltic Sea")) == [
+        ((*MOVE, "to"), "land units cannot end their move at sea; name the port they land in after the "
+                        "sea (7.5)")]
+
+
+def test_11_0_an_iron_cross_zone_is_closed_on_turns_1_and_2() -> None:
+    state = position({"red-inf-01": "Pskov"}, turn=2)
+    assert refused(state, move(["red-inf-01"], "Riga")) == [
+        ((*MOVE, "to"), "Riga cannot be reached from Pskov this phase: Riga is occupied by the Central "
+                        "Powers on turns 1-2 (11.0)")]
+    assert refused(state, move(["red-inf-01"], "Vitebsk", via=["Riga"])) == [
+        ((*MOVE, "via", 0), "Riga is occupied by the Central Powers on turns 1-2 (11.0)")]
+
+
+def test_10_1_a_leader_commands_his_level_plus_one_units() -> None:
+    pieces = {"red-inf-01": "Moscow", "red-inf-02": "Moscow", "red-inf-03": "Moscow", "budyonny": "Moscow"}
+    state = position(pieces)
+    assert refused(state, move(["red-inf-01", "red-inf-02", "red-inf-03", "budyonny"], "Tver")) == [
+        ((*MOVE, "units"), "Budyonny can command at most 2 units (10.1); this stack has 3")]
+    assert refused(state, move(["red-inf-01", "red-inf-02", "budyonny"], "Tver")) == []
+
+
+def test_10_82_10_83_stalin_and_trotsky_never_end_a_move_together() -> None:
+    state = position({"stalin": "Moscow", "trotsky": "Tver", "red-inf-01": "Moscow"})
+    assert refused(state, move(["stalin", "red-inf-01"], "Tver")) == [
+        ((*MOVE, "to"), "Stalin may not end his move in the same zone as Trotsky (10.82)")]
+    state = position({"trotsky": "Moscow", "stalin": "Tver", "red-inf-01": "Moscow"})
+    assert refused(state, move(["trotsky", "red-inf-01"], "Tver")) == [
+        ((*MOVE, "to"), "Trotsky may not end his move in the same zone as Stalin (10.83)")]
+
+
+def test_18_1_a_white_faction_does_not_stop_with_another_white_factions_units() -> None:
+    state = position({"south-inf-01": "Samara", "siberian-inf-01": "Ufa"}, actor="siberian",
+                     control={"Samara": "siberian"})
+    assert refused(state, move(["siberian-inf-01"], "Samara")) == [
+        ((*MOVE, "to"), "White factions may pass through but not stop with south units in Samara (18.1)")]
+
+
+# ---------------------------------------------------------------------------------------
+# 7.6 rail
+
+
+def test_7_6_rail_runs_through_friendly_zones_free_of_enemy_units_within_the_rail_moves() -> None:
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Moscow"})
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == []
+    events, after, _ = run(state, orders(move(["red-inf-01", "red-inf-02"], "Tver", rail=True)), [])
+    # 7.6 without 19.1 a rail movement carries the stack (red has one a turn)
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01", "red-inf-02"],
+                       "path": ["Moscow", "Tver"], "cost": 1, "stopped": False, "rail": 1}]
+    assert after["rail_used"]["red"] == 1
+    state["rail_used"] = {"red": after["rail_used"]["red"]}
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == [
+        ((*MOVE, "rail"), "red has 0 rail movement(s) left this turn; this needs 1 (7.6, 19.1)")]
+    siberia = position({"siberian-inf-01": "Omsk"}, actor="siberian")
+    assert refused(siberia, move(["siberian-inf-01"], "Tyumen", rail=True))[-1] == (
+        (*MOVE, "rail"), "siberian has 0 rail movement(s) left this turn; this needs 1 (7.6, 19.1)")
+    state = position({"red-inf-01": "Moscow", "trotsky": "Moscow"}, control={"Tula": "south"})
+    assert refused(state, move(["red-inf-01", "trotsky"], "Orel", via=["Tula"], rail=True)) == [
+        ((*MOVE, "via", 0), "rail movement only runs through friendly zones (7.6); Tula is not one")]
+    state = position({"red-inf-01": "Moscow", "trotsky": "Moscow", "south-inf-01": "Tver"})
+    assert refused(state, move(["red-inf-01", "trotsky"], "Novgorod", via=["Tver"], rail=True)) == [
+        ((*MOVE, "via", 0), "rail movement may not enter Tver, where there are enemy units (7.6)")]
+
+
+# ---------------------------------------------------------------------------------------
+# 7.43 fleets, 7.5 naval transport, 7.7 the Black Sea crossing and the Caspian
+
+
+def test_7_43_a_fleet_moves_alone_one_step_between_its_sea_and_its_ports() -> None:
+    state = position({"red-fleet-01": "Petrograd", "red-inf-01": "Petrograd", "trotsky": "Petrograd"})
+    assert refused(state, move(["red-fleet-01", "red-inf-01"], "Baltic Sea")) == [
+        ((*MOVE, "units"), "fleets move on their own, without land units or leaders (land units go by "
+                           "naval transport, 7.5)")]
+    assert refused(state, move(["red-fleet-01", "trotsky"], "Baltic Sea")) == [
+        ((*MOVE, "units"), "fleets move on their own, without land units or leaders (land units go by "
+                           "naval transport, 7.5)")]
+    assert refused(state, move(["red-fleet-01"], "Baltic Sea", via=["Reval"])) == [
+        ((*MOVE, "via"), "a fleet moves one step: from its sea to a port or from a port to its sea (7.43)")]
+    wrong = ((*MOVE, "to"), "red-fleet-01 belongs to the Baltic Sea: it may go only between the Baltic Sea "
+                            "and its ports (Helsinki, Petrograd, Reval, Riga, Vyborg) (7.43)")
+    assert refused(state, move(["red-fleet-01"], "Black Sea")) == [wrong]
+    assert refused(state, move(["red-fleet-01"], "Tver")) == [wrong]
+    assert refused(position({"red-fleet-01": "Baltic Sea"}), move(["red-fleet-01"], "Odessa")) == [wrong]
+    state["moved"] = {"red-fleet-01": 2}
+    assert refused(state, move(["red-fleet-01"], "Baltic Sea")) == [
+        ((*MOVE, "units"), "red-fleet-01 has already moved or transported this phase")]
+
+
+def test_11_0_8_4_a_fleet_does_not_enter_an_iron_cross_port_early_nor_sail_with_cargo_at_sea() -> None:
+    assert refused(position({"red-fleet-01": "Baltic Sea"}, turn=2), move(["red-fleet-01"], "Reval")) == [
+        ((*MOVE, "to"), "Reval is occupied by the Central Powers on turns 1-2 (11.0)")]
+    state = position({"red-fleet-01": "Baltic Sea", "red-inf-01": "Baltic Sea"})
+    state["aboard"] = {"red-inf-01": "red-fleet-01"}
+    assert refused(state, move(["red-fleet-01"], "Petrograd")) == [
+        ((*MOVE, "units"), "red-fleet-01 carries red-inf-01 at sea (8.4): land them first (move: {units: "
+                           "[red-inf-01], from: Baltic Sea, to: PORT}); the fleet may sail once they are "
+                           "ashore, in a later phase (7.5)")]
+
+
+def test_7_43_a_fleet_entering_a_port_with_enemy_units_stops_there() -> None:
+    state = position({"red-fleet-01": "Baltic Sea", "north-inf-01": "Reval"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-fleet-01"], "Reval")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-fleet-01"], "path": ["Baltic Sea", "Reval"],
+                       "cost": 2, "stopped": True}]
+
+
+def test_8_92_a_blockading_fleet_that_sails_into_a_port_ends_its_blockade() -> None:
+    state = position({"allied-fleet-03": "Baltic Sea"}, actor="north", control={"Reval": "north"})
+    state["standing"] = standing_()
+    state["blockade"] = {"allied-fleet-03": "Petrograd"}
+    state["allied_control"] = {"north": 1}
+    events, after, _ = run(state, orders(move(["allied-fleet-03"], "Reval")), [])
+    assert events == [
+        {"type": "allies_taken", "faction": "north", "units": ["allied-fleet-03"]},
+        {"type": "moved", "faction": "north", "units": ["allied-fleet-03"], "path": ["Baltic Sea", "Reval"],
+         "cost": 2, "stopped": False},
+        {"type": "blockade_lifted", "port": "Petrograd", "fleets": ["allied-fleet-03"],
+         "why": "the fleet sailed to Reval"},
+    ]
+    assert after["blockade"] == {}
+
+
+def test_8_92_a_fleet_putting_to_sea_is_searched_by_an_opponent_who_always_searches() -> None:
+    state = position({"red-fleet-01": "Petrograd", "allied-fleet-03": "Baltic Sea"})
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    events, _, rng = run(state, orders(move(["red-fleet-01"], "Baltic Sea")), [3, 4] + [1] * 6)
+    assert events[:2] == [
+        {"type": "moved", "faction": "red", "units": ["red-fleet-01"], "path": ["Petrograd", "Baltic Sea"],
+         "cost": 2, "stopped": False},
+        {"type": "naval_search", "zone": "Baltic Sea", "faction": "allies", "phasing": False,
+         "fleets": ["allied-fleet-03"], "targets": ["red-fleet-01"], "dice": [3, 4], "contact": True},
+    ]
+    assert rng.labels[:2] == ["naval:baltic-sea:t3:allies:on-red:o0:search:d1",
+                              "naval:baltic-sea:t3:allies:on-red:o0:search:d2"]
+    assert [e["type"] for e in events[2:]] == ["combat_round", "naval_battle_over"]
+
+
+TRANSPORT = {"red-fleet-01": "Baltic Sea", "red-inf-01": "Petrograd"}
+
+
+def test_7_5_a_naval_transport_carries_one_unit_between_friendly_ports_of_the_fleets_sea() -> None:
+    via = ("orders", 0, "move", "via", 0)
+    state = position(TRANSPORT, control={"Reval": "red"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01"], "Reval", via=["Baltic Sea"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Petrograd", "Baltic Sea", "Reval"], "cost": 2, "stopped": False,
+                       "fleets": ["red-fleet-01"]}]
+    assert refused(state, move(["red-inf-01"], "Reval", via=["Baltic Sea"], rail=True)) == [
+        (via, "a move by sea cannot also be a rail move")]
+    two = position({**TRANSPORT, "red-inf-02": "Petrograd"}, control={"Reval": "red"})
+    assert refused(two, move(["red-inf-01", "red-inf-02"], "Reval", via=["Baltic Sea"])) == [
+        (via, "a naval transport carries one unit and one leader (7.5)")]
+    leaders = position({**TRANSPORT, "trotsky": "Petrograd", "stalin": "Petrograd"}, control={"Reval": "red"})
+    assert refused(leaders, move(["red-inf-01", "trotsky", "stalin"], "Reval", via=["Baltic Sea"])) == [
+        (via, "a naval transport carries one unit and one leader (7.5)")]
+    assert refused(position(TRANSPORT, control={"Reval": "north"}),
+                   move(["red-inf-01"], "Reval", via=["Baltic Sea"])) == [
+        (via, "naval transport runs between friendly ports (7.5); Reval is not friendly")]
+    assert refused(position(TRANSPORT, control={"Odessa": "red"}),
+                   move(["red-inf-01"], "Odessa", via=["Baltic Sea"])) == [
+        (via, "Petrograd and Odessa must both be ports of the Baltic Sea; its ports are Helsinki, Petrograd, "
+              "Reval, Riga, Vyborg (7.5)")]
+    nofleet = position({"red-inf-01": "Petrograd"}, control={"Reval": "red"})
+    busy = position(TRANSPORT, control={"Reval": "red"})
+    busy["moved"] = {"red-fleet-01": 2}
+    for state in (nofleet, busy):
+        assert refused(state, move(["red-inf-01"], "Reval", via=["Baltic Sea"])) == [
+            (via, "no red fleet at sea in the Baltic Sea is free to carry them this phase (7.5)")]
+
+
+def test_7_7_the_caspian_crossing_needs_no_fleet_between_its_ports_only() -> None:
+    state = position({"red-inf-01": "Astrakhan"}, control={"Astrakhan": "red", "Baku": "red", "Tsaritsyn": "red"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01"], "Baku", via=["Caspian Sea"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Astrakhan", "Caspian Sea", "Baku"], "cost": 2, "stopped": False}]
+    assert refused(state, move(["red-inf-01"], "Astrakhan", via=["Tsaritsyn", "Caspian Sea"])) == [
+        (("orders", 0, "move", "via", 1), "the Caspian crossing links its ports only: Astrakhan, Baku, "
+                                          "Krasnovodsk, Petrovsk (7.7)")]
+
+
+def test_7_7_to_batumi_the_fleet_may_lie_in_a_black_sea_port() -> None:
+    # 7.7: crossing to another territory (Transcaucasia) the fleet may be in one of the four
+    # ports; within one territory (Novorossiysk to Sevastopol) it must be at sea
+    pieces = {"south-inf-01": "Novorossiysk", "south-fleet-01": "Odessa"}
+    state = position(pieces, actor="south", control={"Batumi": "south", "Novorossiysk": "south",
+                                                     "Sevastopol": "south"})
+    assert refused(state, move(["south-inf-01"], "Batumi", via=["Black Sea"])) == []
+    assert refused(state, move(["south-inf-01"], "Sevastopol", via=["Black Sea"])) == [
+        (("orders", 0, "move", "via", 0), "no south fleet at sea in the Black Sea is free to carry them "
+                                          "this phase (7.5)")]
+
+
+def test_8_92_a_transport_met_at_sea_turns_back_and_moves_no_more() -> None:
+    # the Allies always search: contact (3+4), one round of naval combat, no damage; Red's
+    # unit, Trotsky and the treasure turn back to Petrograd
+    pieces = {**TRANSPORT, "trotsky": "Petrograd", "treasure": "Petrograd", "allied-fleet-03": "Baltic Sea"}
+    state = position(pieces, control={"Reval": "red"})
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    body = orders(move(["red-inf-01", "trotsky", "treasure"], "Reval", via=["Baltic Sea"]))
+    events, after, _ = run(state, body, [3, 4] + [1] * 6)
+    assert events[-2:] == [
+        {"type": "note", "zone": "Baltic Sea", "text": "the transport was met at sea: red-inf-01, trotsky "
+                                                       "turn(s) back to Petrograd (8.92)"},
+        {"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"], "path": ["Petrograd"],
+         "cost": 2, "stopped": True, "treasure": True, "fleets": ["red-fleet-01"],
+         "why": "turned back at sea, no more movement this phase (8.92)"},
+    ]
+    assert after["units"]["red-inf-01"]["zone"] == "Petrograd" and after["treasure"]["zone"] == "Petrograd"
+    # no contact (3+3): the move goes on
+    events, after, _ = run(state, body, [3, 3])
+    assert events[-1] == {"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                          "path": ["Petrograd", "Baltic Sea", "Reval"], "cost": 2, "stopped": False,
+                          "treasure": True, "fleets": ["red-fleet-01"]}
+    assert after["treasure"]["zone"] == "Reval"
+
+
+def test_8_92_15_1_a_transport_whose_unit_is_lost_at_sea_leaves_the_treasure_behind() -> None:
+    # two hits reduce the fleet; its reduced cargo shares the damage and is eliminated (8.92);
+    # Trotsky turns back alone, without the treasure, which never left Petrograd (15.1)
+    pieces = {**TRANSPORT, "trotsky": "Petrograd", "treasure": "Petrograd", "allied-fleet-03": "Baltic Sea"}
+    state = position(pieces, control={"Reval": "red"}, reduced=("red-inf-01",))
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    body = orders(move(["red-inf-01", "trotsky", "treasure"], "Reval", via=["Baltic Sea"]))
+    events, after, _ = run(state, body, [3, 4] + [6, 6, 1] + [1, 1, 1])
+    assert events[-2:] == [
+        {"type": "note", "zone": "Baltic Sea", "text": "the transport was met at sea: trotsky turn(s) back "
+                                                       "to Petrograd (8.92)"},
+        {"type": "moved", "faction": "red", "units": ["trotsky"], "path": ["Petrograd"], "cost": 2,
+         "stopped": True, "fleets": ["red-fleet-01"],
+         "why": "turned back at sea, no more movement this phase (8.92)"},
+    ]
+    assert after["units"]["red-inf-01"]["status"] == "eliminated"
+    assert after["treasure"]["zone"] == "Petrograd"
+
+
+# ---------------------------------------------------------------------------------------
+# the bot's moves (movement.bot: "stacks step to a neighbouring zone; fleets at sea seek out
+# weaker enemy fleets (8.92)"), with the dice it asks for
+
+
+class Script:
+    """Dice and choices as given, recording what was asked (label, sides or the items)."""
+
+    def __init__(self, rolls: list[int], choices: list[int]) -> None:
+        self.rolls, self.choices = list(rolls), list(choices)
+        self.asked: list[tuple[str, Any]] = []
+
+    def roll(self, label: str, sides: int = 6) -> int:
+        self.asked.append((label, sides))
+        return self.rolls.pop(0)
+
+    def choice(self, label: str, items: list[Any]) -> Any:
+        self.asked.append((label, list(items)))
+        return items[self.choices.pop(0)]
+
+    def shuffle(self, label: str, items: list[Any]) -> list[Any]:
+        return list(items)
+
+
+def bot(state: dict[str, Any], rolls: list[int], choices: list[int]) -> tuple[list[dict[str, Any]], Script]:
+    rng = Script(rolls, choices)
+    out = movement.bot(data(), state, state["actor"], rng)
+    assert rng.rolls == [] and rng.choices == []
+    return out, rng
+
+
+def test_bot_a_stack_holds_on_a_one_in_three_else_some_of_its_units_step_to_a_neighbour() -> None:
+    # Kazan's stack rolls 1: it holds. Moscow's rolls 2: it goes to the 5th neighbour (Tver),
+    # one of its two units (a d2 of 1); leaders and fleets are not moved by the bot
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Moscow", "red-cav-01": "Kazan",
+                      "trotsky": "Moscow", "red-fleet-01": "Petrograd"})
+    orders_, rng = bot(state, [1, 2, 1], [4])
+    assert orders_ == [{"move": {"units": ["red-inf-01"], "from": "Moscow", "to": "Tver"}}]
+    assert rng.asked == [("bot:move:red:kazan", 3), ("bot:move:red:moscow", 3),
+                         ("bot:dest:red:moscow", ["Nizhny Novgorod", "Ryazan", "Smolensk", "Tula", "Tver",
+                                                  "Yaroslavl"]),
+                         ("bot:count:red:moscow", 2)]
+    both, _ = bot(state, [1, 2, 2], [4])
+    assert both == [{"move": {"units": ["red-inf-01", "red-inf-02"], "from": "Moscow", "to": "Tver"}}]
+
+
+def test_bot_11_0_never_steps_into_an_iron_cross_zone_on_turns_1_and_2() -> None:
+    orders_, rng = bot(position({"red-inf-01": "Pskov"}, turn=2), [2], [0])
+    assert orders_ == [{"move": {"units": ["red-inf-01"], "from": "Pskov", "to": "Novgorod"}}]
+    assert rng.asked == [("bot:move:red:pskov", 3), ("bot:dest:red:pskov", ["Novgorod", "Petrograd", "Vitebsk"])]
+
+
+def test_bot_7_3_a_stack_that_may_not_move_gives_no_order() -> None:
+    orders_, _ = bot(position({"red-inf-01": "Tula", "south-inf-01": "Tula"}), [2], [0])
+    assert orders_ == []
+
+
+def test_bot_8_4_units_at_sea_land_in_the_first_friendly_port_and_8_92_an_equal_fleet_searches() -> None:
+    state = position({"red-fleet-01": "Baltic Sea", "red-inf-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"})
+    state["aboard"] = {"red-inf-01": "red-fleet-01"}
+    orders_, rng = bot(state, [], [])
+    # Helsinki (Finnish) is not friendly: Petrograd is the first port that takes them
+    assert orders_ == [{"move": {"units": ["red-inf-01"], "from": "Baltic Sea", "to": "Petrograd"}},
+                       {"search": {"zone": "Baltic Sea"}}]
+    assert rng.asked == []
+
+
+def test_bot_8_92_a_weaker_fleet_does_not_search() -> None:
+    weaker = position({"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"}, reduced=("red-fleet-01",))
+    assert bot(weaker, [], [])[0] == []
+    stronger = position({"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"}, reduced=("allied-fleet-03",))
+    assert bot(stronger, [], [])[0] == [{"search": {"zone": "Baltic Sea"}}]
+    alone = position({"red-fleet-01": "Baltic Sea"})
+    assert bot(alone, [], [])[0] == []
+
+
+def test_7_6_a_rail_move_into_an_enemy_zone_is_refused_for_7_6_not_for_its_cost() -> None:
+    # 7.6 "rail movement only runs through friendly zones": the explanation says so (it
+    # used to say the step cost 1 movement point with 2 left, a contradiction)
+    state = position({"red-inf-01": "Moscow"}, control={"Tula": "south"})
+    assert refused(state, move(["red-inf-01"], "Tula", rail=True)) == [
+        ((*MOVE, "to"), "Tula cannot be reached from Moscow this phase by rail: rail movement only runs "
+                        "through friendly zones (7.6); Tula is not one")]
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Tver"})
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == [
+        ((*MOVE, "to"), "Tver cannot be reached from Moscow this phase by rail: rail movement may not "
+                        "enter Tver, where there are enemy units (7.6)")]
+    # without rail the same step is open (7.2: two half points, the unit has two)
+    assert refused(state, move(["red-inf-01"], "Tver")) == []
+
+
+# ---------------------------------------------------------------------------------------
+# 8.4 units at sea since a retreat by sea land in a friendly port of that sea
+
+
+def at_sea(**more: Any) -> dict[str, Any]:
+    state = position({"red-fleet-01": "Baltic Sea", "red-inf-01": "Baltic Sea", "trotsky": "Baltic Sea"}, **more)
+    state["aboard"] = {"red-inf-01": "red-fleet-01", "trotsky": "red-fleet-01"}
+    return state
+
+
+def test_8_4_units_at_sea_land_in_a_friendly_open_port_of_their_sea() -> None:
+    to = (*MOVE, "to")
+    assert refused(at_sea(), move(["red-inf-01"], "Petrograd")) == []
+    assert refused(at_sea(), move(["red-inf-01"], "Petrograd", rail=True)) == [
+        ((*MOVE, "rail"), "a landing from the sea cannot also be a rail move")]
+    assert refused(at_sea(), move(["red-inf-01"], "Tver")) == [
+        (to, "units at sea in the Baltic Sea land in one of its ports (Helsinki, Petrograd, Reval, Riga, Vyborg); "
+             "Tver is not one (8.4, 7.5); to go further, name the port in via")]
+    assert refused(at_sea(), move(["red-inf-01"], "Black Sea")) == [
+        (to, "units at sea in the Baltic Sea land in one of its ports (Helsinki, Petrograd, Reval, Riga, Vyborg); "
+             "Black Sea is not one (8.4, 7.5)")]
+    assert refused(at_sea(), move(["red-inf-01"], "Reval")) == [
+        (to, "units land in a friendly port (7.5); Reval is not friendly to red")]
+    assert refused(at_sea(turn=2, control={"Reval": "red"}), move(["red-inf-01"], "Reval")) == [
+        (to, "Reval is occupied by the Central Powers on turns 1-2 (11.0)")]
+    # a port named in via is where they land; the error is then at via 0
+    assert refused(at_sea(), move(["red-inf-01", "trotsky"], "Novgorod", via=["Tver"])) == [
+        ((*MOVE, "via", 0), "units at sea in the Baltic Sea land in one of its ports (Helsinki, Petrograd, "
+                            "Reval, Riga, Vyborg); Tver is not one (8.4, 7.5); to go further, name the port in via")]
+    assert refused(at_sea(control={"Reval": "red"}),
+                   move(["red-inf-01", "trotsky"], "Petrograd", via=["Reval", "Baltic Sea"])) == [
+        ((*MOVE, "via"), "once landed, the move goes on over land (8.4, 7.5)")]
+    alone = at_sea()
+    alone["aboard"] = {"trotsky": "red-fleet-01"}
+    assert refused(alone, move(["red-inf-01"], "Petrograd")) == [
+        ((*MOVE, "units"), "red-inf-01 is in the Baltic Sea aboard no fleet (8.4)")]
+
+
+def test_8_4_7_5_a_landing_costs_one_movement_point_and_a_leader_takes_them_on() -> None:
+    state = at_sea()
+    state["standing"] = standing_()
+    events, after, _ = run(state, orders(move(["red-inf-01", "trotsky"], "Novgorod", via=["Petrograd"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                       "path": ["Baltic Sea", "Petrograd", "Novgorod"], "cost": 3, "stopped": False,
+                       "fleets": ["red-fleet-01"]}]
+    assert after["units"]["red-inf-01"]["zone"] == "Novgorod"
+    # without a leader the landing is the whole move (7.1: one movement point)
+    assert refused(at_sea(), move(["red-inf-01"], "Novgorod", via=["Petrograd"])) == [
+        ((*MOVE, "to"), "this path costs 1.5 movement points; red-inf-01 has 1 left (7.1, 7.2)")]
+
+
+def test_19_1_7_6_rail_movements_are_one_a_rail_dot_held_plus_the_cards_bonus() -> None:
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    railways = position({}, options={"railways": True})
+    # Vologda, Petrograd, Moscow (2), Orel, Voronezh, Tsaritsyn, Tashkent; South: Rostov;
+    # Siberia: Samara, Ekaterinburg, Chelyabinsk, Omsk, Irkutsk
+    assert [movement.rail_capacity(b, railways, f) for f in ("red", "south", "siberian", "north")] == [8, 1, 5, 0]
+    plain = position({})
+    assert [movement.rail_capacity(b, plain, f) for f in ("red", "south")] == [1, 0]  # game.yaml rail_moves
+    plain["rail_bonus"] = {"red": 2, "south": 1}
+    assert [movement.rail_capacity(b, plain, f) for f in ("red", "south", "siberian")] == [3, 1, 0]
+    # 19.1 with railways a rail move uses one rail movement per unit
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Moscow", "trotsky": "Moscow"}, options={"railways": True})
+    state["standing"] = standing_()
+    events, after, _ = run(state, orders(move(["red-inf-01", "red-inf-02", "trotsky"], "Tver", rail=True)), [])
+    assert events[0]["rail"] == 2 and after["rail_used"]["red"] == 2
+
+
+# ---------------------------------------------------------------------------------------
+# the dice change the position: a later order they made impossible is noted, not refused
+
+
+def test_8_91_a_tank_lost_to_a_breakdown_leaves_its_next_move_undone_with_a_note() -> None:
+    # 8.91 a reduced tank entering an enemy zone breaks down on a 6: it is eliminated, and
+    # the second move of the stack (legal when the orders were checked) is noted
+    state = position({"red-tank-01": "Tsaritsyn", "trotsky": "Tsaritsyn"}, reduced=("red-tank-01",))
+    state["standing"] = standing_()
+    body = orders(move(["red-tank-01", "trotsky"], "Novocherkassk"), move(["red-tank-01", "trotsky"], "Rostov"))
+    first = {"type": "moved", "faction": "red", "units": ["red-tank-01", "trotsky"],
+             "path": ["Tsaritsyn", "Novocherkassk"], "cost": 2, "stopped": False}
+    events, _, rng = run(state, body, [6])
+    assert events == [
+        first,
+        {"type": "tank_breakdown", "unit": "red-tank-01", "zone": "Novocherkassk",
+         "label": "tank:t3:red:o0:red-tank-01:novocherkassk", "roll": 6},
+        {"type": "note", "zone": "Rostov", "text": "move (order 2) is not carried out after this phase's dice: "
+                                                   "red-tank-01 is not on the map"},
+    ]
+    # a 5: no breakdown, both moves are made, each with its die
+    events, _, rng = run(state, body, [5, 5])
+    assert events == [
+        first,
+        {"type": "tank_breakdown", "unit": "red-tank-01", "zone": "Novocherkassk",
+         "label": "tank:t3:red:o0:red-tank-01:novocherkassk", "roll": 5},
+        {"type": "moved", "faction": "red", "units": ["red-tank-01", "trotsky"], "path": ["Novocherkassk", "Rostov"],
+         "cost": 2, "stopped": False},
+        {"type": "tank_breakdown", "unit": "red-tank-01", "zone": "Rostov",
+         "label": "tank:t3:red:o1:red-tank-01:rostov", "roll": 5},
+    ]
+    assert rng.labels == ["tank:t3:red:o0:red-tank-01:novocherkassk", "tank:t3:red:o1:red-tank-01:rostov"]
+
+
+def test_8_92_a_fleet_driven_back_by_a_blockade_leaves_its_search_undone_with_a_note() -> None:
+    # 8.92 leaving blockaded Petrograd is a fight to a decision: two British hits, the Red
+    # fleet is reduced and goes back to Petrograd; its search of the Baltic cannot be made
+    state = position({"red-fleet-01": "Petrograd", "allied-fleet-03": "Baltic Sea"})
+    state["standing"] = standing_()
+    state["blockade"] = {"allied-fleet-03": "Petrograd"}
+    body = orders(move(["red-fleet-01"], "Baltic Sea"), {"search": {"zone": "Baltic Sea"}})
+    events, after, rng = run(state, body, [1, 1, 1] + [6, 6, 1])
+    assert events[0] == {"type": "moved", "faction": "red", "units": ["red-fleet-01"],
+                         "path": ["Petrograd", "Baltic Sea"], "cost": 2, "stopped": False}
+    assert events[1]["type"] == "blockade_run" and events[-2]["type"] == "naval_battle_over"
+    assert events[-1] == {"type": "note", "zone": "Baltic Sea", "text": "search (order 2) is not carried out "
+                          "after this phase's dice: you have no fleet at sea in the Baltic Sea to search with (8.92)"}
+    assert rng.labels[0] == "naval:baltic-sea:t3:red:o0:blockade:atk:r1:d1"
+    assert after["units"]["red-fleet-01"]["zone"] == "Petrograd" and after["units"]["red-fleet-01"]["reduced"]
