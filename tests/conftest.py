@@ -94,19 +94,26 @@ def new_campaign(tmp_path: Path) -> Callable[..., Path]:
 
 
 def play(root: Path, *, until_turn: int = 1, phase: str | None = None, seed: str = "bot",
-         max_steps: int = 500) -> dict[str, Any]:
-    """Apply bot orders until the given turn (and phase) is reached; returns the status."""
+         max_steps: int = 500, until: Callable[[dict[str, Any]], bool] | None = None,
+         sign: dict[str, Path] | None = None) -> dict[str, Any]:
+    """Apply bot orders until the given turn (and phase) is reached, or `until(status)`
+    holds; returns the status. The factions in `sign` have their files signed with that
+    key (`pbem sign`, the bot's salts kept)."""
     from pbem import api, yamlio
 
     drafts = root.parent / f"{root.name}-orders"
     for step in range(max_steps):
         s = api.status(root)
-        if s["over"] or (s["turn"] >= until_turn and (phase is None or s["phase"] == phase)):
+        reached = (until(s) if until is not None
+                   else s["turn"] >= until_turn and (phase is None or s["phase"] == phase))
+        if s["over"] or reached:
             return s
         files = []
         for faction in s["awaiting"]:
             path = drafts / f"{step:04d}-{faction}.yaml"
             yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed=seed)))
+            if faction in (sign or {}):
+                api.sign(path, (sign or {})[faction], root)
             files.append(path)
         if files:
             api.apply(root, files)

@@ -20,7 +20,7 @@ import pytest
 
 from pbem import api, randomness, yamlio
 from pbem.campaign import Campaign
-from tests.conftest import Result, need_tool, tree_state
+from tests.conftest import Result, need_tool, play, tree_state
 
 SOUTH = "south"
 
@@ -56,24 +56,9 @@ def _bob_turn(pbem: Callable[..., Result], root: Path, name: str) -> Path:
     return path
 
 
-def _play_until_south(root: Path, folder: Path, *, skip: int = 0) -> None:
+def _play_until_south(root: Path, folder: Path) -> None:
     """The bot plays the other factions (with its salts) until South is awaited."""
-    for step in range(300):
-        status = api.status(root)
-        if SOUTH in status["awaiting"]:
-            if skip == 0:
-                return
-            raise AssertionError("South is awaited and has no orders to skip")
-        files = []
-        for faction in status["awaiting"]:
-            path = folder / f"{step:04d}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="x")))
-            files.append(path)
-        if files:
-            api.apply(root, files)
-        else:
-            api.resolve(root)
-    raise AssertionError("South was never awaited")
+    play(root, seed=f"x-{folder.name}", until=lambda status: SOUTH in status["awaiting"])
 
 
 def _salts_of(path: Path) -> tuple[str, str]:
@@ -118,30 +103,15 @@ def test_a_second_machine_with_the_same_key_signs_the_same_salts(
     assert randomness.salt_commitment(_salts_of(files[0])[0]) == committed
 
 
-def _bot_plays_everyone(root: Path, folder: Path, *, until_turn: int, phase: str) -> None:
+def _bot_plays_everyone(root: Path, *, until_turn: int, phase: str) -> None:
     """The bot plays every faction, South too (its file signed with Bob's key, the bot's
     salts in it: what an NMR policy or a lazy player sends)."""
-    for step in range(500):
-        status = api.status(root)
-        if status["turn"] >= until_turn and status["phase"] == phase:
-            return
-        files = []
-        for faction in status["awaiting"]:
-            path = folder / f"{step:04d}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="x")))
-            if faction == SOUTH:
-                api.sign(path, _key(root))
-            files.append(path)
-        if files:
-            api.apply(root, files)
-        else:
-            api.resolve(root)
-    raise AssertionError("never reached")
+    play(root, until_turn=until_turn, phase=phase, seed="x", sign={SOUTH: _key(root)})
 
 
 def test_the_batch_of_a_phase_mixes_the_players_salt_and_dice_says_which_had_none(
         camp: Path, tmp_path: Path, pbem: Callable[..., Result]) -> None:
-    _bot_plays_everyone(camp, tmp_path / "bot", until_turn=2, phase="purchase")
+    _bot_plays_everyone(camp, until_turn=2, phase="purchase")
     rolls = json.loads(pbem("-C", camp, "dice", "--json").out)
     bare = sorted({r["batch"] for r in rolls if r["batch"]})
     assert bare and all(not r["player_salts"] for r in rolls)  # the bot's salts only

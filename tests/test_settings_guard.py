@@ -155,21 +155,8 @@ def test_a_whole_campaign_with_undo_adjust_a_key_change_and_an_nmr_audits_clean(
     fix.write_text(f"- type: set_resources\n  faction: red\n  money: {money + 1}\n")
     assert pbem("-C", camp, "adjust", fix, "--reason", "a lost purchase").code == 0
     assert pbem("-C", camp, "resolve", "--nmr").code == 0  # nobody sent orders
-    for step in range(200):  # on to turn 1's action phase, Dan signing South's orders
-        status = api.status(camp)
-        if status["turn"] == 1 and status["phase"] == "action":
-            break
-        files = []
-        for faction in status["awaiting"]:
-            path = tmp_path / "orders" / f"{step:03d}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(api.bot(camp, faction, seed="x")))
-            if faction == "south":
-                api.sign(path, tmp_path / "dan_ed25519", camp)
-            files.append(path)
-        if files:
-            api.apply(camp, files)
-        else:
-            api.resolve(camp)
+    # on to turn 1's action phase, Dan signing South's orders
+    play(camp, until_turn=1, phase="action", seed="x", sign={"south": tmp_path / "dan_ed25519"})
     r = pbem("-C", camp, "audit")
     assert r.code == 0, r.err
     assert "correction: " in r.out
