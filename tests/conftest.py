@@ -148,6 +148,18 @@ def need_shared(path: Path, *, module: bool = False) -> Path:
 
 
 @pytest.fixture
+def south_by_bob(tmp_path: Path, pbem: Callable[..., Result]) -> Path:
+    """A seeded campaign where South is Bob, with his own registered key
+    (tmp_path/bob_ed25519, bob.card); the others are hot-seat."""
+    assert pbem("keygen", "--out", tmp_path / "bob").code == 0
+    root = tmp_path / "camp"
+    r = pbem("new", root, "--game", "red_russia", "--seed", "bob", "--name", "camp",
+             "--player", "south=Bob <bob@example.org>", "--key", f"south={tmp_path / 'bob.card'}")
+    assert r.code == 0, r.err
+    return root
+
+
+@pytest.fixture
 def require_tool() -> Callable[[str], str]:
     """Skip when a command-line tool is missing, or fail when CI demands it."""
     return need_tool

@@ -26,15 +26,9 @@ SOUTH = "south"
 
 
 @pytest.fixture
-def camp(tmp_path: Path, pbem: Callable[..., Result]) -> Path:
-    """South is Bob, with his own registered key; the others are hot-seat (the bot plays
-    them, with its own salts)."""
-    assert pbem("keygen", "--out", tmp_path / "bob").code == 0
-    root = tmp_path / "camp"
-    r = pbem("new", root, "--game", "red_russia", "--seed", "salts", "--name", "camp",
-             "--player", "south=Bob <bob@example.org>", "--key", f"south={tmp_path / 'bob.card'}")
-    assert r.code == 0, r.err
-    return root
+def camp(south_by_bob: Path) -> Path:
+    """South is Bob, with his own key; the bot plays the others, with its own salts."""
+    return south_by_bob
 
 
 def _key(root: Path) -> Path:

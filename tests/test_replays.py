@@ -18,13 +18,8 @@ from tests.conftest import Result, need_tool, tree_state
 
 
 @pytest.fixture
-def camp(tmp_path: Path, pbem: Callable[..., Result]) -> Path:
-    assert pbem("keygen", "--out", tmp_path / "bob").code == 0
-    root = tmp_path / "camp"
-    r = pbem("new", root, "--game", "red_russia", "--seed", "replays", "--name", "camp",
-             "--player", "south=Bob <bob@example.org>", "--key", f"south={tmp_path / 'bob.card'}")
-    assert r.code == 0, r.err
-    return root
+def camp(south_by_bob: Path) -> Path:
+    return south_by_bob
 
 
 def _two_from_one_template(camp: Path, tmp_path: Path, pbem: Callable[..., Result],

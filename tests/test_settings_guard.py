@@ -141,12 +141,17 @@ def test_allowed_edits_are_committed_with_the_next_step(
     assert pbem("-C", camp, "audit").code == 0
 
 
-def test_a_whole_campaign_with_undo_adjust_a_key_change_and_an_nmr_audits_clean(
-        camp: Path, pbem: Callable[..., Result], tmp_path: Path) -> None:
+def _north_applied(camp: Path, pbem: Callable[..., Result], tmp_path: Path) -> None:
+    """At the set-up reductions, North's orders recorded (a step an undo can take back)."""
     play(camp, until_turn=0, phase="setup-reduce")
     orders = tmp_path / "north.yaml"
     yamlio.write_atomic(orders, yamlio.dump(api.bot(camp, "north")))
     assert pbem("-C", camp, "apply", orders).code == 0
+
+
+def test_a_whole_campaign_with_undo_adjust_a_key_change_and_an_nmr_audits_clean(
+        camp: Path, pbem: Callable[..., Result], tmp_path: Path) -> None:
+    _north_applied(camp, pbem, tmp_path)
     assert pbem("-C", camp, "undo", "--reason", "wrong file").code == 0
     assert pbem("-C", camp, "seat", "south", "--player", "Dan <dan@example.org>", "--key",
                 tmp_path / "dan.card", "--reason", "Bob left").code == 0
@@ -189,10 +194,7 @@ def test_an_undo_after_a_seat_keeps_the_new_seat(
         camp: Path, pbem: Callable[..., Result], tmp_path: Path) -> None:
     # the seat is not taken back by an undo of an earlier step: campaign.yaml and the log
     # go on agreeing (found by the independent verifier)
-    play(camp, until_turn=0, phase="setup-reduce")
-    orders = tmp_path / "north.yaml"
-    yamlio.write_atomic(orders, yamlio.dump(api.bot(camp, "north")))
-    assert pbem("-C", camp, "apply", orders).code == 0
+    _north_applied(camp, pbem, tmp_path)
     assert pbem("-C", camp, "seat", "south", "--player", "Dan <dan@example.org>", "--key",
                 tmp_path / "dan.card", "--reason", "Bob left").code == 0
     r = pbem("-C", camp, "undo", "--reason", "north's file was the wrong one")

@@ -11,7 +11,17 @@ import importlib
 from typing import Any
 
 import pytest
-from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position, problems
+from position import (
+    GAME,
+    FixedRng,
+    OpenSecrets,
+    data,
+    messages,
+    orders,
+    position,
+    problems,
+    resolve_exact,
+)
 from position import standing as standing_
 
 from pbem.dice import KeyedRng
@@ -19,7 +29,6 @@ from pbem.dice import KeyedRng
 rules = importlib.import_module("pbem_game_red_russia")
 
 RED_AT_SEA = {"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"}
-HIDDEN = ("phase", "standing", "segment")
 
 
 def search(zone: str = "Baltic Sea", **more: Any) -> dict[str, Any]:
@@ -50,14 +59,7 @@ def play(pieces: dict[str, str], faction: str, items: list[dict[str, Any]], dice
     body = orders(*items)
     if secret:
         body["secret"] = secret
-    assert messages(state, faction, body) == []
-    rng = FixedRng(*dice)
-    events = GAME.resolve(data(), state, {faction: body}, rng, OpenSecrets())
-    assert rng.values == [], f"dice left over: {rng.values}"
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return [e for e in events if e["type"] not in HIDDEN], after, rng
+    return resolve_exact(state, body, dice)  # the actor is `faction`
 
 
 ALLIES_SEARCH = {"standing": {"allies": {"naval_search": "always"}}}
