@@ -29,7 +29,7 @@ from typing import Any
 
 from pbem import sealed as sealed_
 from pbem import yamlio
-from pbem.campaign import CONFIG, MANAGED, STATE, Campaign
+from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign
 from pbem.errors import PbemError
 from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
@@ -119,6 +119,8 @@ class _Audit:
                                 "--untracked-files=all", "--", *MANAGED)
         changed = [line[3:] for line in dirty.splitlines() if line[3:] and line[:2] != "??"]
         extra = [line[3:] for line in dirty.splitlines() if line[:2] == "??"]
+        extra += [p for p in yamlio.stale_temps(self.campaign.root, skip=(".git", PRIVATE))
+                  if p not in extra]  # a write killed half-way, outside the managed paths
         found = ([f"uncommitted changes in {', '.join(changed)}"] if changed else []) + (
             [f"files not committed: {', '.join(extra)}"] if extra else [])
         if found:

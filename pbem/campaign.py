@@ -188,6 +188,9 @@ class Campaign:
         self.private.mkdir(mode=0o700, exist_ok=True)  # the referee's alone
         with self.held(exclusive=True, wait=wait):
             done = self.store().recover(MANAGED)
+            stale = yamlio.remove_stale_temps(self.root)
+            if stale:
+                done.append("removed half-written temporary files: " + ", ".join(stale))
             self.check_settings()
             intent = self.private / INTENT
             if intent.is_file():  # a command was killed before it finished: finish it

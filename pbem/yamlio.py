@@ -323,8 +323,15 @@ _BlockDumper.add_representer(dict, _dict_representer)
 _BlockDumper.add_representer(list, _list_representer)
 
 
+# write_atomic's temporary files: ".NAME." + mkstemp's eight characters + ".tmp"
+_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content (temp + os.replace)."""
+    """Write a file so that a crash leaves either the old or the new content (temp + os.replace).
+
+    A process killed between the two leaves its temporary file: `remove_stale_temps` clears
+    them, under the campaign lock."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -336,3 +343,23 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def stale_temps(root: Path, skip: tuple[str, ...] = (".git",)) -> list[str]:
+    """The temporary files `write_atomic` left in ROOT's tree when it was killed, relative
+    to ROOT (top-level folders in SKIP not searched)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        if Path(folder) == root:
+            dirs[:] = [d for d in dirs if d not in skip]
+        found += [(Path(folder) / name).relative_to(root).as_posix()
+                  for name in files if _TEMP_NAME.fullmatch(name)]
+    return sorted(found)
+
+
+def remove_stale_temps(root: Path) -> list[str]:
+    """Remove `stale_temps(root)`; return them. Only safe while no other writer can run."""
+    stale = stale_temps(root)
+    for rel in stale:
+        (root / rel).unlink(missing_ok=True)
+    return stale

@@ -125,6 +125,38 @@ def _half_written_step(root: Path) -> None:
         handle.write("# half written\n")
 
 
+def test_temporary_files_of_a_killed_write_are_reported_then_removed(pbem, reducing: Path,
+                                                                      tmp_path: Path) -> None:
+    """A write killed between its temporary file and the rename leaves `.NAME.XXXXXXXX.tmp`
+    wherever it was writing, managed path or not: audit names it, the next command that
+    takes the lock removes it and says so, and a file of the moderator's that merely ends
+    in .tmp is left alone."""
+    camp = reducing
+    orders = _bot_file(camp, "north", tmp_path)
+    planted = [".state.yaml.2czbe30r.tmp", "log/.000011.yaml.a_b1c2d3.tmp",
+               "reports/.public.txt.zzzz9999.tmp"]
+    for rel in planted:
+        (camp / rel).parent.mkdir(exist_ok=True)
+        (camp / rel).write_text("half")
+    private = camp / ".pbem" / ".intent.json.qwertyui.tmp"
+    private.write_text("{")
+    mine = camp / "notes.tmp"
+    mine.write_text("the moderator's")
+    report = _audit(pbem, camp)
+    assert not report["ok"]
+    problem = " ".join(report["problems"])
+    assert all(rel in problem for rel in planted), problem
+    assert ".intent.json" not in problem and "notes.tmp" not in problem
+    r = pbem("-C", camp, "apply", orders)
+    assert r.code == 0, r.err
+    assert "pbem: recovered: removed half-written temporary files: " in r.err
+    assert not any((camp / rel).exists() for rel in planted) and not private.exists()
+    assert mine.read_text() == "the moderator's"
+    mine.unlink()
+    assert git(camp, "status", "--porcelain") == ""
+    assert _audit(pbem, camp)["ok"]
+
+
 def test_half_written_step_is_discarded_by_the_next_apply(pbem, reducing: Path,
                                                           tmp_path: Path) -> None:
     camp = reducing
