@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign, protected
+from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
 from pbem.game import Phase, clone, game_ids, get_game, load_data
 from pbem.log import (
@@ -139,10 +140,16 @@ def new_campaign(
     name: str | None = None,
     keys_dir: Path | None = None,
     keys: list[str] | None = None,
+    hot_seat: bool = False,
+    contributions: bool = True,
 ) -> dict[str, Any]:
-    """Create a campaign folder: git repository, settings, referee keys, the set-up as step 1.
+    """Create a campaign folder: git repository, settings, referee keys, and step 1: the
+    contribution round (pbem.contributions), or with `contributions=False` the set-up drawn
+    at once with the hidden key alone.
 
-    Everything given is checked before anything is written.
+    `keys_dir` makes a key pair for every faction that has none; their orders must be
+    signed unless `hot_seat` (one person at one machine plays them: unsigned orders allowed,
+    which `status` shows). Everything given is checked before anything is written.
     """
     from pbem import randomness
     from pbem.crypto import keygen_files, read_key_card
@@ -207,7 +214,7 @@ def new_campaign(
         (private / "secret").chmod(0o600)
         card = keygen_files(private / "referee", material=secret if seed is not None else None)
         referee_age, referee_ssh = card.split()[0], " ".join(card.splitlines()[1].split()[:2])
-        if keys_dir is not None:  # hot-seat and test keys: registered, unsigned orders allowed
+        if keys_dir is not None:  # keys made here: unsigned orders only if hot-seat
             keys_dir.mkdir(parents=True, exist_ok=True)
             made: dict[str, list[str]] = {}
             for faction in known:
@@ -223,7 +230,7 @@ def new_campaign(
                         shutil.copy2(keys_dir / f"{twin}{suffix}", keys_dir / f"{faction}{suffix}")
                     made[faction] = made[twin]
                 lines = made[faction]
-                factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=True)
+                factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=hot_seat)
         config: dict[str, Any] = {
             "pbem": 1,
             "campaign": campaign_id,
@@ -240,15 +247,19 @@ def new_campaign(
             config["seed"] = seed
         Store.init(root)
         rng = randomness.hidden_rng(secret)  # set-up draws: hidden until unseal
-        game_state = game.setup(data, chosen, rng)
         campaign = Campaign(root, config)
-        phase = game.phase(data, game_state)
+        if contributions:  # nothing hidden is drawn before the players' salts are in
+            game_state = pre_game(chosen, known)
+        else:
+            game_state = game.setup(data, chosen, rng)
+        phase = campaign.game.phase(data, game_state)
         entry = make_entry(
             seq=1, prev=GENESIS, kind="new", turn=phase.turn, phase=phase.name,
             summary=f"new {desc['name']} campaign {campaign_id}"
                     + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
             options=chosen, randomness=randomness.published(secret),
-            dice=[r._asdict() for r in rng.rolls], settings=protected(config),
+            contribute=known if contributions else None,
+            dice=[r._asdict() for r in rng.rolls] or None, settings=protected(config),
         )
         campaign.write_step(
             entry, {"game": game_state, "pending": {}, "settings": protected(config)},
@@ -297,11 +308,15 @@ def status(root: Path) -> dict[str, Any]:
         "seq": state["seq"],
         "over": phase.over,
         "reproducible": bool(campaign.config.get("reproducible")),
+        # factions whose orders need no signature: hot-seat, or no key registered
+        "unsigned_ok": sorted(f for f, v in campaign.factions().items()
+                              if v.get("unsigned_ok", "ssh" not in v)),
+        "hidden_draws": hidden_draws(state),  # how the set-up and the shuffles are keyed
     }
     if phase.over:
         out["result"] = phase.result
     if campaign.config.get("deadlines") and not phase.over:
-        from pbem.mailloop import deadline_of
+        from pbem.schedule import deadline_of
 
         due = deadline_of(campaign, state, phase)
         if due:
@@ -523,10 +538,12 @@ def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str
     return bodies, revealed
 
 
-def referee_secrets(campaign: Campaign, secret: bytes) -> Any:
+def referee_secrets(campaign: Campaign, secret: bytes,
+                    contributions: dict[str, str] | None) -> Any:
     """The referee's opener: reads the referee's key only if a secret is opened, seals new
-    nodes to their owner and the referee, and shuffles with the hidden secret."""
-    from pbem import dice, randomness
+    nodes to their owner and the referee, and shuffles with the hidden key (mixed with the
+    players' contributions when the campaign held the round)."""
+    from pbem import randomness
     from pbem.sealed import RefereeSecrets
 
     def recipients(owner: str) -> list[str]:
@@ -535,7 +552,7 @@ def referee_secrets(campaign: Campaign, secret: bytes) -> Any:
         return _recipients(campaign, owner)
 
     return RefereeSecrets(campaign.id, campaign.referee_identities, recipients,
-                          dice.hidden_key(randomness.hidden_secret(secret)))
+                          randomness.hidden_draw_key(secret, contributions))
 
 
 def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -584,14 +601,18 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         defaults = []
         used: dict[str, str] = {}
         # campaign.yaml nmr: per faction hold | bot | disorder (wait: hold when forced)
-        from pbem.mailloop import nmr_orders
+        from pbem.schedule import nmr_orders
         for faction in missing:
             bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
             used[faction], orders[faction] = nmr_orders(campaign, state["game"], faction, bot_rng)
             defaults.append(faction)
-        batch = state.get("batch", 0) + 1  # every resolution takes the next chain element
-        rng, seed = randomness.batch_rng(secret, batch, salts)
-        secrets = referee_secrets(campaign, secret)
+        hidden_draws = is_pre_game(state["game"])
+        if hidden_draws:  # the set-up: hidden draws keyed by the referee and the players
+            rng, batch, seed = randomness.hidden_rng(secret, salts), None, None
+        else:  # every other resolution takes the next element of the seed chain
+            batch = state.get("batch", 0) + 1
+            rng, seed = randomness.batch_rng(secret, batch, salts)
+        secrets = referee_secrets(campaign, secret, state.get("contributions"))
         events = game.resolve(data, state["game"], orders, rng, secrets)
         new_game = state["game"]
         for event in events:
@@ -611,6 +632,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             summary=summary, revealed=revealed or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
             nmr_policy=used or None,
+            hidden_draws=hidden_draws or None,
             batch=batch, seed=seed, salts=salts, opened=secrets.openings or None,
             files_revealed=files_out or None,
             events=events, dice=[r._asdict() for r in rng.rolls],

@@ -27,9 +27,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pbem import dice as dice_
 from pbem import sealed as sealed_
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign
+from pbem.contributions import is_pre_game
 from pbem.errors import PbemError
 from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
@@ -264,11 +266,19 @@ class _Audit:
             elif kind == "new":
                 self.checked["rolls"] += len(entry.get("dice", []))  # replayed by the fold
                 self.last_seed = bytes.fromhex(entry.get("randomness", {}).get("anchor", "00"))
+                self._round(name, entry)
             elif kind == "undo":
                 for label in [k for k, v in self.labels.items() if v == entry["undoes"]]:
                     del self.labels[label]  # a step taken back may roll its labels again
             elif kind == "resolve":
-                self._chain(name, entry)
+                if is_pre_game(before["game"]) != bool(entry.get("hidden_draws")):
+                    self.problem(f"{name}: " + (
+                        "marks its dice hidden (hidden_draws), but only the set-up after the "
+                        "contribution round is drawn with the hidden key"
+                        if entry.get("hidden_draws") else
+                        "resolves the contribution round without marking its dice hidden"))
+                if not entry.get("hidden_draws"):
+                    self._chain(name, entry)
                 self._salts(name, entry, before)
                 orders = self._revealed(name, entry, before, sha)
                 orders.update(entry.get("nmr_orders", {}))
@@ -276,8 +286,9 @@ class _Audit:
                 replay = ReplayRng(rolls)
                 secrets: sealed_.PublishedSecrets
                 if self.final and self.hidden_key is not None:
+                    key = dice_.draw_key(self.hidden_key, before.get("contributions"))
                     secrets = sealed_.FinalSecrets(self.campaign.id, entry.get("opened") or [],
-                                                   self.everything, self.hidden_key)
+                                                   self.everything, key)
                 else:
                     secrets = sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or [])
                 events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
@@ -304,6 +315,18 @@ class _Audit:
             self.problem(f"{name}: cannot be replayed: {exc}")
             return False
         return True
+
+    def _round(self, name: str, entry: dict[str, Any]) -> None:
+        """A contribution round asks every faction of the game: one left out could not
+        contribute, and the referee's choice of who may would itself steer the key."""
+        asked = entry.get("contribute")
+        if asked is None:
+            return
+        known = sorted(f["id"] for f in self.game.describe(self.data)["factions"])
+        if sorted(asked) != known:
+            left = sorted(set(known) - set(asked)) or sorted(set(asked) - set(known))
+            self.problem(f"{name}: the contribution round asks {', '.join(sorted(asked)) or 'nobody'}, "
+                         f"not every faction of the game (differs for {', '.join(left)})")
 
     def _chain(self, name: str, entry: dict[str, Any]) -> None:
         """The batch is the next element of the published seed chain, used once; its dice
@@ -357,7 +380,8 @@ class _Audit:
         have = entry.get("salts", {})
         if have != want:
             differ = sorted(f for f in set(have) | set(want) if have.get(f) != want.get(f))
-            self.problem(f"{name}: batch {entry.get('batch')} mixes salts other than those sent "
+            what = "the set-up" if entry.get("hidden_draws") else f"batch {entry.get('batch')}"
+            self.problem(f"{name}: {what} mixes salts other than those sent "
                          f"with the orders (they differ for {', '.join(differ)}), so its dice "
                          "are not the players' dice")
 
@@ -642,6 +666,8 @@ def dice_states(entries: list[dict[str, Any]], campaign_id: str = "") -> list[di
             continue
         if entry["type"] == "new":
             key = hidden_key
+        elif entry.get("hidden_draws"):  # the set-up after the contribution round
+            key = None if hidden_key is None else dice_.draw_key(hidden_key, entry.get("salts", {}))
         elif entry.get("seed"):
             key = dice.batch_key(bytes.fromhex(entry["seed"]), entry.get("salts", {}))
         else:
@@ -649,10 +675,11 @@ def dice_states(entries: list[dict[str, Any]], campaign_id: str = "") -> list[di
         salted = randomness.player_salted(campaign_id, entry, len(entries) + 2) if entry["type"] != "new" else []
         for d in entry["dice"]:
             if key is None:
-                state = "hidden" if entry["type"] == "new" else "WRONG"
+                state = "hidden" if entry["type"] == "new" or entry.get("hidden_draws") else "WRONG"
             else:
                 state = "verified" if dice.die(key, d["label"], d["sides"]) == d["value"] else "WRONG"
             out.append({"seq": entry["seq"], "turn": entry["turn"], "label": d["label"],
                         "sides": d["sides"], "value": d["value"], "state": state,
                         "batch": entry.get("batch"), "player_salts": salted})
     return out
+

@@ -29,7 +29,7 @@ CONFIG = "campaign.yaml"
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
 ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "factions", "summary", "reason",
                "on_behalf",
-               "undoes", "options", "randomness", "hidden", "pending", "revealed", "opened",
+               "undoes", "options", "contribute", "randomness", "hidden", "hidden_draws", "pending", "revealed", "opened",
                "files_revealed", "batch", "seed", "salts", "nmr_orders", "nmr_policy",
                "events", "dice")
 STATE = "state.yaml"
@@ -114,7 +114,11 @@ class Campaign:
 
     @property
     def game(self) -> Game:
-        return get_game(self.config["game"])
+        """The campaign's game, with the contribution round in front of its set-up
+        (pbem.contributions; from the set-up on, every call is the game's own)."""
+        from pbem.contributions import Contributing
+
+        return Contributing(get_game(self.config["game"]))
 
     @property
     def data(self) -> GameData:
@@ -193,10 +197,12 @@ class Campaign:
                 done.append("removed half-written temporary files: " + ", ".join(stale))
             self.check_settings()
             intent = self.private / INTENT
-            if intent.is_file():  # a command was killed before it finished: finish it
+            # a command was killed before it finished: finish it. Only pbem.api knows how (it
+            # sets Campaign.resume when it loads); a command that has not loaded it (publish,
+            # inbox before its first apply) leaves the intent to the next one that has
+            if intent.is_file() and Campaign.resume is not None:
                 plan = json.loads(intent.read_text(encoding="utf-8") or "{}")
-                if Campaign.resume is not None:
-                    done += Campaign.resume(self, plan)
+                done += Campaign.resume(self, plan)
                 intent.unlink()
             for line in done:  # whichever command found it says so
                 sys.stderr.write(f"pbem: recovered: {line}\n")

@@ -87,33 +87,49 @@ def new(
     game: Annotated[str, typer.Option("--game", help="Game id (see 'pbem games').")],
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", help="FACTION=NAME <EMAIL>; a faction without one is played hot-seat."),
+        typer.Option("--player", metavar="'FACTION=NAME <EMAIL>'",
+                     help="A faction's player; a faction without one is played hot-seat."),
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", help="Game option KEY=VALUE (see 'pbem games').")
+        list[str] | None, typer.Option("--option", metavar="KEY=VALUE", help="Game option KEY=VALUE (see 'pbem games').")
     ] = None,
     seed: Annotated[
         str | None,
-        typer.Option("--seed", help="Derive every referee secret from TEXT: reproducible, NOT secret."),
+        typer.Option("--seed", metavar="TEXT", help="Derive every referee secret from TEXT: reproducible, NOT secret."),
     ] = None,
     name: Annotated[
         str | None, typer.Option("--name", help="Campaign id (default: the folder's name).")
     ] = None,
     keys_dir: Annotated[
         Path | None,
-        typer.Option("--keys-dir", help="Also write every faction's keys here (hot-seat games, tests)."),
+        typer.Option("--keys-dir", metavar="DIR",
+                     help="Make a key pair for every faction without --key, in DIR (its orders "
+                          "must then be signed with it, unless --hot-seat)."),
     ] = None,
     key: Annotated[
         list[str] | None,
-        typer.Option("--key", help="FACTION=FILE: the public key card a player made with 'pbem keygen'."),
+        typer.Option("--key", metavar="FACTION=FILE", help="The public key card a player made with 'pbem keygen'."),
     ] = None,
+    hot_seat: Annotated[
+        bool, typer.Option("--hot-seat", help="The factions whose keys --keys-dir makes may "
+                           "send unsigned orders (one person plays them at one machine); "
+                           "'pbem status' says so.")] = False,
+    no_contributions: Annotated[
+        bool, typer.Option("--no-contributions",
+                           help="Draw the set-up at once, keyed by the referee's hidden secret "
+                                "alone, without the round in which every player contributes a "
+                                "salt (one mail round trip; see docs/fairness.md). Reports say so.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Start a campaign: a new git repository with the set-up recorded as step 1."""
+    """Start a campaign: a new git repository, and as step 1 the contribution round (each
+    player signs and sends one file whose salt keys the hidden set-up draws and shuffles),
+    or with --no-contributions the set-up itself."""
     from pbem import api
 
     result = api.new_campaign(directory, game, players=player, options=option, seed=seed,
-                              name=name, keys_dir=keys_dir, keys=key)
+                              name=name, keys_dir=keys_dir, keys=key, hot_seat=hot_seat,
+                              contributions=not no_contributions)
     if as_json:
         _print_json(result)
         return
@@ -140,6 +156,10 @@ def _print_status(s: dict[str, Any]) -> None:
             _say(f"  grace period until {s['grace_until']}")
     if s["received"]:
         _say(f"  orders received from: {', '.join(s['received'])}")
+    if s.get("unsigned_ok"):
+        _say(f"  unsigned orders accepted from: {', '.join(s['unsigned_ok'])} (hot-seat or no key)")
+    if s.get("hidden_draws"):
+        _say(f"  hidden draws: {s['hidden_draws']}")
 
 
 @app.command()
@@ -503,10 +523,29 @@ def _click_exit(exc: Exception) -> int | None:
     return None
 
 
+class _Argument(typer.core.TyperArgument):
+    """An argument shown as the help text names it: `ORDERS...` and `[DIRECTORY]` in the
+    usage line and the list, not Typer's `{ORDERS}...` and `ORDERS <list[Path]>`."""
+
+    def _shown(self) -> str:
+        return self.display_name_raw + ("..." if self.nargs != 1 else "")
+
+    def _usage_display_name(self) -> str:
+        return self._shown() if self.required else f"[{self._shown()}]"
+
+    def _rich_display_name(self) -> str:
+        return self._shown()
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None  # the type is the metavar's to say (FILE, DIRECTORY), not `<path>`
+
+
 def _metavars(command: Any) -> Any:
     """Every argument and value option named in capitals by what it is (`--reason REASON`,
     `ORDERS...`), not by its Python type (`<str>`, `<list[Path]>`, `{orders}`)."""
     for param in getattr(command, "params", []):
+        if isinstance(param, typer.core.TyperArgument) and not isinstance(param, _Argument):
+            param.__class__ = _Argument  # same fields; only how it is shown differs
         if getattr(param, "is_flag", False) or param.metavar or param.name in ("help",):
             continue
         param.metavar = (param.name or "value").upper()

@@ -70,8 +70,12 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
         game_id: str = DEMO_GAME) -> dict[str, Any]:
     say = progress or (lambda _text: None)
     players = root / ".pbem" / "players"
+    # one person plays every side here, from a seed anyone can read: a hot-seat game,
+    # with no contribution round (it would mix only the bots' predictable salts), whose
+    # reports say so; the examples in games/<id>/examples are orders for its set-up
     created = api.new_campaign(root, game_id, seed=DEMO_SEED, name="demo", keys_dir=players,
-                               players=demo_players(game_id))
+                               players=demo_players(game_id), hot_seat=True,
+                               contributions=False)
     say(f"pbem demo: a {created['game']} campaign in {root} (seed {DEMO_SEED!r}: reproducible, "
         "not secret)")
     examples = example_orders(game_id)

@@ -33,6 +33,7 @@ __all__ = [
     "DICE_TAG",
     "HIDDEN_COMMIT_TAG",
     "HIDDEN_TAG",
+    "MIX_TAG",
     "MAX_SIDES",
     "MIN_SECRET_BYTES",
     "SEED_BYTES",
@@ -47,7 +48,9 @@ __all__ = [
     "check_salts",
     "commit_secret",
     "die",
+    "draw_key",
     "hidden_key",
+    "mixed_key",
     "make_chain",
     "salts_canonical",
     "salts_digest",
@@ -65,6 +68,7 @@ T = TypeVar("T")
 # roles (a batch key that equals a hidden key would let one reveal leak the other).
 DICE_TAG = b"pbem-dice-v1"
 HIDDEN_TAG = b"pbem-hidden-v1"
+MIX_TAG = b"pbem-hidden-mix-v1"
 HIDDEN_COMMIT_TAG = b"pbem-hidden-commit-v1\x00"
 
 SEED_BYTES = 32
@@ -209,6 +213,21 @@ def hidden_key(secret: bytes) -> bytes:
     """``HMAC-SHA-256(key=secret, msg=b"pbem-hidden-v1")``: the key of hidden draws."""
     _check_secret(secret)
     return hmac.digest(secret, HIDDEN_TAG, "sha256")
+
+
+def mixed_key(hidden: bytes, contributions: dict[str, str]) -> bytes:
+    """``HMAC-SHA-256(key=hidden, msg=b"pbem-hidden-mix-v1" + salts_digest(contributions))``:
+    the key of hidden draws once the players' contributions are in (pbem.contributions),
+    `hidden` being ``hidden_key(secret)``."""
+    if not isinstance(hidden, bytes) or len(hidden) != 32:
+        raise ValueError("a hidden key is 32 bytes")
+    return hmac.digest(hidden, MIX_TAG + salts_digest(contributions), "sha256")
+
+
+def draw_key(hidden: bytes, contributions: dict[str, str] | None) -> bytes:
+    """The key of hidden draws: `mixed_key` once a campaign's contribution round is over,
+    the hidden key itself before it, or in a campaign made without the round (None)."""
+    return hidden if contributions is None else mixed_key(hidden, contributions)
 
 
 def commit_secret(secret: bytes) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.canonical import canonical_json
+from pbem.contributions import pre_game
 from pbem.game import Game, GameData, State, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat")
@@ -62,8 +63,9 @@ class Folder:
         before = self.state
         if kind == "new":
             rng = ReplayRng([Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])])
-            after: dict[str, Any] = {
-                "game": self.game.setup(self.data, entry.get("options", {}), rng), "pending": {}}
+            after: dict[str, Any] = {"pending": {}, "game": (
+                pre_game(entry.get("options", {}), entry["contribute"]) if entry.get("contribute")
+                else self.game.setup(self.data, entry.get("options", {}), rng))}
             if "settings" in entry:  # what campaign.yaml must keep saying (campaign.protected)
                 after["settings"] = entry["settings"]
         elif kind == "orders":
@@ -181,8 +183,11 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
         if record.get("salt_next"):
             commits[faction] = record["salt_next"]
     files = [] if entry.get("files_revealed") else sealed_files(before)
-    return {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
-            "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
+    out = {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
+           "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
+    if entry.get("hidden_draws"):  # the contribution round: the salts key every hidden draw
+        out["contributions"] = dict(entry.get("salts", {}))
+    return out
 
 
 def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,9 @@ From the referee's secret (`.pbem/secret`, 32 bytes) two things derive:
   with the orders of that phase;
 - the **hidden secret**: HMAC-SHA-256(secret, "pbem-hidden-v1"), committed at `new`
   (SHA-256("pbem-hidden-commit-v1\\0" || hidden)) and published only by `pbem unseal`; it
-  keys draws that must stay unknown until then (the set-up draws today, decks later).
+  keys draws that must stay unknown until then (the set-up draws, every shuffle), mixed
+  with the salts the players contribute in the round after `new` (pbem.contributions), so
+  that a referee cannot have chosen a secret for the draws it gives.
 
 The chain is fixed before the first order arrives, so the referee cannot choose dice; the
 salts arrive with the orders, so nobody can compute a batch before every order is in.
@@ -62,8 +64,14 @@ def batch_rng(secret: bytes, k: int, salts: dict[str, str]) -> tuple[dice.KeyedR
     return dice.KeyedRng(dice.batch_key(seed, salts)), seed.hex()
 
 
-def hidden_rng(secret: bytes) -> dice.KeyedRng:
-    return dice.KeyedRng(dice.hidden_key(hidden_secret(secret)))
+def hidden_draw_key(secret: bytes, contributions: dict[str, str] | None) -> bytes:
+    """The key of hidden draws: the hidden key, mixed with the players' contributions once
+    they are in (pbem.contributions); None for a campaign made without the round."""
+    return dice.draw_key(dice.hidden_key(hidden_secret(secret)), contributions)
+
+
+def hidden_rng(secret: bytes, contributions: dict[str, str] | None = None) -> dice.KeyedRng:
+    return dice.KeyedRng(hidden_draw_key(secret, contributions))
 
 
 def bot_key(secret: bytes, purpose: str) -> bytes:

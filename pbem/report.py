@@ -488,6 +488,13 @@ def _salt_note(steps: list[dict[str, Any]]) -> str:
             "bot's predictable salts only.")
 
 
+def _hidden_note(state: dict[str, Any]) -> str:
+    """A campaign made without the contribution round says so in every report."""
+    from pbem.contributions import WITHOUT, without
+
+    return f"Hidden draws (the set-up, every shuffle) are {WITHOUT}." if without(state) else ""
+
+
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
                       seed: str | None,
                       players: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
@@ -628,7 +635,7 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "seq": win.after["seq"],
         "steps": steps,
         "dice_count": sum(len(s["dice"]) for s in steps),
-        "salt_note": _salt_note(steps),
+        "salt_note": " ".join(filter(None, [_salt_note(steps), _hidden_note(campaign.state())])),
         # undos (re-rolls above all) and adjustments stand out, in every reader's report
         "corrections": [describe_correction(c) for c in corrections(all_entries)
                         if c["turn"] in win.turns],
@@ -642,7 +649,16 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "orders_templates": _orders_templates(root, who, awaiting, status, campaign.config.get("seed"),
                                               campaign.players()) if current else [],
         "map_svg": map_svg(data, view, style),
+        # before the set-up nothing is on the board: the report says why instead
+        "contribution_round": ROUND_TEXT if view.get("contribute") else "",
     }
+
+
+ROUND_TEXT = ("Nothing is on the board yet. This is the contribution round: every player "
+              "signs the file attached and sends it back unchanged ('pbem sign' adds a salt). "
+              "When every salt is in, the set-up is drawn with a key that mixes them into the "
+              "referee's hidden secret, committed to before any salt existed, so that nobody, "
+              "the referee included, chose the draws (docs/fairness.md, \"Hidden draws\").")
 
 
 # ---------------------------------------------------------------------------------------

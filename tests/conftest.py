@@ -86,6 +86,10 @@ def new_campaign(tmp_path: Path) -> Callable[..., Path]:
     from pbem import api
 
     def make(name: str = "camp", seed: str = "test-seed", **kwargs: Any) -> Path:
+        # most tests start from the game's set-up, as a hot-seat game: the contribution
+        # round and signed orders are the business of their own tests (test_contributions)
+        kwargs.setdefault("contributions", False)
+        kwargs.setdefault("hot_seat", True)
         root = tmp_path / name
         api.new_campaign(root, "red_russia", seed=seed, name=name, **kwargs)
         return root
@@ -153,7 +157,7 @@ def south_by_bob(tmp_path: Path, pbem: Callable[..., Result]) -> Path:
     (tmp_path/bob_ed25519, bob.card); the others are hot-seat."""
     assert pbem("keygen", "--out", tmp_path / "bob").code == 0
     root = tmp_path / "camp"
-    r = pbem("new", root, "--game", "red_russia", "--seed", "bob", "--name", "camp",
+    r = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "bob", "--name", "camp",
              "--player", "south=Bob <bob@example.org>", "--key", f"south={tmp_path / 'bob.card'}")
     assert r.code == 0, r.err
     return root

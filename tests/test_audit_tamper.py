@@ -49,7 +49,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         for key, value in ENV.items():
             mp.setenv(key, value)
         root, keys, drafts = folder / "camp", folder / "keys", folder / "drafts"
-        api.new_campaign(root, "red_russia", seed="tamper", name="camp", keys_dir=keys)
+        api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="tamper", name="camp", keys_dir=keys)
         for step in range(300):
             s = api.status(root)
             if s["turn"] >= 2 and s["phase"] == "action":
@@ -132,7 +132,7 @@ class Referee:
         orders.update(entry.get("nmr_orders") or {})
         if rng is None:
             rng = dice.KeyedRng(dice.batch_key(bytes.fromhex(entry["seed"]), entry["salts"]))
-        secrets = api.referee_secrets(self.campaign, self.secret)
+        secrets = api.referee_secrets(self.campaign, self.secret, before.get("contributions"))
         events = normal(self.campaign.game.resolve(self.campaign.data, before["game"], orders,
                                                    rng, secrets))
         old = entry["events"]

@@ -130,7 +130,7 @@ def test_games_text(pbem) -> None:
 
 def test_new_then_status(pbem, tmp_path: Path) -> None:
     root = tmp_path / "c1"
-    r = pbem("new", root, "--game", "red_russia", "--seed", "s")
+    r = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "s")
     assert r.code == 0, r.err
     assert "NOT secret" in r.out
     r = pbem("-C", root, "status", "--json")
@@ -146,7 +146,7 @@ def test_new_then_status(pbem, tmp_path: Path) -> None:
 
 def test_new_with_players_and_options(pbem, tmp_path: Path) -> None:
     root = tmp_path / "c2"
-    r = pbem("new", root, "--game", "red_russia", "--seed", "s",
+    r = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "s",
              "--player", "red=Lenin <lenin@example.org>", "--option", "czech_legion=true")
     assert r.code == 0, r.err
     config = yamlio.read_trusted(root / "campaign.yaml")
@@ -160,7 +160,7 @@ def test_new_into_non_empty_folder_is_usage_error(pbem, tmp_path: Path) -> None:
     root = tmp_path / "full"
     root.mkdir()
     (root / "keep.txt").write_text("mine\n")
-    r = pbem("new", root, "--game", "red_russia")
+    r = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat")
     assert r.code == 2
     assert "not empty" in r.err
     assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
@@ -174,14 +174,14 @@ def test_new_unknown_game_suggests(pbem, tmp_path: Path) -> None:
 
 
 def test_new_unknown_player_faction(pbem, tmp_path: Path) -> None:
-    r = pbem("new", tmp_path / "x", "--game", "red_russia", "--player", "reds=Lenin <l@x.org>")
+    r = pbem("new", tmp_path / "x", "--game", "red_russia", "--no-contributions", "--hot-seat", "--player", "reds=Lenin <l@x.org>")
     assert r.code == 2
     assert "unknown faction 'reds'" in r.err and "'red'" in r.err
     assert not (tmp_path / "x").exists()
 
 
 def test_new_unknown_option(pbem, tmp_path: Path) -> None:
-    r = pbem("new", tmp_path / "x", "--game", "red_russia", "--option", "czech_legon=true")
+    r = pbem("new", tmp_path / "x", "--game", "red_russia", "--no-contributions", "--hot-seat", "--option", "czech_legon=true")
     assert r.code == 2
     assert "czech_legion" in r.err
 

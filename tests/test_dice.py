@@ -80,6 +80,12 @@ HIDDEN_COMMIT = "ad6fe44116a934536b9857be9857f6f897338a73fdc59602c990989534a11d4
 HIDDEN_KEY = "df0c3cc025fe5ebadd53b58310d6c6305aadaedbbc821508a60e765eb73f7096"
 HIDDEN_SHUFFLED = ["a", "c", "d", "e", "b"]
 HIDDEN_DRAW = 1  # die(hidden_key, "setup:draw:1", 6)
+# worked example 7, continued: the key mixed with two contributions
+CONTRIBUTIONS = {"red": "11" * 16, "south": "22" * 16}
+MIX_DIGEST = "8e8552b76e95f33a480b977b919f327835bbc3968f94627304f394c59b9c49c3"
+MIX_KEY = "c3185ad7e0236867603461f73f70d93187f4e5fc969048ca809a37d713533998"
+MIX_SHUFFLED = ["c", "d", "a", "b", "e"]
+MIX_DRAW = 4  # die(mixed_key, "setup:draw:1", 6)
 
 # worked example 8: the salt chains, for campaign "camp", faction "red", signing seed 32 x 0x01
 BOT_SALTS = ["3123a0773c96795d8e38e5f29778968c80367b54266ed69b57c1262436f61d82",
@@ -200,6 +206,24 @@ def test_hidden_vectors() -> None:
     assert dice.hidden_key(secret) != dice.batch_key(secret, {})
 
 
+def test_mixed_key_vectors() -> None:
+    """HMAC(hidden_key, "pbem-hidden-mix-v1" || SHA-256(canonical contributions))."""
+    hk = dice.hidden_key(hashlib.sha256(b"example hidden secret").digest())
+    assert dice.salts_digest(CONTRIBUTIONS).hex() == MIX_DIGEST
+    mixed = dice.mixed_key(hk, CONTRIBUTIONS)
+    assert mixed.hex() == MIX_KEY
+    assert mixed == hmac.digest(hk, b"pbem-hidden-mix-v1" + bytes.fromhex(MIX_DIGEST), "sha256")
+    assert dice.shuffle(mixed, "deck:t1", ITEMS) == MIX_SHUFFLED
+    assert dice.die(mixed, "setup:draw:1", 6) == MIX_DRAW
+    # every contribution counts: one salt changed, or one left out, gives another key
+    assert dice.mixed_key(hk, {**CONTRIBUTIONS, "south": "23" * 16}) != mixed
+    assert dice.mixed_key(hk, {"red": CONTRIBUTIONS["red"]}) != mixed
+    assert dice.mixed_key(hk, {}) != hk != mixed
+    assert dice.draw_key(hk, None) == hk and dice.draw_key(hk, CONTRIBUTIONS) == mixed
+    with pytest.raises(ValueError, match="32 bytes"):
+        dice.mixed_key(hk[:31], CONTRIBUTIONS)
+
+
 def test_salt_chain_vectors() -> None:
     import hmac
     import itertools
@@ -225,6 +249,7 @@ def _frozen_tokens() -> set[str]:
     tokens = {*CHAIN_HEX, CANONICAL_HEX, SALTS_DIGEST, EMPTY_SALTS_DIGEST, DICE_TAG_HEX}
     tokens |= {KEY1, KEY1_NO_SALTS, KEY1_RED_00FE, FIRST_LABEL_HEX, FIRST_MAC, REJ_MAC1}
     tokens |= {REJ_LABEL_HEX, HIDDEN_SECRET, HIDDEN_COMMIT, HIDDEN_KEY, "00000000", "00000001"}
+    tokens |= {MIX_DIGEST, MIX_KEY, CONTRIBUTIONS["red"], CONTRIBUTIONS["south"]}
     tokens |= {str(D6_LIMIT), str(REJ_LIMIT), REJ_WORD0[0], str(REJ_WORD0[1]), REJ_WORD1[0]}
     tokens |= {str(REJ_WORD1[1]), *BOT_SALTS, PLAYER_SALT_KEY, *PLAYER_SALTS, PLAYER_SALT_1_COMMIT}
     rows: list[tuple[str, int]] = [(row[0], row[1]) for row in ATK_DICE.values()]
@@ -258,6 +283,8 @@ def test_doc_shows_exactly_the_frozen_values() -> None:
     assert f"{REJ_WORD1[1]} mod 60000 + 1 = {REJ_DIE}" in text
     assert '-> ["a", "c", "d", "e", "b"]' in text
     assert f'die(hidden_key, "setup:draw:1", 6) = {HIDDEN_DRAW}' in text
+    assert '-> ["c", "d", "a", "b", "e"]' in text
+    assert f'die(mixed_key, "setup:draw:1", 6) = {MIX_DRAW}' in text
 
 
 # --------------------------------------------------------------- the doc's verifier
@@ -269,7 +296,7 @@ def _reference_verifier() -> dict[str, Any]:
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match, "no python block under '## A reference verifier'"
     code = match.group(1)
-    assert 15 <= len(code.strip().splitlines()) <= 30
+    assert 15 <= len(code.strip().splitlines()) <= 34
     namespace: dict[str, Any] = {}
     exec(compile(code, str(DOC), "exec"), namespace)
     return namespace
@@ -295,6 +322,9 @@ def test_reference_verifier_agrees_with_pbem() -> None:
     three = {"white": "", "red": "ff", "green": "0123456789abcdef"}
     assert ref["batch_key"](chain[3], three) == keys[2]
     assert ref["hidden_key"](b"another hidden secret, 32 bytes!") == keys[3]
+    mixed = dice.mixed_key(keys[3], CONTRIBUTIONS)
+    assert ref["mixed_key"](keys[3], CONTRIBUTIONS) == mixed
+    keys.append(mixed)
 
     sides_list = [2, 3, 5, 6, 7, 10, 12, 20, 100, 60000, 65535, 65536]
     for key in keys:

@@ -21,7 +21,7 @@ from pbem.crypto import load_ssh_private_file, sign_entry
 @pytest.fixture
 def played(tmp_path: Path) -> Path:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="fair", name="camp")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="fair", name="camp")
     play(root, until_turn=3, phase="action")
     return root
 
@@ -118,7 +118,7 @@ def _problems(pbem: Any, root: Path) -> list[str]:
 @pytest.fixture
 def at_initiative(tmp_path: Path) -> Path:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="fair", name="camp")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="fair", name="camp")
     play(root, until_turn=2, phase="action")
     _last_with_dice(root)
     return root

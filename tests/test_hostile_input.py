@@ -50,7 +50,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         old[key] = os.environ.get(key)
         os.environ[key] = "test@pbem.invalid" if "EMAIL" in key else "pbem test"
     try:
-        api.new_campaign(root, "red_russia", seed="s", name="camp")
+        api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="s", name="camp")
         status = play(root, until_turn=1, phase="action")
         assert status["awaiting"] == ["siberian"], status
         yield root
@@ -273,7 +273,7 @@ def test_sign_and_adjust_refuse_what_is_not_a_regular_file(camp: Path, tmp_path:
 
 def test_a_signature_beside_the_file_that_is_a_device_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "signed"
-    api.new_campaign(root, "red_russia", seed="hostile", name="signed", keys_dir=tmp_path / "keys",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="hostile", name="signed", keys_dir=tmp_path / "keys",
                      players=["south=Cy <cy@example.org>"])
     path = write(tmp_path / "south.yaml", api.bot(root, "south"))
     Path(f"{path}.sig").symlink_to("/dev/urandom")
@@ -304,14 +304,14 @@ def test_a_file_too_big_is_refused_before_it_is_read(pbem: Callable[..., Result]
 ])
 def test_player_needs_name_and_address_in_angle_brackets(pbem: Callable[..., Result], tmp_path: Path,
                                                          player: str) -> None:
-    r = pbem("new", tmp_path / "c", "--game", "red_russia", "--player", player)
+    r = pbem("new", tmp_path / "c", "--game", "red_russia", "--no-contributions", "--hot-seat", "--player", player)
     assert r.code == 2, (r.out, r.err)
     assert "expected FACTION=NAME <EMAIL>" in r.err and "angle brackets" in r.err, r.err
     assert not (tmp_path / "c").exists()
 
 
 def test_player_with_a_good_address_is_taken(pbem: Callable[..., Result], tmp_path: Path) -> None:
-    r = pbem("new", tmp_path / "c", "--game", "red_russia", "--player", "red = Ann Smith <ann@example.org>")
+    r = pbem("new", tmp_path / "c", "--game", "red_russia", "--no-contributions", "--hot-seat", "--player", "red = Ann Smith <ann@example.org>")
     assert r.code == 0, r.err
     red = yamlio.read_trusted(tmp_path / "c" / "campaign.yaml")["factions"]["red"]
     assert (red["player"], red["email"]) == ("Ann Smith", "ann@example.org")

@@ -40,7 +40,7 @@ def camp(tmp_path: Path) -> Path:
     card = tmp_path / "bob.card"
     card.write_text(keygen_files(tmp_path / "bob"))
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="hostile-mail", name="camp",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="hostile-mail", name="camp",
                      keys_dir=tmp_path / "keys", players=PLAYERS, keys=[f"siberian={card}"])
     return root
 

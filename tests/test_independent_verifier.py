@@ -47,7 +47,7 @@ def build(root: Path) -> Path:
     faction missing (NMR), a seat step, and at last `pbem unseal`."""
     from pbem import api, yamlio
 
-    api.new_campaign(root, "red_russia", seed=SEED, name=SEED)
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed=SEED, name=SEED)
     step = 0
     while api.status(root)["phase"] != "action":
         _orders(root, step)

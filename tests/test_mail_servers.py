@@ -48,7 +48,7 @@ def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
 @pytest.fixture
 def camp(tmp_path: Path) -> Path:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="mail", name="camp", keys_dir=tmp_path / "keys",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="mail", name="camp", keys_dir=tmp_path / "keys",
                      players=PLAYERS)
     return root
 

@@ -41,7 +41,7 @@ def signed(tmp_path: Path, pbem: Cli) -> Path:
     The other players' keys are in keys/ (unsigned orders allowed for them)."""
     assert pbem("keygen", "--out", tmp_path / "cy").code == 0
     root = tmp_path / "camp"
-    args: list[str | Path] = ["new", root, "--game", "red_russia", "--seed", "multi", "--keys-dir",
+    args: list[str | Path] = ["new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "multi", "--keys-dir",
                               tmp_path / "keys", "--key", f"south,north={tmp_path / 'cy.card'}"]
     for player in PLAYERS:
         args += ["--player", player]
@@ -54,7 +54,7 @@ def signed(tmp_path: Path, pbem: Cli) -> Path:
 def hotseat_keys(tmp_path: Path, name: str = "camp") -> Path:
     """The same seating with every key from --keys-dir (unsigned orders allowed)."""
     root = tmp_path / name / "camp"
-    api.new_campaign(root, "red_russia", seed="multi", name="camp", keys_dir=tmp_path / name / "keys",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="multi", name="camp", keys_dir=tmp_path / name / "keys",
                      players=PLAYERS)
     return root
 

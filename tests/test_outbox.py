@@ -19,7 +19,7 @@ smtp_server = test_mail.smtp_server  # the SMTP server on 127.0.0.1 (a fixture)
 
 def _camp(tmp_path: Path) -> Path:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="outbox", name="camp", players=PLAYERS,
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="outbox", name="camp", players=PLAYERS,
                      keys_dir=tmp_path / "keys")
     return root
 

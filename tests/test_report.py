@@ -58,7 +58,7 @@ def golden(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> Path:
     from pbem import api
 
     root = tmp_path_factory.mktemp("report") / "golden"
-    api.new_campaign(root, "red_russia", seed="golden", name="golden")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="golden", name="golden")
     play(root, until_turn=2, phase="action", seed="golden")
     return root
 
@@ -71,7 +71,7 @@ def sealed_camp(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> dic
 
     base = tmp_path_factory.mktemp("report-sealed")
     root, keys = base / "sealed", base / "keys"
-    api.new_campaign(root, "red_russia", seed="sealed", name="sealed", keys_dir=keys)
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="sealed", name="sealed", keys_dir=keys)
     orders = base / "siberian.yaml"
     yamlio.write_atomic(orders, yamlio.dump(api.bot(root, "siberian", seed="sealed")))
     api.apply(root, [orders])

@@ -34,7 +34,7 @@ CARDS = yamlio.load_trusted(
 def played(tmp_path: Path) -> tuple[Path, Path]:
     """A campaign with every faction's keys, played by the bot into turn 2."""
     root, keys = tmp_path / "camp", tmp_path / "keys"
-    api.new_campaign(root, "red_russia", seed="secrets", name="camp", keys_dir=keys)
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="secrets", name="camp", keys_dir=keys)
     play(root, until_turn=2, phase="action")
     return root, keys
 
@@ -231,7 +231,7 @@ def signed(tmp_path: Path, pbem: Any) -> tuple[Path, Path]:
     assert pbem("keygen", "--out", tmp_path / "bob").code == 0
     assert pbem("keygen", "--out", tmp_path / "eve").code == 0
     root = tmp_path / "camp"
-    result = pbem("new", root, "--game", "red_russia", "--seed", "signed", "--name", "camp",
+    result = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "signed", "--name", "camp",
                   "--player", "south=Bob <bob@example.org>", "--key", f"south={tmp_path / 'bob.card'}")
     assert result.code == 0, result.err
     return root, tmp_path
@@ -324,12 +324,12 @@ def test_signed_orders_of_another_phase_are_rejected(signed: tuple[Path, Path], 
 
 
 def test_a_missing_or_wrong_key_file_is_a_clear_error(tmp_path: Path, pbem: Any) -> None:
-    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--key", f"south={tmp_path / 'none'}")
+    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--no-contributions", "--hot-seat", "--key", f"south={tmp_path / 'none'}")
     assert result.code == 1 and "no such file" in result.err
     assert not (tmp_path / "c").exists()
     bad = tmp_path / "bad.card"
     bad.write_text("hello\n")
-    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--key", f"south={bad}")
+    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--no-contributions", "--hot-seat", "--key", f"south={bad}")
     assert result.code == 1 and "public key card" in result.err
 
 
@@ -381,7 +381,7 @@ def test_apply_without_the_referee_key_fails_cleanly(played: tuple[Path, Path]) 
 def test_a_player_of_several_factions_has_one_key_pair(tmp_path: Path, pbem: Any) -> None:
     assert pbem("keygen", "--out", tmp_path / "bob").code == 0
     root = tmp_path / "camp"
-    result = pbem("new", root, "--game", "red_russia", "--player", "south,north=Bob <bob@example.org>",
+    result = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--player", "south,north=Bob <bob@example.org>",
                   "--key", f"south,north={tmp_path / 'bob.card'}")
     assert result.code == 0, result.err
     config = yamlio.read_trusted(root / "campaign.yaml")
@@ -390,15 +390,15 @@ def test_a_player_of_several_factions_has_one_key_pair(tmp_path: Path, pbem: Any
 
 
 def test_1_0_only_the_seatings_of_the_rules_are_allowed(tmp_path: Path, pbem: Any) -> None:
-    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--player", "south,siberian=Bob <b@x>")
+    result = pbem("new", tmp_path / "c", "--game", "red_russia", "--no-contributions", "--hot-seat", "--player", "south,siberian=Bob <b@x>")
     assert result.code == 2 and "not a seating the rules allow" in result.err
-    assert pbem("new", tmp_path / "d", "--game", "red_russia",
+    assert pbem("new", tmp_path / "d", "--game", "red_russia", "--no-contributions", "--hot-seat",
                 "--player", "siberian,south,north=Bob <b@x>").code == 0
 
 
 def test_8_3_attack_spending_stays_sealed_until_its_battle(tmp_path: Path) -> None:
     root, keys = tmp_path / "camp", tmp_path / "keys"
-    api.new_campaign(root, "red_russia", seed="secrets", name="camp", keys_dir=keys)
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="secrets", name="camp", keys_dir=keys)
     play(root, until_turn=3, phase="action")
     referee = identities(keys, root)["referee"]
     store = Store.open(root)

@@ -28,7 +28,7 @@ def camp(tmp_path: Path, pbem: Callable[..., Result]) -> Path:
     """Ann plays Red and Bob South; every faction has keys (in keys/), so the bot plays."""
     assert pbem("keygen", "--out", tmp_path / "dan").code == 0
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="guard", name="camp", keys_dir=tmp_path / "keys",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="guard", name="camp", keys_dir=tmp_path / "keys",
                      players=["red=Ann <ann@example.org>", "south=Bob <bob@example.org>"])
     return root
 

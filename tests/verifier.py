@@ -553,16 +553,18 @@ def verify(root: Path, *, deck: list[str] | None = None) -> Report:
                 for label in [k for k, v in labels.items() if v == undone]:
                     del labels[label]
         elif kind == "resolve":
-            batches += 1
-            report.checked["batches"] += 1
-            if entry.get("batch") != batches:
-                report.problems.append(f"step {seq}: batch {entry.get('batch')}, expected {batches}")
-            seed = bytes.fromhex(entry["seed"])
-            if hashlib.sha256(seed).digest() != last_seed:
-                report.problems.append(f"step {seq}: its seed does not hash to the seed before it")
-            last_seed = seed
+            if not entry.get("hidden_draws"):  # the contribution round's are off the chain
+                batches += 1
+                report.checked["batches"] += 1
+                if entry.get("batch") != batches:
+                    report.problems.append(f"step {seq}: batch {entry.get('batch')}, expected {batches}")
+                seed = bytes.fromhex(entry["seed"])
+                if hashlib.sha256(seed).digest() != last_seed:
+                    report.problems.append(f"step {seq}: its seed does not hash to the seed before it")
+                last_seed = seed
             _resolve_salts(campaign, entry, engine, report)
-            check_batch(entry, report)
+            if not entry.get("hidden_draws"):  # hidden until unseal (_unseal checks them)
+                check_batch(entry, report)
             for d in entry.get("dice") or []:
                 if d["label"] in labels:
                     report.problems.append(f"step {seq}: label {d['label']} used at step {labels[d['label']]}")
@@ -656,10 +658,20 @@ def _unseal(entries: list[dict[str, Any]], entry: dict[str, Any], report: Report
         report.problems.append(f"step {entry['seq']}: the hidden secret does not open the commitment of step 1")
         return
     key = hmac.digest(hidden, b"pbem-hidden-v1", "sha256")
-    for d in first.get("dice") or []:
-        report.checked["hidden_dice"] += 1
-        if die(key, d["label"], d["sides"]) != d["value"]:
-            report.problems.append(f"step 1: set-up draw {d['label']} = {d['value']} is not what the hidden secret gives")
+    # the set-up: in step 1 under the hidden key, or after the contribution round under
+    # the hidden key mixed with the contributions (fairness.md section 6); the shuffles
+    # after it under the same key (an undone round resolves again to the same draws)
+    for drawn in [first, *(e for e in entries if e.get("hidden_draws"))]:
+        if drawn.get("hidden_draws"):
+            canon = json.dumps(drawn.get("salts") or {}, sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False).encode("utf-8")
+            key = hmac.digest(hmac.digest(hidden, b"pbem-hidden-v1", "sha256"),
+                              b"pbem-hidden-mix-v1" + hashlib.sha256(canon).digest(), "sha256")
+        for d in drawn.get("dice") or []:
+            report.checked["hidden_dice"] += 1
+            if die(key, d["label"], d["sides"]) != d["value"]:
+                report.problems.append(f"step {drawn['seq']}: set-up draw {d['label']} = "
+                                       f"{d['value']} is not what the hidden secret gives")
     openings = [o for e in entries for o in e.get("opened") or []]
     for item in openings:
         node = item["node"]

@@ -241,7 +241,7 @@ def test_14_5_an_empty_pile_is_made_again_from_the_discards() -> None:
 def keyed(tmp_path: Path) -> tuple[Path, Path]:
     keys = tmp_path / "keys"
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="cards", name="camp", keys_dir=keys)
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="cards", name="camp", keys_dir=keys)
     from conftest import play
 
     play(root, until_turn=2, phase="action", seed="cards")
@@ -288,7 +288,7 @@ def test_audit_final_catches_a_referee_who_stacks_the_deck(tmp_path: Path,
     from conftest import play
 
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="stacked", name="camp")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="stacked", name="camp")
     honest = sealed.RefereeSecrets.shuffle
 
     def stacked(self: Any, label: str, items: Any) -> Any:

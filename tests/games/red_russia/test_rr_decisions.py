@@ -147,7 +147,7 @@ def test_a_question_by_mail_stops_the_phase_and_the_answer_resumes_it(tmp_path: 
     from pbem.campaign import Campaign
 
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="ask", name="camp")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="ask", name="camp")
     play(root, until_turn=1, phase="purchase", seed="ask")
     drafts = tmp_path / "drafts"
     asked: set[int] = set()

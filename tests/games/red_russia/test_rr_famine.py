@@ -70,14 +70,14 @@ def test_19_0_the_famine_option_requires_railways(tmp_path: Path, pbem: Any) -> 
     assert famine_spec["default"] is False and famine_spec["requires"] == ["railways"]
     listed = {o["id"]: o for g in api.list_games() if g["id"] == "red_russia" for o in g["options"]}
     assert listed["famine"]["default"] is False and "19.2" in listed["famine"]["help"]
-    r = pbem("new", tmp_path / "alone", "--game", "red_russia", "--option", "famine=true")
+    r = pbem("new", tmp_path / "alone", "--game", "red_russia", "--no-contributions", "--hot-seat", "--option", "famine=true")
     assert r.code == 2
     assert ("Error: --option famine: requires --option railways=true (optional rule 19.2: the "
             "Famine card strikes Red cities; the Reds may give up rail points to avert it)") in r.err
     assert not (tmp_path / "alone").exists()
     with pytest.raises(UsageError, match="requires --option railways=true"):
-        api.new_campaign(tmp_path / "off", "red_russia", options=["railways=false", "famine=true"])
-    api.new_campaign(tmp_path / "both", "red_russia", seed="f", options=["railways=true", "famine=true"])
+        api.new_campaign(tmp_path / "off", "red_russia", contributions=False, hot_seat=True, options=["railways=false", "famine=true"])
+    api.new_campaign(tmp_path / "both", "red_russia", contributions=False, hot_seat=True, seed="f", options=["railways=true", "famine=true"])
 
 
 def test_19_0_an_option_may_only_require_another_option() -> None:

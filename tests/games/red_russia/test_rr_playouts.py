@@ -22,7 +22,7 @@ LONG = pytest.mark.playout
                          + [pytest.param(f"short-{i}", marks=LONG) for i in range(2, 6)])
 def test_short_games_audit_clean(tmp_path: Path, seed: str) -> None:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed=seed, name="camp",
+    api.new_campaign(root, "red_russia", hot_seat=True, seed=seed, name="camp",
                      players=["siberian,south,north=White <w@example.org>"] if seed.endswith("1") else None)
     play(root, until_turn=4, phase="action", seed=seed)
     report = api.audit(root)
@@ -47,7 +47,7 @@ def test_whole_games_in_every_seating_with_the_options_on_and_off(tmp_path: Path
     from pbem.campaign import Campaign
 
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed=seed, name="camp", players=SEATS[players],
+    api.new_campaign(root, "red_russia", hot_seat=True, seed=seed, name="camp", players=SEATS[players],
                      options=OPTIONS if options else None)
     status = play(root, until_turn=99, seed=seed, max_steps=1000)
     assert status["over"] and status["result"]["reason"]

@@ -1,0 +1,317 @@
+"""The contribution round (pbem.contributions, docs/fairness.md "Hidden draws"): nothing
+hidden is drawn at `new`; the set-up and every shuffle are keyed by the referee's hidden
+secret mixed with the salts the players sign after its commitment is published.
+
+The base campaign: keys for every faction from --keys-dir, orders signed by the players'
+keys (so each salt is the player's own, from `pbem sign`), played to turn 1's action phase.
+Its steps: 1 new (the round), 2-5 the contributions, 6 the set-up drawn, then the game.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import git, run_pbem
+from test_audit_tamper import ENV, Referee, audit_problems
+
+from pbem import api, dice, randomness, yamlio
+from pbem.campaign import Campaign
+from pbem.contributions import PHASE, is_pre_game
+
+SEED = "contrib"
+ROUND = 6  # the step that resolves the round and draws the set-up
+
+
+def _play(root: Path, keys: Path, drafts: Path, *, until: tuple[int, str], sign: bool = True,
+          step0: int = 0) -> None:
+    for step in range(step0, step0 + 300):
+        s = api.status(root)
+        if (s["turn"], s["phase"]) == until:
+            return
+        files = []
+        for faction in s["awaiting"]:
+            path = drafts / f"{step:04d}-{faction}.yaml"
+            # the bot's orders without its (predictable) salts: pbem sign adds the player's
+            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="bot", salts=not sign)))
+            if sign:
+                api.sign(path, keys / f"{faction}_ed25519", root=root)
+            files.append(path)
+        if files:
+            api.apply(root, files)
+        else:
+            api.resolve(root)
+    raise AssertionError(f"never reached {until}")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("contrib-base")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(folder))
+        mp.setenv("GIT_CONFIG_GLOBAL", str(folder / ".gitconfig"))
+        for key, value in ENV.items():
+            mp.setenv(key, value)
+        root, keys = folder / "camp", folder / "keys"
+        api.new_campaign(root, "red_russia", seed=SEED, name="camp", keys_dir=keys)
+        _play(root, keys, folder / "drafts", until=(1, "action"))
+        assert api.audit(root)["ok"]
+        yield root
+
+
+@pytest.fixture
+def camp(base: Path, tmp_path: Path) -> Path:
+    shutil.copytree(base.parent, tmp_path / "copy", symlinks=True)
+    (tmp_path / "copy" / "camp" / ".git" / "pbem-verified.json").unlink(missing_ok=True)
+    return tmp_path / "copy" / "camp"
+
+
+def _entries(root: Path) -> list[dict]:
+    return list(Campaign.open(root).entries())
+
+
+def _hidden(root: Path) -> bytes:
+    secret = bytes.fromhex((root / ".pbem" / "secret").read_text().strip())
+    return dice.hidden_key(randomness.hidden_secret(secret))
+
+
+# ---------------------------------------------------------------------------------------
+# the round
+
+
+def test_new_draws_nothing_hidden_and_asks_every_faction(tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c")
+    s = api.status(root)
+    assert (s["turn"], s["phase"]) == (0, PHASE)
+    assert s["awaiting"] == ["north", "red", "siberian", "south"]
+    assert s["hidden_draws"].startswith("the contribution round")
+    first = _entries(root)[0]
+    assert "dice" not in first
+    assert first["contribute"] == ["red", "siberian", "south", "north"]  # the game's order
+    state = Campaign.open(root).state()
+    assert is_pre_game(state["game"]) and "units" not in state["game"]
+    assert "contributions" not in state
+
+
+def test_the_round_takes_no_orders(tmp_path: Path, pbem) -> None:
+    root = tmp_path / "c"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c")
+    orders = api.bot(root, "red")
+    orders["orders"] = [{"move": {"unit": "x", "to": "Moscow"}}]
+    path = tmp_path / "red.yaml"
+    yamlio.write_atomic(path, yamlio.dump(orders))
+    before = git(root, "rev-parse", "HEAD")
+    r = pbem("-C", root, "apply", path)
+    assert r.code == 1
+    assert f"{path}:7: the contribution round takes no orders" in r.err, r.err
+    assert git(root, "rev-parse", "HEAD") == before
+
+
+def test_unsigned_contributions_are_refused_unless_hot_seat(tmp_path: Path, pbem) -> None:
+    """--keys-dir keys are for signing: unsigned orders only in a --hot-seat campaign."""
+    for hot, code in ((False, 1), (True, 0)):
+        root = tmp_path / f"c{hot}"
+        api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=tmp_path / f"k{hot}",
+                         hot_seat=hot)
+        path = tmp_path / f"red{hot}.yaml"
+        yamlio.write_atomic(path, yamlio.dump(api.bot(root, "red")))
+        r = pbem("-C", root, "apply", path)
+        assert r.code == code, r.err
+        assert ("must be signed" in r.err) == (not hot), r.err
+        shown = json.loads(pbem("-C", root, "status", "--json").out)["unsigned_ok"]
+        assert shown == (["north", "red", "siberian", "south"] if hot else [])
+
+
+def test_the_set_up_is_drawn_with_the_mixed_key(base: Path) -> None:
+    """Every set-up die is what the hidden key mixed with the players' own salts gives;
+    with the hidden key alone (what the referee could have ground) they differ."""
+    entry = _entries(base)[ROUND - 1]
+    assert entry["type"] == "resolve" and entry["phase"] == PHASE and entry["hidden_draws"] is True
+    assert "batch" not in entry and "seed" not in entry  # the seed chain is not used
+    salts = entry["salts"]
+    assert sorted(salts) == ["north", "red", "siberian", "south"]
+    assert randomness.player_salted("camp", entry, 50) == sorted(salts)  # the players' own
+    mixed = dice.mixed_key(_hidden(base), salts)
+    rolls = entry["dice"]
+    assert len(rolls) > 50
+    assert all(dice.die(mixed, d["label"], d["sides"]) == d["value"] for d in rolls)
+    plain = [dice.die(_hidden(base), d["label"], d["sides"]) for d in rolls]
+    assert plain != [d["value"] for d in rolls]
+    state = Campaign.open(base).state()
+    assert state["contributions"] == salts
+    assert "keyed by the referee's hidden secret and the salts of north, red, siberian, south" \
+        == api.status(base)["hidden_draws"]
+
+
+def test_every_later_shuffle_uses_the_mixed_key(base: Path) -> None:
+    """The deck shuffled for the deal (4.1) is the shuffle under the mixed key."""
+    entries = _entries(base)
+    mixed = dice.mixed_key(_hidden(base), entries[ROUND - 1]["salts"])
+    shuffled = [e for entry in entries for e in entry.get("events", [])
+                if e.get("type") == "cards_shuffled"]
+    assert shuffled
+    # the pile is sealed: the referee's copy opens it and compares it with the shuffle
+    from pbem import sealed
+
+    c = Campaign.open(base)
+    pile = sealed.open_node("camp", shuffled[0]["pile"], c.referee_identities()).value
+    assert pile != dice.shuffle(_hidden(base), "cards:shuffle:1", sorted(pile))
+    assert pile == dice.shuffle(mixed, "cards:shuffle:1", sorted(pile))
+
+
+def test_a_final_audit_recomputes_the_set_up_from_the_unsealed_secret(camp: Path) -> None:
+    assert api.unseal(camp, force=True)
+    report = api.audit(camp, final=True)
+    assert report["ok"], report["problems"]
+    states = {r["state"] for r in api.dice(camp) if r["seq"] == ROUND}
+    assert states == {"verified"}
+
+
+def test_undoing_the_round_cannot_re_roll_the_set_up(camp: Path) -> None:
+    """The set-up depends only on the hidden secret and the contributions: undone and
+    resolved again with the same files, it is the same set-up, die for die."""
+    first = _entries(camp)[ROUND - 1]
+    for _ in range(len(_entries(camp)) - ROUND + 1):
+        api.undo(camp, reason="test")
+    assert api.status(camp)["phase"] == PHASE
+    api.resolve(camp)
+    again = _entries(camp)[-1]
+    assert again["phase"] == PHASE and again["dice"] == first["dice"]
+    assert again["events"] == first["events"]
+    assert api.audit(camp)["ok"]
+
+
+def test_without_the_round_status_and_reports_say_so(tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", contributions=False)
+    s = api.status(root)
+    assert s["phase"] == "setup-place"
+    assert "without the contribution round" in s["hidden_draws"]
+    assert _entries(root)[0]["dice"]
+    from pbem.report import render
+
+    text = " ".join(render(root, "public", "text").split())
+    assert ("Hidden draws (the set-up, every shuffle) are keyed by the referee's hidden secret "
+            "alone: this campaign was made without the contribution round") in text
+
+
+def test_cli_new_says_what_the_round_is(tmp_path: Path) -> None:
+    r = run_pbem("new", tmp_path / "c", "--game", "red_russia", "--seed", "x")
+    assert r.code == 0, r.err
+    assert "Contributions to the hidden draws" in r.out
+    assert "hidden draws: the contribution round" in r.out
+    r = run_pbem("new", tmp_path / "d", "--game", "red_russia", "--seed", "x", "--no-contributions")
+    assert r.code == 0, r.err
+    assert "keyed by the referee's hidden secret alone" in r.out
+
+
+# ---------------------------------------------------------------------------------------
+# a dishonest referee, who changes one thing and signs again
+
+
+def test_a_resolution_marked_hidden_skips_no_check(camp: Path) -> None:
+    """hidden_draws on an ordinary resolution would take its dice off the seed chain."""
+    cheat = Referee(camp)
+    seq = next(e["seq"] for e in cheat.original if e["type"] == "resolve" and e["seq"] > ROUND
+               and e.get("dice"))
+    cheat.entry(seq)["hidden_draws"] = True
+    cheat.rewrite()
+    problems = audit_problems(camp)
+    assert any(p.startswith(f"log/{seq:06d}.yaml: marks its dice hidden (hidden_draws), but only "
+                            "the set-up after the contribution round") for p in problems), problems
+
+
+def test_the_round_resolved_as_an_ordinary_resolution(camp: Path) -> None:
+    cheat = Referee(camp)
+    del cheat.entry(ROUND)["hidden_draws"]
+    cheat.rewrite()
+    problems = audit_problems(camp)
+    assert f"log/{ROUND:06d}.yaml: resolves the contribution round without marking its dice " \
+           "hidden" in problems, problems
+
+
+def test_a_faction_left_out_of_the_round(camp: Path) -> None:
+    cheat = Referee(camp)
+    cheat.entry(1)["contribute"] = ["north", "red", "siberian"]
+    cheat.rewrite()
+    problems = audit_problems(camp)
+    assert ("log/000001.yaml: the contribution round asks north, red, siberian, not every "
+            "faction of the game (differs for south)") in problems, problems
+
+
+def test_a_contribution_replaced_by_the_referee(camp: Path) -> None:
+    """The referee mixes a salt of their own choosing instead of South's: the salts differ
+    from the signed files' and a final audit finds the dice are not what the key gives."""
+    cheat = Referee(camp)
+    entry = cheat.entry(ROUND)
+    entry["salts"] = {**entry["salts"], "south": "00" * 32}
+    cheat.rewrite()
+    problems = audit_problems(camp)
+    assert any(p.startswith(f"log/{ROUND:06d}.yaml: the set-up mixes salts other than those "
+                            "sent with the orders (they differ for south)") for p in problems), problems
+
+
+def test_a_set_up_die_changed_is_found_by_the_final_audit(camp: Path) -> None:
+    """Before unseal nobody can check a hidden die; after it, one changed die is WRONG."""
+    cheat = Referee(camp)
+    entry = cheat.entry(ROUND)
+    d = entry["dice"][0]
+    original = d["value"]
+    d["value"] = 1 if original != 1 else 2
+    cheat.rewrite()
+    assert api.unseal(camp, force=True)
+    report = api.audit(camp, final=True)
+    assert not report["ok"]
+    assert any(f"log/{ROUND:06d}.yaml: die {d['label']} = {d['value']} is WRONG" == p
+               or "cannot be replayed" in p or "not what the rules produce" in p
+               for p in report["problems"]), report["problems"]
+
+
+def test_the_independent_verifier_checks_the_round(camp: Path) -> None:
+    """tests/verifier.py, written from the documents alone, recomputes the set-up under the
+    mixed key and the deck from it, and agrees with pbem's own final audit."""
+    import verifier as v
+
+    assert api.unseal(camp, force=True)
+    report = v.verify(camp)
+    assert report.ok, report.problems
+    drawn = len(_entries(camp)[ROUND - 1]["dice"])
+    assert report.checked["hidden_dice"] == drawn and report.checked["piles"] == 1
+    audit = api.audit(camp, final=True)
+    assert audit["ok"] and report.checked["dice"] + drawn == audit["checked"]["rolls"]
+
+
+def test_the_independent_verifier_finds_a_set_up_die_changed(camp: Path) -> None:
+    import verifier as v
+
+    cheat = Referee(camp)
+    d = cheat.entry(ROUND)["dice"][3]
+    d["value"] = d["value"] % d["sides"] + 1
+    cheat.rewrite()
+    assert api.unseal(camp, force=True)
+    report = v.verify(camp)
+    assert (f"step {ROUND}: set-up draw {d['label']} = {d['value']} is not what the hidden "
+            "secret gives") in report.problems, report.problems
+
+
+def test_the_report_of_the_round_says_what_to_do_and_shows_no_empty_board(tmp_path: Path) -> None:
+    from pbem.report import render
+
+    root = tmp_path / "c"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c")
+    text = render(root, "red", "text")
+    assert "THE CONTRIBUTION ROUND" in text and "POSITION after" not in text
+    assert "Nothing is on the board yet." in " ".join(text.split())
+    assert "phase: contribute" in text and "orders: []" in text  # the file to sign
+    html = render(root, "red", "html")
+    assert "<h2>The contribution round</h2>" in html and "<svg" not in html
+    for fmt in ("md", "bbcode"):
+        assert "The contribution round" in render(root, "public", fmt)
+    # from the set-up on, the board is back
+    _play(root, tmp_path / "keys", tmp_path / "drafts", until=(0, "setup-place"), sign=False)
+    text = render(root, "red", "text")
+    assert "POSITION after" in text and "THE CONTRIBUTION ROUND" not in text
