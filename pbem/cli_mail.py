@@ -41,7 +41,9 @@ def _out(data: Any) -> None:
 
 def _sent(sent: list[dict[str, Any]], pending: int) -> None:
     for r in sent:
-        typer.echo(f"sent {r['file']} to {r['to']}")
+        typer.echo(f"sent {r['file']} to {r['to']}"
+                   + (" again: a killed run had begun to send it, so it may arrive twice, "
+                      f"as one Message-ID {r['message_id']}" if r.get("again") else ""))
     if pending:
         typer.echo(f"{pending} message(s) queued, not sent yet")
 

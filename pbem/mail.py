@@ -6,6 +6,23 @@ attempt to send it, and the journal (`journal.yaml` beside the .eml files) recor
 Message-ID whether it was delivered, so a server that is down or drops the connection
 loses nothing and a second `--send` delivers each message once.
 
+A kill (-9, a power cut) can come at any moment of a `--send`; `deliver` says what it
+did before and after each message so that the next run knows where it stopped:
+
+- queued: the .eml is written (atomically) and the journal names it; a kill before that
+  leaves at most a stray .eml under a number the next queue reuses.
+- sending: recorded just before the message's DATA goes to the server (after the server
+  took its sender and recipient); sent: recorded as soon as the server said 250.
+- A message queued but never "sending" was certainly not handed over: the next run sends
+  it. A "sent" one is never sent again. Only a message killed between "sending" and "sent"
+  is in doubt: the server may have taken it (the kill came after the last byte, before its
+  answer was recorded) or not. SMTP cannot be asked which, and losing a report costs a
+  player a turn, so the next run sends it again, byte for byte the same .eml under the same
+  Message-ID: a mail program or server that saw the first copy recognises the second as the
+  same message (Message-ID is how they drop duplicates), and the run says that it was sent
+  again (`again` in the journal and in the result). Every other message is delivered
+  exactly once whatever the moment of the kill.
+
 The SMTP password comes from the environment (PBEM_SMTP_PASSWORD; PBEM_IMAP_PASSWORD for
 IMAP) and is never written anywhere.
 """
@@ -210,7 +227,11 @@ class Outbox:
             self.save(data)
 
     def has(self, key: str) -> bool:
-        return any(m.get("key") == key for m in self.load()["messages"])
+        return self.find(key) is not None
+
+    def find(self, key: str) -> dict[str, Any] | None:
+        """The last message queued under this key, if any."""
+        return next((m for m in reversed(self.load()["messages"]) if m.get("key") == key), None)
 
     def thread(self, to: str) -> str | None:
         """The first message queued to this address: later ones answer it (In-Reply-To)."""
@@ -272,6 +293,19 @@ class Outbox:
 # SMTP
 
 
+class _Client(smtplib.SMTP):
+    """smtplib's client, telling `before_data` when a message's DATA is about to go out
+    (after MAIL FROM and RCPT TO were accepted): the moment from which the server may have
+    the message, which the journal records as "sending"."""
+
+    before_data: Any = None
+
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        if self.before_data is not None:
+            self.before_data()
+        return super().data(msg)
+
+
 @dataclass
 class Smtp:
     host: str
@@ -296,6 +330,9 @@ def deliver(outbox: Outbox, smtp: Smtp, *, password: str | None = None,
 
     A message the server refuses (its recipient, say) is recorded with the error and stays
     queued; a connection that fails stops the run and leaves the rest queued for next time.
+    Each message is journalled as "sending" before its DATA and "sent" after the server's
+    250 (see the module's docstring): a message that a killed run left "sending" is sent
+    again, the same bytes under the same Message-ID, and returned with `again: True`.
     """
     queued = outbox.pending()
     if not queued:
@@ -318,7 +355,7 @@ def deliver(outbox: Outbox, smtp: Smtp, *, password: str | None = None,
             details=[f"delivered: {m['file']} to {m['to']}" for m in sent])
 
     try:
-        client = smtplib.SMTP(smtp.host, smtp.port, timeout=TIMEOUT)
+        client = _Client(smtp.host, smtp.port, timeout=TIMEOUT)
     except (OSError, smtplib.SMTPException) as exc:
         raise stay(f"cannot connect: {_reason(exc)}") from None
     try:
@@ -330,13 +367,23 @@ def deliver(outbox: Outbox, smtp: Smtp, *, password: str | None = None,
             client.login(smtp.user, password or "")
         for record in queued:
             msg = outbox.read(record)
+            mid, again = record["message_id"], bool(record.get("sending"))
+            client.before_data = lambda mid=mid: outbox.mark(mid, sending=iso(now or now_utc()))
             try:
                 client.send_message(msg, to_addrs=[record["to"]])
             except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused) as exc:
-                outbox.mark(record["message_id"], error=_reason(exc))
+                outbox.mark(mid, error=_reason(exc))
                 continue
-            outbox.mark(record["message_id"], sent=iso(now or now_utc()), error=None)
-            sent.append(record)
+            except smtplib.SMTPDataError as exc:  # answered: certainly not taken
+                outbox.mark(mid, error=_reason(exc), sending=None)
+                if exc.smtp_code >= 500:
+                    continue  # refused for good: the others go on
+                raise  # a server that says "later" (4xx) is tried again next run
+            done: dict[str, Any] = {"sent": iso(now or now_utc()), "error": None}
+            if again:
+                done["again"] = True  # a killed run may have delivered it: same Message-ID
+            outbox.mark(mid, **done)
+            sent.append({**record, **done})
         with contextlib.suppress(smtplib.SMTPException, OSError):
             client.quit()
     except smtplib.SMTPAuthenticationError as exc:

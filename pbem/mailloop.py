@@ -36,28 +36,31 @@ history.
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import re
 import shutil
 import tempfile
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, Campaign
 from pbem.errors import Busy, CampaignError, PbemError, Rejected, UsageError
-from pbem.game import Phase
-from pbem.log import entry_name
+from pbem.schedule import (
+    _iso,
+    _parse_iso,
+    deadline_of,
+    late_policy,
+    nmr_policies,
+    nmr_policy,
+    opening_step,
+)
 
 if TYPE_CHECKING:  # pbem.mail (smtplib, imaplib, mailbox) loads only when mail is handled,
     from pbem import mail as m  # so that `pbem status` stays quick with deadlines set
 
 INBOX = "inbox.yaml"
-NMR_POLICIES = ("hold", "bot", "wait", "disorder")
-LATE_POLICIES = ("accept", "flag", "reject")
-DEFAULT_REMIND_HOURS = 24.0
-# steps that do not open a phase: the phase awaiting orders goes on after them
-_NOT_OPENING = ("orders", "adjust")
 
 
 # ---------------------------------------------------------------------------------------
@@ -99,239 +102,6 @@ def sender(campaign: Campaign) -> tuple[str, str]:
         if addr:
             return name or "pbem referee", addr
     return campaign.referee()
-
-
-def nmr_policies(campaign: Campaign) -> dict[str, str]:
-    """The NMR policy of every faction: `nmr: POLICY` for all, or a mapping of factions
-    (and `default:`) to policies. Checked whole, so a typo is reported before any deadline."""
-    where = campaign.root / "campaign.yaml"
-    conf = campaign.config.get("nmr")
-    factions = list(campaign.factions())
-    found: dict[str, Any]
-    if isinstance(conf, dict):
-        unknown = [k for k in conf if k != "default" and k not in factions]
-        if unknown:
-            raise CampaignError(f"{where}: nmr: {unknown[0]!r} is not a faction of this campaign "
-                                f"(factions: {', '.join(factions)}; or 'default')")
-        found = {f: conf.get(f, conf.get("default", "hold")) for f in factions}
-    else:
-        found = {f: conf or "hold" for f in factions}
-    for faction, policy in found.items():
-        if policy not in NMR_POLICIES:
-            text = f"nmr: {policy!r}" if not isinstance(conf, dict) else f"nmr: {faction}: {policy!r}"
-            raise CampaignError(f"{where}: {text}; choose one of {', '.join(NMR_POLICIES)}")
-    return {f: str(p) for f, p in found.items()}
-
-
-def nmr_policy(campaign: Campaign, faction: str | None = None) -> str:
-    """One faction's NMR policy; without a faction, the policy of them all when they share
-    one, else "mixed"."""
-    policies = nmr_policies(campaign)
-    if faction is not None:
-        return policies.get(faction, "hold")
-    distinct = set(policies.values())
-    return distinct.pop() if len(distinct) == 1 else "mixed"
-
-
-def nmr_orders(campaign: Campaign, state: dict[str, Any], faction: str,
-               rng: Any) -> tuple[str, dict[str, Any]]:
-    """(policy used, orders body) for a faction that sent nothing by the deadline, where
-    `state` is the game state. What pbem/api.py resolves with when it resolves with --nmr:
-
-    - hold: the game's default orders (its units hold; its standing instructions apply;
-      set-up choices, which cannot be skipped, are made for it);
-    - bot: legal orders made by the game's bot;
-    - disorder: civil disorder: no orders and no standing instructions for the phase, where
-      the phase allows that (else, in a set-up phase say, as hold);
-    - wait: `tick` keeps waiting; a referee who resolves anyway gets hold.
-    """
-    game, data = campaign.game, campaign.data
-    policy = nmr_policy(campaign, faction)
-    if policy == "bot":
-        return "bot", game.bot(data, state, faction, rng)
-    if policy == "disorder":
-        body: dict[str, Any] = {"orders": [], "standing": {}}
-        if not game.validate(data, state, faction, body):
-            return "disorder", body
-    return "hold", game.default_orders(data, state, faction, rng)
-
-
-def late_policy(campaign: Campaign) -> str:
-    policy = str(campaign.config.get("late") or "flag")
-    if policy not in LATE_POLICIES:
-        raise CampaignError(f"{campaign.root / 'campaign.yaml'}: late: {policy!r}; choose one of "
-                            f"{', '.join(LATE_POLICIES)}")
-    return policy
-
-
-# ---------------------------------------------------------------------------------------
-# deadlines
-
-
-def _hours(value: Any, where: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        if "hours" in value or "days" in value:
-            return float(value.get("hours") or 0) + 24 * float(value.get("days") or 0)
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CampaignError(f"campaign.yaml deadlines: {where}: expected a number of hours or "
-                            f"{{hours: N}}, not {value!r}")
-    return float(value)
-
-
-def _when(value: Any, where: str) -> datetime:
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    try:
-        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        raise CampaignError(f"campaign.yaml deadlines: {where}: expected a date and time like "
-                            f"2026-05-01T18:00:00Z, not {value!r}") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def opening_step(campaign: Campaign, state: dict[str, Any]) -> int:
-    """The step that opened the current phase: the last one that was not orders (or an
-    adjustment), or an undo that took back more than orders. Reads back from the head only
-    as far as needed."""
-    seq = int(state["seq"])
-    while seq > 1:
-        entry = campaign.entry(seq)
-        kind = entry["type"]
-        if kind == "undo":
-            undone = campaign.entry(int(entry["undoes"]))
-            if undone["type"] not in _NOT_OPENING:
-                return seq
-        elif kind not in _NOT_OPENING:
-            return seq
-        seq -= 1
-    return 1
-
-
-def committed_at(campaign: Campaign, seq: int) -> datetime:
-    """When the step's log entry was committed (the commit time, UTC)."""
-    stamp = campaign.store().added_at(entry_name(seq))
-    if stamp is None:
-        raise CampaignError(f"{entry_name(seq)} is not committed; cannot tell when its phase opened")
-    return datetime.fromtimestamp(stamp, UTC)
-
-
-def _day(value: Any, where: str, *, end: bool) -> datetime:
-    """A date of `absences:` as a time (UTC): the start of the day, or with `end` the end
-    of it (the start of the next); a date and time is taken as it is."""
-    text = str(value)
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        try:
-            day = datetime.fromisoformat(text).replace(tzinfo=UTC)
-        except ValueError:
-            raise CampaignError(f"campaign.yaml absences: {where}: {text!r} is not a date") from None
-        return day + timedelta(days=1) if end else day
-    return _when(value, f"absences: {where}")
-
-
-def absences(campaign: Campaign) -> list[dict[str, Any]]:
-    """`absences:` of campaign.yaml, checked: [{factions, start, end}] (end exclusive)."""
-    found = campaign.config.get("absences") or []
-    if not isinstance(found, list):
-        raise CampaignError("campaign.yaml absences: expected a list like "
-                            "[{faction: red, from: 2026-12-20, to: 2027-01-03}]")
-    known = list(campaign.factions())
-    out = []
-    for n, item in enumerate(found, 1):
-        where = f"#{n}"
-        if not isinstance(item, dict) or not {"faction", "from", "to"} <= set(item):
-            raise CampaignError(f"campaign.yaml absences: {where}: expected "
-                                "{faction: F, from: DATE, to: DATE}")
-        named = item["faction"] if isinstance(item["faction"], list) else [item["faction"]]
-        for faction in named:
-            if faction not in known:
-                raise CampaignError(f"campaign.yaml absences: {where}: {faction!r} is not a "
-                                    f"faction of this campaign ({', '.join(known)})")
-        start, end = _day(item["from"], where, end=False), _day(item["to"], where, end=True)
-        if end <= start:
-            raise CampaignError(f"campaign.yaml absences: {where}: 'to' is before 'from'")
-        out.append({"factions": [str(f) for f in named], "start": start, "end": end,
-                    "from": str(item["from"]), "to": str(item["to"])})
-    return out
-
-
-def deadline_of(campaign: Campaign, state: dict[str, Any] | None = None,
-                phase: Phase | None = None) -> dict[str, Any] | None:
-    """The current phase's deadline, or None when campaign.yaml sets none for it or nobody
-    is awaited:
-
-    - deadline: when the phase may be resolved: the latest deadline of the factions still
-      awaited (the phase's own, unless an absence pushed a faction's further);
-    - phase_deadline: the phase's own; factions: each awaited faction's deadline;
-    - absent: {faction: {from, to, until}} for factions whose deadline an absence moved;
-    - remind_at: reminders, remind_hours before the phase's own deadline;
-    - grace_until: `tick` resolves then, grace_hours after `deadline`;
-    - opened, opened_by (seq): when and by which step the phase opened.
-    """
-    deadlines = campaign.config.get("deadlines")
-    if not deadlines:
-        return None
-    if not isinstance(deadlines, dict):
-        raise CampaignError("campaign.yaml deadlines: expected a mapping, e.g. {hours: 72}")
-    state = state if state is not None else campaign.state()
-    phase = phase if phase is not None else campaign.phase(state)
-    if phase.over or not phase.awaiting:
-        return None
-    own = deadlines.get(phase.name)
-
-    def setting(key: str, default: float) -> float:
-        value = _hours(deadlines.get(key, default), key)
-        if isinstance(own, dict) and key in own:
-            value = _hours(own[key], f"{phase.name}.{key}")
-        return value or 0.0
-
-    remind = setting("remind_hours", DEFAULT_REMIND_HOURS)
-    grace = setting("grace_hours", 0.0)
-    opener = opening_step(campaign, state)
-    opened = committed_at(campaign, opener)
-    fixed = deadlines.get(f"{phase.turn}:{phase.name}")
-    if fixed is not None:
-        deadline = _when(fixed, f"{phase.turn}:{phase.name}")
-    else:
-        hours = _hours(own, phase.name) if own is not None else _hours(deadlines.get("hours"), "hours")
-        if hours is None:
-            return None
-        deadline = opened + timedelta(hours=hours)
-    by_faction = {f: deadline for f in phase.awaiting}
-    absent: dict[str, dict[str, str]] = {}
-    for away in sorted(absences(campaign), key=lambda a: a["start"]):
-        for faction in away["factions"]:
-            if faction in by_faction and away["start"] <= by_faction[faction] < away["end"]:
-                by_faction[faction] = away["end"]
-                absent[faction] = {"from": away["from"], "to": away["to"],
-                                   "until": _iso(away["end"])}
-    missing = [f for f in phase.awaiting if f not in state.get("pending", {})]
-    latest = max((by_faction[f] for f in missing), default=deadline)
-    return {
-        "deadline": _iso(latest),
-        "phase_deadline": _iso(deadline),
-        "factions": {f: _iso(d) for f, d in by_faction.items()},
-        "absent": absent,
-        "remind_at": _iso(deadline - timedelta(hours=remind)),
-        "remind_hours": remind,
-        "grace_until": _iso(latest + timedelta(hours=grace)),
-        "opened": _iso(opened),
-        "opened_by": opener,
-    }
-
-
-def _iso(when: datetime) -> str:
-    return when.astimezone(UTC).isoformat(timespec="seconds")
-
-
-def _parse_iso(text: str) -> datetime:
-    return datetime.fromisoformat(text)
-
-
-# ---------------------------------------------------------------------------------------
-# mail out: reports
 
 
 def _join_html(pages: list[str]) -> str:
@@ -649,10 +419,21 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     same. Orders dated (Date:) after their faction's deadline are taken by the campaign's
     `late:` policy. `now` is the clock (the command line's): the time of a mail without a
     usable Date: header.
+
+    A kill at any moment loses no orders and applies none twice: before a mail's orders
+    are applied, `.pbem/inbox.yaml` records it as "taking", with the step the campaign was
+    at and a digest of each of its files and signatures; its outcome replaces that record
+    once it is answered. The next run meets a mail still "taking" and looks in the log
+    after that step (`_landed`): if its orders are there (the kill came after their commit;
+    a half-done resolution was finished by the lock's recovery) the mail is recorded as
+    accepted; if only some of its files are (a kill between the steps of a mail of several
+    files), the others are applied now; if none, the mail is applied now. Its answer is
+    queued once (by the key reply:MESSAGE-ID).
     """
+    from pbem import api  # noqa: F401 - it finishes a step a killed pbem left (Campaign.resume)
     from pbem import mail as m
 
-    campaign = Campaign.open(root)
+    campaign = Campaign.settled(root)  # which is done first, before any mail is looked at
     late_policy(campaign)  # a bad setting stops here, before any mail is touched
     box = outbox_of(campaign, outbox)
     record = Record(campaign.private / INBOX)
@@ -675,13 +456,23 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                 left_alone.append({"message_id": mid, "from": sender, "subject": subject,
                                    "why": why})
                 continue
-            if incoming.message_id in seen:
+            prior = seen.get(incoming.message_id)
+            if prior is not None and prior.get("outcome") != "taking":
                 results.append({"message_id": incoming.message_id, "from": incoming.sender,
-                                "outcome": "duplicate",
-                                "first": seen[incoming.message_id].get("outcome")})
+                                "outcome": "duplicate", "first": prior.get("outcome")})
                 continue
             try:
-                done = _take(root, campaign, incoming, now)
+                landed = _landed(campaign, incoming, prior) if prior is not None else None
+                if landed is not None and not landed["missing"]:
+                    done = _accepted(incoming, now, landed)
+                else:
+                    record.add(incoming.message_id, _taking(campaign, incoming, now, prior))
+                    done = _take(root, campaign, _only(incoming, landed), now)
+                    if landed is not None and done["outcome"] == "accepted":
+                        done = {**_accepted(incoming, now, landed), **done,
+                                "files": incoming.names(),
+                                "recorded": landed["recorded"] + done["recorded"],
+                                "resolved": landed["resolved"] + done["resolved"]}
             except Busy:
                 raise
             except Exception as exc:
@@ -704,6 +495,109 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         "ignored": len(left_alone),
         "left_alone": left_alone,  # each named: Message-ID, sender, subject and why
     }
+
+
+def _digests(incoming: m.Incoming) -> dict[str, list[str]]:
+    """What identifies each orders file of a mail in the log: the digest of its signature
+    (the log's `sig_digest`) and of the file as sent."""
+    out = {}
+    for name, raw in incoming.files:
+        found = [f"file:{hashlib.sha256(raw).hexdigest()}"]
+        if name in incoming.signatures:
+            found.append(f"sig:{hashlib.sha256(incoming.signatures[name]).hexdigest()}")
+        out[name] = found
+    return out
+
+
+def _taking(campaign: Campaign, incoming: m.Incoming, now: datetime | None,
+            prior: dict[str, Any] | None) -> dict[str, Any]:
+    """The record of a mail whose orders are being applied: if pbem is killed now, the next
+    run finds out from the log after `after_seq` whether they went in (`_landed`). A mail
+    taken again after a kill keeps the step it was first taken at."""
+    from pbem import mail as m
+
+    after = prior.get("after_seq") if prior is not None else None
+    return {"from": incoming.sender, "subject": incoming.subject, "at": _iso(now or m.now_utc()),
+            "files": incoming.names(), "outcome": "taking",
+            "after_seq": int(after if after is not None else campaign.state()["seq"]),
+            "digests": _digests(incoming)}
+
+
+def _only(incoming: m.Incoming, landed: dict[str, Any] | None) -> m.Incoming:
+    """The mail with only its files that are not in the log yet."""
+    import dataclasses
+
+    if landed is None:
+        return incoming
+    return dataclasses.replace(incoming, files=[f for f in incoming.files
+                                                if f[0] in landed["missing"]])
+
+
+def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]) -> dict[str, Any]:
+    from pbem import mail as m
+
+    return {"message_id": incoming.message_id, "from": incoming.sender,
+            "subject": incoming.subject, "at": _iso(now or m.now_utc()),
+            "dated": _iso(incoming.date) if incoming.date else None, "files": incoming.names(),
+            "signed": sorted(incoming.signatures), "outcome": "accepted",
+            "recorded": landed["recorded"], "resolved": landed["resolved"],
+            "recovered": f"a killed pbem inbox had applied {', '.join(landed['found'])} of this "
+                         f"mail (step {landed['recorded'][0]['seq']}); not applied again"}
+
+
+def _entry_digests(campaign: Campaign, entry: dict[str, Any]) -> set[str]:
+    """The digests (as `_digests` makes them) of the orders an orders step recorded: its
+    signature digests, and its file: in orders/, or sealed (opened with the referee's key)."""
+    from pbem import sealed
+
+    pending = entry.get("pending") or {}
+    records = pending if "factions" in entry else {entry.get("faction"): pending}
+    found: set[str] = set()
+    for rec in records.values():
+        if not isinstance(rec, dict):
+            continue
+        if rec.get("sig_digest"):
+            found.add(f"sig:{rec['sig_digest']}")
+        text: Any = None
+        node = rec.get("sealed") or rec.get("file_sealed")
+        if node is not None:
+            try:
+                text = sealed.open_node(campaign.id, node, campaign.referee_identities()).value.get("file")
+            except Exception:  # no referee key here: the signature digest must do
+                text = None
+        elif rec.get("file") and (campaign.root / str(rec["file"])).is_file():
+            text = (campaign.root / str(rec["file"])).read_bytes().decode("utf-8", "replace")
+        if isinstance(text, str):
+            found.add(f"file:{hashlib.sha256(text.encode('utf-8')).hexdigest()}")
+    return found
+
+
+def _landed(campaign: Campaign, incoming: m.Incoming, prior: dict[str, Any]) -> dict[str, Any] | None:
+    """For a mail a killed `inbox` left "taking": which of its files are in the log after
+    the step it was taken at, the steps that recorded them and those they completed
+    ({found, missing, recorded, resolved}); None when none of them is."""
+    wanted = {name: set(found) for name, found in _digests(incoming).items()}
+    found: list[str] = []
+    recorded: list[dict[str, Any]] = []
+    resolved: list[dict[str, Any]] = []
+    for seq in range(int(prior.get("after_seq") or 0) + 1, int(campaign.state()["seq"]) + 1):
+        entry = campaign.entry(seq)
+        hit = []
+        if entry["type"] == "orders":
+            there = _entry_digests(campaign, entry)
+            hit = [name for name, digests in wanted.items() if digests & there and name not in found]
+        if hit:
+            found += hit
+            recorded += [{"faction": f, "seq": seq}
+                         for f in entry.get("factions") or [entry.get("faction")]]
+        elif entry["type"] == "resolve" and recorded:
+            resolved.append({"turn": entry["turn"], "phase": entry["phase"], "seq": seq})
+        elif recorded:
+            break  # another command's step: what this mail completed ends here
+    if not recorded:
+        return None
+    return {"found": found, "missing": [n for n in wanted if n not in found],
+            "recorded": recorded, "resolved": resolved}
 
 
 def _failed(incoming: m.Incoming, now: datetime | None, problem: str) -> dict[str, Any]:
@@ -815,6 +709,10 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
     subject = incoming.subject or "your orders"
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     refs = [r for r in str(msg.get("References") or "").split() if r] + [incoming.message_id]
+    key = f"reply:{incoming.message_id}"
+    queued = box.find(key)
+    if queued is not None:  # a killed inbox queued it already, then was stopped
+        return str(queued["message_id"])
     reply = m.build(sender=sender(campaign), to=(player.name, player.email),
                     subject=f"{subject} [{what}]",
                     text=f"Dear {player.name},\n\n" + "\n".join(lines) + "\n\n-- \npbem referee\n",
@@ -822,7 +720,7 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Campaign": campaign.id,
                              "X-Pbem-Kind": "reply",
                              **({"X-Pbem-Late": "yes"} if done.get("late") else {})}, when=now)
-    record = box.queue(reply, key=f"reply:{incoming.message_id}", kind="reply", slug=player.slug,
+    record = box.queue(reply, key=key, kind="reply", slug=player.slug,
                        when=now, meta={"in_reply_to": incoming.message_id, "outcome": what})
     return str(record["message_id"])
 

@@ -32,7 +32,7 @@ import typer
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import Result, git, play  # noqa: E402
 
-from pbem import api, mailloop, yamlio  # noqa: E402
+from pbem import api, mailloop, schedule, yamlio  # noqa: E402
 from pbem.campaign import Campaign  # noqa: E402
 from pbem.mail import MailError  # noqa: E402
 
@@ -54,7 +54,7 @@ def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
 @pytest.fixture
 def camp(tmp_path: Path) -> Path:
     root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", seed="mail", name="camp", keys_dir=tmp_path / "keys",
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="mail", name="camp", keys_dir=tmp_path / "keys",
                      players=PLAYERS)
     return root
 
@@ -620,16 +620,16 @@ def test_inbox_needs_exactly_one_source(camp: Path, cli: Callable[..., Result]) 
 
 
 def opened(camp: Path) -> dt.datetime:
-    due = mailloop.deadline_of(Campaign.open(camp))
+    due = schedule.deadline_of(Campaign.open(camp))
     assert due is not None
     return dt.datetime.fromisoformat(due["opened"])
 
 
 def test_deadline_counts_from_the_commit_that_opened_the_phase(camp: Path) -> None:
-    assert mailloop.deadline_of(Campaign.open(camp)) is None  # none configured
+    assert schedule.deadline_of(Campaign.open(camp)) is None  # none configured
     set_config(camp, deadlines={"hours": 72, "remind_hours": 24})
     stamp = int(git(camp, "log", "-1", "--format=%ct"))
-    due = mailloop.deadline_of(Campaign.open(camp))
+    due = schedule.deadline_of(Campaign.open(camp))
     assert due is not None and due["opened_by"] == 1
     start = dt.datetime.fromtimestamp(stamp, dt.UTC)
     assert dt.datetime.fromisoformat(due["deadline"]) == start + dt.timedelta(hours=72)
@@ -638,14 +638,14 @@ def test_deadline_counts_from_the_commit_that_opened_the_phase(camp: Path) -> No
     drafts = camp.parent / "drafts"
     drafts.mkdir()
     api.apply(camp, [orders_file(camp, "siberian", drafts)])
-    assert mailloop.deadline_of(Campaign.open(camp))["deadline"] == due["deadline"]
+    assert schedule.deadline_of(Campaign.open(camp))["deadline"] == due["deadline"]
     # a per-phase policy and a fixed deadline for one phase
     phase = api.status(camp)["phase"]
     set_config(camp, deadlines={"hours": 72, phase: {"hours": 10}})
-    again = mailloop.deadline_of(Campaign.open(camp))
+    again = schedule.deadline_of(Campaign.open(camp))
     assert dt.datetime.fromisoformat(again["deadline"]) == start + dt.timedelta(hours=10)
     set_config(camp, deadlines={"hours": 72, f"0:{phase}": "2030-01-02T03:04:05Z"})
-    assert mailloop.deadline_of(Campaign.open(camp))["deadline"] == "2030-01-02T03:04:05+00:00"
+    assert schedule.deadline_of(Campaign.open(camp))["deadline"] == "2030-01-02T03:04:05+00:00"
 
 
 def test_remind_writes_to_the_players_still_awaited(camp: Path, cli: Callable[..., Result]) -> None:
@@ -771,7 +771,7 @@ def test_mail_commands_have_help(cli: Callable[..., Result]) -> None:
 
 def test_cli_mail_without_players_mails_nothing(tmp_path: Path, cli: Callable[..., Result]) -> None:
     root = tmp_path / "hot"
-    api.new_campaign(root, "red_russia", seed="hot", name="hot")
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="hot", name="hot")
     r = cli("-C", root, "mail")
     assert r.code == 0, r.err
     assert "nothing to mail" in r.out
@@ -849,8 +849,8 @@ def test_late_orders_are_flagged(camp: Path, tmp_path: Path, cli: Callable[..., 
     record = yamlio.read_trusted(camp / ".pbem" / "inbox.yaml")["messages"]
     late = record["<late@x>"]["late"]
     assert late == [{"file": "orders-siberian.yaml", "faction": "siberian",
-                     "dated": mailloop._iso(start + dt.timedelta(hours=80)),
-                     "deadline": mailloop._iso(start + dt.timedelta(hours=72))}]
+                     "dated": schedule._iso(start + dt.timedelta(hours=80)),
+                     "deadline": schedule._iso(start + dt.timedelta(hours=72))}]
     assert "late" not in record["<in-time@x>"]
     receipt = next(x for x in journal(camp)["messages"] if x.get("in_reply_to") == "<late@x>")
     msg = parse(camp / ".pbem" / "outbox" / receipt["file"])
@@ -906,10 +906,10 @@ def test_bad_late_policy(camp: Path, tmp_path: Path) -> None:
 def test_grace_period_delays_resolution_not_reminders(camp: Path) -> None:
     set_config(camp, deadlines={"hours": 10, "remind_hours": 2, "grace_hours": 5})
     start = opened(camp)
-    due = mailloop.deadline_of(Campaign.open(camp))
+    due = schedule.deadline_of(Campaign.open(camp))
     assert due is not None
     assert dt.datetime.fromisoformat(due["grace_until"]) == start + dt.timedelta(hours=15)
-    assert api.status(camp)["deadline"] == due["deadline"] == mailloop._iso(start + dt.timedelta(hours=10))
+    assert api.status(camp)["deadline"] == due["deadline"] == schedule._iso(start + dt.timedelta(hours=10))
     head = git(camp, "rev-parse", "HEAD")
     assert mailloop.tick(camp, start + dt.timedelta(hours=7))["reminded"] == []
     near = mailloop.tick(camp, start + dt.timedelta(hours=8))
@@ -932,16 +932,16 @@ def test_an_absence_pushes_that_factions_deadline(camp: Path, cli: Callable[...,
     set_config(camp, deadlines={"hours": 72, "remind_hours": 24},
                absences=[{"faction": "south", "from": str(first), "to": str(last)},
                          {"faction": "red", "from": str(first), "to": str(last)}])
-    due = mailloop.deadline_of(Campaign.open(camp))
+    due = schedule.deadline_of(Campaign.open(camp))
     assert due is not None
-    assert due["phase_deadline"] == mailloop._iso(base)
-    assert due["factions"] == {"siberian": mailloop._iso(base), "south": mailloop._iso(back),
-                               "north": mailloop._iso(base)}
+    assert due["phase_deadline"] == schedule._iso(base)
+    assert due["factions"] == {"siberian": schedule._iso(base), "south": schedule._iso(back),
+                               "north": schedule._iso(base)}
     assert due["absent"] == {"south": {"from": str(first), "to": str(last),
-                                       "until": mailloop._iso(back)}}  # red is not awaited
-    assert due["deadline"] == mailloop._iso(back)  # the phase waits for south
+                                       "until": schedule._iso(back)}}  # red is not awaited
+    assert due["deadline"] == schedule._iso(back)  # the phase waits for south
     r = cli("-C", camp, "status")
-    assert r.code == 0 and f"(by {mailloop._iso(back)})" in r.out
+    assert r.code == 0 and f"(by {schedule._iso(back)})" in r.out
     # the others are reminded before their own deadline; south before its own
     near = mailloop.tick(camp, base - dt.timedelta(hours=1))
     assert [x["to"] for x in near["reminded"]] == ["bob@example.org", "cy@example.org"]
@@ -955,8 +955,8 @@ def test_an_absence_pushes_that_factions_deadline(camp: Path, cli: Callable[...,
     drafts = camp.parent / "drafts"
     drafts.mkdir()
     api.apply(camp, [orders_file(camp, "south", drafts)])
-    due = mailloop.deadline_of(Campaign.open(camp))
-    assert due is not None and due["deadline"] == mailloop._iso(base)
+    due = schedule.deadline_of(Campaign.open(camp))
+    assert due is not None and due["deadline"] == schedule._iso(base)
     late = mailloop.tick(camp, base + dt.timedelta(hours=1))
     assert [r["nmr"] for r in late["resolved"]] == [["siberian", "north"]]
 
@@ -967,10 +967,10 @@ def test_absence_must_name_a_faction(camp: Path) -> None:
     set_config(camp, deadlines={"hours": 72},
                absences=[{"faction": "blue", "from": "2026-12-20", "to": "2027-01-03"}])
     with pytest.raises(CampaignError, match="'blue' is not a faction"):
-        mailloop.deadline_of(Campaign.open(camp))
+        schedule.deadline_of(Campaign.open(camp))
     set_config(camp, absences=[{"faction": "red", "from": "2027-01-03", "to": "2026-12-20"}])
     with pytest.raises(CampaignError, match="'to' is before 'from'"):
-        mailloop.deadline_of(Campaign.open(camp))
+        schedule.deadline_of(Campaign.open(camp))
 
 
 # ---------------------------------------------------------------------------------------
@@ -984,7 +984,7 @@ def test_nmr_policies_per_faction(camp: Path) -> None:
     campaign = Campaign.open(camp)
     assert mailloop.nmr_policies(campaign) == {"red": "bot", "siberian": "bot",
                                                "south": "disorder", "north": "wait"}
-    assert mailloop.nmr_policy(campaign) == "mixed"
+    assert schedule.nmr_policy(campaign) == "mixed"
     set_config(camp, nmr={"sout": "hold"})
     with pytest.raises(CampaignError, match="'sout' is not a faction"):
         mailloop.nmr_policies(Campaign.open(camp))
@@ -1003,17 +1003,17 @@ def test_nmr_orders_by_policy(camp: Path) -> None:
         return KeyedRng(b"k" * 32)
 
     # set-up choices cannot be skipped: civil disorder there is hold (the game's defaults)
-    used, body = mailloop.nmr_orders(campaign, state, "south", rng())
+    used, body = schedule.nmr_orders(campaign, state, "south", rng())
     assert used == "hold"
     assert body == campaign.game.default_orders(campaign.data, state, "south", rng())
-    assert mailloop.nmr_orders(campaign, state, "north", rng())[0] == "bot"
+    assert schedule.nmr_orders(campaign, state, "north", rng())[0] == "bot"
     play(camp, until_turn=1, phase="action", seed="mail")
     campaign = Campaign.open(camp)
     state = campaign.state()["game"]
     actor = api.status(camp)["awaiting"][0]
     set_config(camp, nmr={actor: "disorder"})
     campaign = Campaign.open(camp)
-    assert mailloop.nmr_orders(campaign, state, actor, rng()) == ("disorder", {"orders": [], "standing": {}})
+    assert schedule.nmr_orders(campaign, state, actor, rng()) == ("disorder", {"orders": [], "standing": {}})
 
 
 def test_tick_waits_for_a_faction_under_nmr_wait(camp: Path) -> None:
@@ -1032,12 +1032,6 @@ def test_tick_waits_for_a_faction_under_nmr_wait(camp: Path) -> None:
     assert "resolved with nmr: hold for siberian, south" in done["actions"][0]
 
 
-ENGINE_RECORDS_POLICY = "nmr_policy" in __import__("inspect").getsource(api._advance)
-
-
-@pytest.mark.skipif(not ENGINE_RECORDS_POLICY,
-                    reason="pbem/api.py _advance does not resolve through mailloop.nmr_orders yet "
-                           "(the change is described in the mail loop's report)")
 def test_resolve_nmr_records_the_policy_used(camp: Path, cli: Callable[..., Result]) -> None:
     play(camp, until_turn=1, phase="action", seed="mail")
     actor = api.status(camp)["awaiting"][0]
