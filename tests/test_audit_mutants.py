@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_audit_tamper import base, camp  # noqa: F401 - fixtures
+from test_audit_fast import camp, fast_base  # noqa: F401 - fixtures
 
 from pbem import api, audit
 from pbem.campaign import Campaign

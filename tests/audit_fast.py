@@ -1,0 +1,104 @@
+"""One small campaign for fast audit tests, built once and kept on disk between runs.
+
+Mutation testing (benchmarks/mutation.py) runs the selected tests anew for every mutant,
+so a module- or session-scoped fixture that plays a campaign would be played again for
+each of ~1,750 mutants. The campaign is therefore built once per version of the code that
+builds it: the folder is named by a hash of every file of pbem/ and games/ (and of this
+file), so a change to the rules or the referee builds a new one, and it is written only
+when no mutant is active (a campaign built by a mutant is used for that run only). Each
+test gets a copy (`fresh`), so nothing a test does reaches the cached folder.
+
+The campaign is the one of test_audit_tamper.py (seed "tamper", every faction's key from
+--keys-dir, every file signed but Red's for setup-reduce-red), played by the bot to turn
+2's action phase; its steps are listed there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
+       "GIT_AUTHOR_EMAIL": "test@pbem.invalid", "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}
+UNSIGNED_PHASE = "setup-reduce-red"
+
+
+def code_key() -> str:
+    """A hash of the code and data a campaign is built with."""
+    import pbem
+    from pbem.game import games_dir
+
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for base in (Path(pbem.__file__).resolve().parent, games_dir().resolve()):
+        for path in sorted(base.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def _mutant_active() -> bool:
+    return os.environ.get("MUTANT_UNDER_TEST", "") not in ("", "stats", "list_all_tests")
+
+
+def build(folder: Path) -> None:
+    from pbem import api, yamlio
+
+    root, keys, drafts = folder / "camp", folder / "keys", folder / "drafts"
+    api.new_campaign(root, "red_russia", seed="tamper", name="camp", keys_dir=keys,
+                     contributions=False, hot_seat=True)
+    for step in range(300):
+        s = api.status(root)
+        if s["turn"] >= 2 and s["phase"] == "action":
+            return
+        files = []
+        for faction in s["awaiting"]:
+            path = drafts / f"{step:04d}-{faction}.yaml"
+            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="bot")))
+            if s["phase"] != UNSIGNED_PHASE:
+                api.sign(path, keys / f"{faction}_ed25519")
+            files.append(path)
+        if files:
+            api.apply(root, files)
+        else:
+            api.resolve(root)
+    raise AssertionError("the bot did not reach turn 2")
+
+
+def cached_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding `camp` (the campaign), `keys` and `drafts`; never change it."""
+    cache = Path(tempfile.gettempdir()) / f"pbem-audit-fast-{code_key()}"
+    if (cache / "done").is_file():
+        return cache
+    folder = tmp_path_factory.mktemp("audit-fast-build")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(folder))
+        mp.setenv("GIT_CONFIG_GLOBAL", str(folder / ".gitconfig"))
+        for key, value in ENV.items():
+            mp.setenv(key, value)
+        build(folder / "base")
+    (folder / "base" / "done").write_text("built\n")
+    if _mutant_active():
+        return folder / "base"
+    partial = Path(tempfile.mkdtemp(prefix=cache.name + ".", dir=cache.parent))
+    shutil.copytree(folder / "base", partial / "base", symlinks=True)
+    try:
+        os.rename(partial / "base", cache)  # atomic: another run may have won the race
+    except OSError:
+        pass
+    shutil.rmtree(partial, ignore_errors=True)
+    return cache if (cache / "done").is_file() else folder / "base"
+
+
+def copy_of(base: Path, dest: Path) -> Path:
+    """A copy of the cached folder; returns its campaign (a history seen for the first time:
+    no .git/pbem-verified.json)."""
+    shutil.copytree(base, dest, symlinks=True)
+    (dest / "done").unlink()
+    (dest / "camp" / ".git" / "pbem-verified.json").unlink(missing_ok=True)
+    return dest / "camp"
