@@ -431,6 +431,8 @@ class _Audit:
         from pbem.orders import body_of
 
         for faction, record in recorded(entry).items():
+            if not record.get("sig_digest"):
+                self._unsigned(name, faction, entry)
             for key in ("sealed", "secret", "file_sealed"):
                 if key in record:
                     node = record[key]
@@ -457,6 +459,7 @@ class _Audit:
             if normal(body_of(doc.data, faction)) != record["body"]:
                 self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
                              "were recorded")
+            self._header(name, faction, record["file"], doc.data, entry)
             sig_path = f"{record['file']}.sig"
             if not record.get("sig_digest") and self.store.read_at(sha, sig_path) is None:
                 continue  # unsigned (allowed for this faction when it was recorded)
@@ -500,15 +503,48 @@ class _Audit:
                                value["signature"].encode("utf-8"))
             if value.get("signature"):
                 self._signature(name, faction, value["file"].encode("utf-8"), value["signature"])
+                if record.get("sig_digest") != hashlib.sha256(
+                        value["signature"].encode("utf-8")).hexdigest():
+                    self.problem(f"{name}: the revealed signature of {faction}'s orders is not "
+                                 "the one recorded with them")
                 from pbem.orders import body_of
 
                 doc = yamlio.load_untrusted(value["file"], f"{name}: revealed orders of {faction}")
                 if body_of(doc.data, faction) != value["body"]:
                     self.problem(f"{name}: the revealed orders of {faction} are not the signed file")
+                self._header(name, faction, record["file"], doc.data, entry)
             bodies[faction] = dict(value["body"])
             if value.get("secret") is not None:
                 bodies[faction]["secret"] = value["secret"]
         return bodies
+
+    def _unsigned(self, name: str, faction: str, entry: dict[str, Any]) -> None:
+        """Orders recorded without a signature: only for a faction whose seat allows it
+        (hot-seat, or no key) or entered by the referee on a player's behalf, with the
+        reason in the entry; otherwise they may be the referee's own invention."""
+        if entry.get("on_behalf"):
+            return
+        seats = self.folder.state.get("settings", {}).get("factions") or self.factions
+        seat = seats.get(faction, {})
+        if seat.get("ssh") and not seat.get("unsigned_ok", False):
+            self.problem(f"{name}: the orders of {faction} were recorded without a signature, "
+                         "but its seat requires one (a key, not hot-seat) and the referee did "
+                         "not enter them on the player's behalf")
+
+    def _header(self, name: str, faction: str, file: str, data: Any, entry: dict[str, Any]) -> None:
+        """A file's own header names this campaign, the step's turn and phase and the
+        faction: a signed file of another phase or game cannot stand in for this one."""
+        if not isinstance(data, dict):
+            return
+        named = data.get("faction")
+        factions = named if isinstance(named, list) else [named]
+        wrong = [k for k, want in (("campaign", self.campaign.id), ("turn", entry["turn"]),
+                                   ("phase", entry["phase"])) if data.get(k) != want]
+        if faction not in factions:
+            wrong.append("faction")
+        if wrong:
+            self.problem(f"{name}: {file} is headed for another {', '.join(wrong)} than the "
+                         f"step that records it (turn {entry['turn']}, {entry['phase']}, {faction})")
 
     def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:
         found = self.game.validate(self.data, before["game"], faction, body)

@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from audit_fast import cached_base
 from conftest import git, run_pbem, tree_state
 
 from pbem import api, dice, sealed, yamlio
 from pbem.campaign import ENTRY_ORDER, STATE, Campaign
 from pbem.crypto import load_ssh_private_file, sign_entry
 from pbem.log import Folder, entry_hash, entry_name, normal
+
 
 # the base campaign: every faction's key from --keys-dir, every orders file signed except
 # Red's for setup-reduce-red (unsigned orders are allowed for these factions), played by
@@ -35,38 +37,12 @@ from pbem.log import Folder, entry_hash, entry_name, normal
 #   15-18 sealed purchase orders, 19 resolved; 20 initiative; 21 Siberian action orders
 #   with a sealed secret part (the attack spending), 22 resolved, opening it; ...
 #   29 victory: the turn's orders files revealed (tag turn-0002); 35 initiative of turn 2.
-UNSIGNED_PHASE = "setup-reduce-red"
-ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
-       "GIT_AUTHOR_EMAIL": "test@pbem.invalid", "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}
-
-
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("audit-base")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(folder))
-        mp.setenv("GIT_CONFIG_GLOBAL", str(folder / ".gitconfig"))
-        for key, value in ENV.items():
-            mp.setenv(key, value)
-        root, keys, drafts = folder / "camp", folder / "keys", folder / "drafts"
-        api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="tamper", name="camp", keys_dir=keys)
-        for step in range(300):
-            s = api.status(root)
-            if s["turn"] >= 2 and s["phase"] == "action":
-                break
-            files = []
-            for faction in s["awaiting"]:
-                path = drafts / f"{step:04d}-{faction}.yaml"
-                yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="bot")))
-                if s["phase"] != UNSIGNED_PHASE:
-                    api.sign(path, keys / f"{faction}_ed25519")
-                files.append(path)
-            if files:
-                api.apply(root, files)
-            else:
-                api.resolve(root)
-        assert api.audit(root)["ok"]
-        yield root
+    """The campaign above, built once per version of the code (tests/audit_fast.py)."""
+    root = cached_base(tmp_path_factory) / "camp"
+    assert api.audit(root)["ok"]
+    yield root
 
 
 @pytest.fixture

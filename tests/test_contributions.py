@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from audit_fast import ENV
 from conftest import git, run_pbem
-from test_audit_tamper import ENV, Referee, audit_problems
+from test_audit_tamper import Referee, audit_problems
 
 from pbem import api, dice, randomness, yamlio
 from pbem.campaign import Campaign
@@ -315,3 +316,53 @@ def test_the_report_of_the_round_says_what_to_do_and_shows_no_empty_board(tmp_pa
     _play(root, tmp_path / "keys", tmp_path / "drafts", until=(0, "setup-place"), sign=False)
     text = render(root, "red", "text")
     assert "POSITION after" in text and "THE CONTRIBUTION ROUND" not in text
+
+
+# ---------------------------------------------------------------------------------------
+# signatures the seats require (every faction here has a key and none is hot-seat)
+
+
+def test_orders_recorded_unsigned_for_a_faction_that_must_sign(camp: Path) -> None:
+    """The referee records South's contribution as if it had come unsigned (orders of
+    their own invention would look so): the seat requires a signature, and the file that
+    the resolution reveals carries one that the record does not name."""
+    cheat = Referee(camp)
+    entry = next(e for e in cheat.log if e and e["type"] == "orders" and e.get("faction") == "south")
+    seq = entry["seq"]
+    entry["pending"]["sig_digest"] = None
+    cheat.rewrite()
+    problems = audit_problems(camp)
+    assert (f"log/{seq:06d}.yaml: the orders of south were recorded without a signature, but "
+            "its seat requires one (a key, not hot-seat) and the referee did not enter them on "
+            "the player's behalf") in problems, problems
+    assert (f"log/{ROUND:06d}.yaml: the revealed signature of south's orders is not the one "
+            "recorded with them") in problems, problems
+
+
+def test_orders_entered_on_behalf_need_no_signature(camp: Path) -> None:
+    cheat = Referee(camp)
+    entry = next(e for e in cheat.log if e and e["type"] == "orders" and e.get("faction") == "south")
+    entry["pending"]["sig_digest"] = None
+    entry["on_behalf"] = "South phoned their contribution in"
+    cheat.rewrite()
+    report = api.audit(camp)
+    assert not any("were recorded without a signature" in p for p in report["problems"])
+    assert any(c["kind"] == "on_behalf" for c in report["corrections"])
+
+
+def test_a_signed_file_headed_for_another_step(camp: Path) -> None:
+    """The audit's header check: a genuinely signed file of another phase, turn, campaign
+    or faction recorded as this step's orders is named, each field that differs."""
+    from pbem.audit import _Audit
+
+    auditor = _Audit(camp)
+    entry = {"turn": 1, "phase": "action"}
+    good = {"campaign": "camp", "turn": 1, "phase": "action", "faction": ["south", "north"]}
+    auditor._header("log/000009.yaml", "south", "orders/x.yaml", good, entry)
+    assert auditor.problems == []
+    for key, value, named in (("turn", 0, "turn"), ("phase", "purchase", "phase"),
+                              ("campaign", "other", "campaign"), ("faction", "red", "faction")):
+        auditor.problems.clear()
+        auditor._header("log/000009.yaml", "south", "orders/x.yaml", {**good, key: value}, entry)
+        assert auditor.problems == [f"log/000009.yaml: orders/x.yaml is headed for another {named} "
+                                    "than the step that records it (turn 1, action, south)"]
