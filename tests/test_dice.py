@@ -220,8 +220,9 @@ def test_mixed_key_vectors() -> None:
     assert dice.mixed_key(hk, {"red": CONTRIBUTIONS["red"]}) != mixed
     assert dice.mixed_key(hk, {}) != hk != mixed
     assert dice.draw_key(hk, None) == hk and dice.draw_key(hk, CONTRIBUTIONS) == mixed
-    with pytest.raises(ValueError, match="32 bytes"):
-        dice.mixed_key(hk[:31], CONTRIBUTIONS)
+    for bad in (hk[:31], hk + b"x", hk.hex()):
+        with pytest.raises(ValueError, match="^a hidden key is 32 bytes$"):
+            dice.mixed_key(bad, CONTRIBUTIONS)  # type: ignore[arg-type]
 
 
 def test_salt_chain_vectors() -> None:
