@@ -360,9 +360,46 @@ def test_a_signed_file_headed_for_another_step(camp: Path) -> None:
     good = {"campaign": "camp", "turn": 1, "phase": "action", "faction": ["south", "north"]}
     auditor._header("log/000009.yaml", "south", "orders/x.yaml", good, entry)
     assert auditor.problems == []
-    for key, value, named in (("turn", 0, "turn"), ("phase", "purchase", "phase"),
-                              ("campaign", "other", "campaign"), ("faction", "red", "faction")):
+    for change, named in (({"turn": 0}, "turn"), ({"phase": "purchase"}, "phase"),
+                          ({"campaign": "other"}, "campaign"), ({"faction": "red"}, "faction"),
+                          ({"faction": "southern"}, "faction"), ({"faction": ["north"]}, "faction"),
+                          ({"turn": 2, "phase": "victory"}, "turn, phase")):
         auditor.problems.clear()
-        auditor._header("log/000009.yaml", "south", "orders/x.yaml", {**good, key: value}, entry)
+        auditor._header("log/000009.yaml", "south", "orders/x.yaml", {**good, **change}, entry)
         assert auditor.problems == [f"log/000009.yaml: orders/x.yaml is headed for another {named} "
                                     "than the step that records it (turn 1, action, south)"]
+
+
+@pytest.mark.parametrize(("seat", "on_behalf", "flagged"), [
+    ({"ssh": "ssh-ed25519 AAAA", "unsigned_ok": False}, None, True),
+    ({"ssh": "ssh-ed25519 AAAA"}, None, True),  # a key and no word on it: signing required
+    ({"ssh": "ssh-ed25519 AAAA", "unsigned_ok": True}, None, False),  # hot-seat
+    ({"unsigned_ok": False}, None, False),  # no key to sign with
+    ({}, None, False),
+    (None, None, False),  # no seat at all for the faction
+    ({"ssh": "ssh-ed25519 AAAA", "unsigned_ok": False}, "phoned in", False),
+])
+def test_which_seats_must_sign(base: Path, seat: dict | None, on_behalf: str | None,
+                               flagged: bool) -> None:
+    """The seat in force is the one the log records (state `settings`, which `pbem seat`
+    changes), and campaign.yaml's only for a log that records none."""
+    from pbem.audit import _Audit
+
+    entry = {"on_behalf": on_behalf} if on_behalf else {}
+    for recorded in (True, False):
+        auditor = _Audit(base)
+        seats = {} if seat is None else {"south": seat}
+        if recorded:
+            auditor.folder.state = {"settings": {"factions": {"red": {}, **seats}}}
+            # campaign.yaml's seat says the opposite: it must not be the one used
+            auditor.factions = {"south": {"ssh": "x", "unsigned_ok": flagged}}
+        else:
+            auditor.folder.state = {}
+            auditor.factions = {"red": {}, **seats}
+        auditor._unsigned("log/000009.yaml", "south", entry)
+        assert bool(auditor.problems) == flagged, (recorded, auditor.problems)
+        if flagged:
+            assert auditor.problems == [
+                "log/000009.yaml: the orders of south were recorded without a signature, but its "
+                "seat requires one (a key, not hot-seat) and the referee did not enter them on "
+                "the player's behalf"]
