@@ -39,6 +39,12 @@ PROMPT = ("sign this file and send it back unchanged: 'pbem sign' adds your salt
           "the hidden secret before any salt existed (docs/fairness.md, \"Hidden draws\")")
 
 
+# what an orders template of the round says instead of "replace the example with your own"
+TEMPLATE_NOTE = ["# Your contribution to the hidden draws: nothing to fill in. Sign this file",
+                 "# as it is ('pbem sign FILE' adds your salt) and send it to the referee with",
+                 "# its .sig."]
+
+
 def pre_game(options: dict[str, Any], factions: list[str]) -> State:
     """The game state at `new` when the round is asked for: nothing drawn yet."""
     return {MARK: {"factions": sorted(factions)}, "turn": 0, "phase": PHASE,

@@ -229,8 +229,11 @@ def _template(root: Path, faction: str, status: dict[str, Any],
         body = api.bot(root, faction, seed=seed, template=True)  # pbem sign adds the salts
     except Rejected:
         return None
-    head = (f"# Orders template for {faction}: turn {status['turn']}, {status['phase']}.\n"
-            "# A legal EXAMPLE written by pbem's bot: replace it with your own orders.\n")
+    from pbem.contributions import PHASE, TEMPLATE_NOTE
+
+    note = ("\n".join(TEMPLATE_NOTE) if status["phase"] == PHASE else
+            "# A legal EXAMPLE written by pbem's bot: replace it with your own orders.")
+    head = f"# Orders template for {faction}: turn {status['turn']}, {status['phase']}.\n{note}\n"
     return m.Attachment(f"orders-{faction}-t{status['turn']}-{status['phase']}.yaml",
                         head + yamlio.dump(body))
 

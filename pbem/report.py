@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
+from pbem.contributions import PHASE as ROUND_PHASE
+from pbem.contributions import TEMPLATE_NOTE
 from pbem.errors import CryptoError, UsageError
 
 FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
@@ -516,10 +518,11 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
             except Rejected as exc:
                 head += [f"# pbem could not write example orders: {exc.message}"]
         if body is not None:
-            head += ["# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
-                     "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
-                     "# and send the file to the referee. It plays no card, and its 'standing:'",
-                     "# are your own instructions in force (none written: none set)."]
+            head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
+                "# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
+                "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
+                "# and send the file to the referee. It plays no card, and its 'standing:'",
+                "# are your own instructions in force (none written: none set)."]
             text = "\n".join(head) + "\n" + str(yamlio.dump(body))
         else:
             if faction not in awaiting:
@@ -550,9 +553,10 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
             "# files per faction are fine too."]
     try:
         body: dict[str, Any] = api.bot_several(root, seat, seed=seed, template=True)
-        head += ["# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
-                 "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
-                 "# and send the file to the referee."]
+        head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
+            "# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
+            "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
+            "# and send the file to the referee."]
     except Rejected as exc:
         head += [f"# pbem could not write example orders: {exc.message}"]
         body = {"campaign": status["campaign"], "turn": status["turn"], "phase": status["phase"],

@@ -308,6 +308,8 @@ def test_the_report_of_the_round_says_what_to_do_and_shows_no_empty_board(tmp_pa
     assert "THE CONTRIBUTION ROUND" in text and "POSITION after" not in text
     assert "Nothing is on the board yet." in " ".join(text.split())
     assert "phase: contribute" in text and "orders: []" in text  # the file to sign
+    assert "# Your contribution to the hidden draws: nothing to fill in." in text
+    assert "legal EXAMPLE" not in text
     html = render(root, "red", "html")
     assert "<h2>The contribution round</h2>" in html and "<svg" not in html
     for fmt in ("md", "bbcode"):
@@ -403,3 +405,18 @@ def test_which_seats_must_sign(base: Path, seat: dict | None, on_behalf: str | N
                 "log/000009.yaml: the orders of south were recorded without a signature, but its "
                 "seat requires one (a key, not hot-seat) and the referee did not enter them on "
                 "the player's behalf"]
+
+
+def test_the_mailed_template_of_the_round_says_sign_it_as_it_is(tmp_path: Path) -> None:
+    from pbem import mailloop
+
+    root = tmp_path / "c"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c")
+    attached = mailloop._template(root, "red", api.status(root), None)
+    assert attached is not None and attached.filename == "orders-red-t0-contribute.yaml"
+    assert attached.text.startswith("# Orders template for red: turn 0, contribute.\n"
+                                    "# Your contribution to the hidden draws: nothing to fill in.")
+    assert "legal EXAMPLE" not in attached.text
+    _play(root, tmp_path / "keys", tmp_path / "drafts", until=(0, "setup-place"), sign=False)
+    later = mailloop._template(root, "south", api.status(root), None)
+    assert later is not None and "# A legal EXAMPLE written by pbem's bot" in later.text
