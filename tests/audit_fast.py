@@ -47,27 +47,15 @@ def _mutant_active() -> bool:
 
 
 def build(folder: Path) -> None:
-    from pbem import api, yamlio
+    from conftest import play
 
-    root, keys, drafts = folder / "camp", folder / "keys", folder / "drafts"
+    from pbem import api
+
+    root, keys = folder / "camp", folder / "keys"
     api.new_campaign(root, "red_russia", seed="tamper", name="camp", keys_dir=keys,
                      contributions=False, hot_seat=True)
-    for step in range(300):
-        s = api.status(root)
-        if s["turn"] >= 2 and s["phase"] == "action":
-            return
-        files = []
-        for faction in s["awaiting"]:
-            path = drafts / f"{step:04d}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="bot")))
-            if s["phase"] != UNSIGNED_PHASE:
-                api.sign(path, keys / f"{faction}_ed25519")
-            files.append(path)
-        if files:
-            api.apply(root, files)
-        else:
-            api.resolve(root)
-    raise AssertionError("the bot did not reach turn 2")
+    play(root, until_turn=2, phase="action", max_steps=300, unsigned=(UNSIGNED_PHASE,),
+         sign={f: keys / f"{f}_ed25519" for f in ("red", "siberian", "south", "north")})
 
 
 def cached_base(tmp_path_factory: pytest.TempPathFactory) -> Path:

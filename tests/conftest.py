@@ -99,10 +99,12 @@ def new_campaign(tmp_path: Path) -> Callable[..., Path]:
 
 def play(root: Path, *, until_turn: int = 1, phase: str | None = None, seed: str = "bot",
          max_steps: int = 500, until: Callable[[dict[str, Any]], bool] | None = None,
-         sign: dict[str, Path] | None = None) -> dict[str, Any]:
+         sign: dict[str, Path] | None = None, salts: bool = True,
+         unsigned: tuple[str, ...] = ()) -> dict[str, Any]:
     """Apply bot orders until the given turn (and phase) is reached, or `until(status)`
     holds; returns the status. The factions in `sign` have their files signed with that
-    key (`pbem sign`, the bot's salts kept)."""
+    key (`pbem sign`), but in the phases named in `unsigned`; with `salts` the files carry
+    the bot's salts, without them `pbem sign` adds the player's own."""
     from pbem import api, yamlio
 
     drafts = root.parent / f"{root.name}-orders"
@@ -115,8 +117,8 @@ def play(root: Path, *, until_turn: int = 1, phase: str | None = None, seed: str
         files = []
         for faction in s["awaiting"]:
             path = drafts / f"{step:04d}-{faction}.yaml"
-            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed=seed)))
-            if faction in (sign or {}):
+            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed=seed, salts=salts)))
+            if faction in (sign or {}) and s["phase"] not in unsigned:
                 api.sign(path, (sign or {})[faction], root)
             files.append(path)
         if files:

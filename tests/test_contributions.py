@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from audit_fast import ENV
-from conftest import git, run_pbem
+from conftest import git, play, run_pbem
 from test_audit_tamper import Referee, audit_problems
 
 from pbem import api, dice, randomness, yamlio
@@ -27,25 +27,11 @@ SEED = "contrib"
 ROUND = 6  # the step that resolves the round and draws the set-up
 
 
-def _play(root: Path, keys: Path, drafts: Path, *, until: tuple[int, str], sign: bool = True,
-          step0: int = 0) -> None:
-    for step in range(step0, step0 + 300):
-        s = api.status(root)
-        if (s["turn"], s["phase"]) == until:
-            return
-        files = []
-        for faction in s["awaiting"]:
-            path = drafts / f"{step:04d}-{faction}.yaml"
-            # the bot's orders without its (predictable) salts: pbem sign adds the player's
-            yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="bot", salts=not sign)))
-            if sign:
-                api.sign(path, keys / f"{faction}_ed25519", root=root)
-            files.append(path)
-        if files:
-            api.apply(root, files)
-        else:
-            api.resolve(root)
-    raise AssertionError(f"never reached {until}")
+def _play(root: Path, keys: Path, *, until: tuple[int, str], sign: bool = True) -> None:
+    """The bot's orders to `until`; signed, each player's own salts added by `pbem sign`."""
+    keyed = {f: keys / f"{f}_ed25519" for f in ("red", "siberian", "south", "north")} if sign else None
+    play(root, until=lambda s: (s["turn"], s["phase"]) == until, max_steps=300, sign=keyed,
+         salts=not sign)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +44,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             mp.setenv(key, value)
         root, keys = folder / "camp", folder / "keys"
         api.new_campaign(root, "red_russia", seed=SEED, name="camp", keys_dir=keys)
-        _play(root, keys, folder / "drafts", until=(1, "action"))
+        _play(root, keys, until=(1, "action"))
         assert api.audit(root)["ok"]
         yield root
 
@@ -315,7 +301,7 @@ def test_the_report_of_the_round_says_what_to_do_and_shows_no_empty_board(tmp_pa
     for fmt in ("md", "bbcode"):
         assert "The contribution round" in render(root, "public", fmt)
     # from the set-up on, the board is back
-    _play(root, tmp_path / "keys", tmp_path / "drafts", until=(0, "setup-place"), sign=False)
+    _play(root, tmp_path / "keys", until=(0, "setup-place"), sign=False)
     text = render(root, "red", "text")
     assert "POSITION after" in text and "THE CONTRIBUTION ROUND" not in text
 
@@ -417,6 +403,6 @@ def test_the_mailed_template_of_the_round_says_sign_it_as_it_is(tmp_path: Path) 
     assert attached.text.startswith("# Orders template for red: turn 0, contribute.\n"
                                     "# Your contribution to the hidden draws: nothing to fill in.")
     assert "legal EXAMPLE" not in attached.text
-    _play(root, tmp_path / "keys", tmp_path / "drafts", until=(0, "setup-place"), sign=False)
+    _play(root, tmp_path / "keys", until=(0, "setup-place"), sign=False)
     later = mailloop._template(root, "south", api.status(root), None)
     assert later is not None and "# A legal EXAMPLE written by pbem's bot" in later.text
