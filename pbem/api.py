@@ -18,7 +18,7 @@ from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign, protected
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
-from pbem.game import Phase, clone, game_ids, get_game, load_data
+from pbem.game import Phase, apply_all, clone, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -614,9 +614,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             rng, seed = randomness.batch_rng(secret, batch, salts)
         secrets = referee_secrets(campaign, secret, state.get("contributions"))
         events = game.resolve(data, state["game"], orders, rng, secrets)
-        new_game = state["game"]
-        for event in events:
-            new_game = game.apply(data, new_game, event)
+        new_game = apply_all(game, data, state["game"], events)
         after = campaign.game.phase(data, new_game)
         # orders files that held a secret are published when the turn ends
         turn_ends = after.turn != phase.turn or after.over

@@ -29,7 +29,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Event, Game, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.game import (
+    Event,
+    Game,
+    GameData,
+    Orders,
+    Phase,
+    Problem,
+    Rng,
+    Secrets,
+    State,
+    apply_all,
+    clone,
+)
 
 PHASE = "contribute"
 MARK = "pbem_contribute"  # the key of the game state before the set-up
@@ -124,6 +136,13 @@ class Contributing:
         if event.get("type") == "set_up" and is_pre_game(state):
             return clone(event["state"])  # type: ignore[no-any-return]
         return self.game.apply(data, state, event)
+
+    def apply_all(self, data: GameData, state: State, events: list[Event]) -> State:
+        if is_pre_game(state):
+            for event in events:
+                state = self.apply(data, state, event)
+            return state
+        return apply_all(self.game, data, state, events)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         if is_pre_game(state):

@@ -116,7 +116,12 @@ class Game(Protocol):
         their values when the rules reveal them."""
         ...
 
-    def apply(self, data: GameData, state: State, event: Event) -> State: ...
+    def apply(self, data: GameData, state: State, event: Event) -> State:
+        """The state after one event, as a new state (`state` is left as it is). A game may
+        also offer `apply_all(data, state, events) -> State`, the state after a whole step's
+        events under the same contract, copying the state once instead of once per event;
+        pbem uses it when it is there (`pbem.game.apply_all`)."""
+        ...
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]: ...
 
@@ -146,6 +151,18 @@ def clone(data: Any) -> Any:
     if isinstance(data, list):
         return [clone(v) for v in data]
     return data
+
+
+def apply_all(game: Any, data: GameData, state: State, events: list[Event]) -> State:
+    """The state after `events`, one after another; `state` and `events` are left as they
+    are. A game that offers `apply_all` itself copies the state once for the whole step;
+    otherwise each `apply` returns a new state."""
+    own = getattr(game, "apply_all", None)
+    if own is not None:
+        return own(data, state, events)  # type: ignore[no-any-return]
+    for event in events:
+        state = game.apply(data, state, event)
+    return state
 
 
 def games_dir() -> Path:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem.canonical import canonical_json
 from pbem.contributions import pre_game
-from pbem.game import Game, GameData, State, clone
+from pbem.game import Game, GameData, apply_all, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat")
 # the steps an undo may take back; set-up and the final unseal (its openings are public
@@ -72,11 +72,8 @@ class Folder:
             after = clone(before)
             after["pending"].update(recorded(entry))
         elif kind in ("resolve", "adjust"):
-            after = clone(before)
-            game_state: State = after["game"]
-            for event in entry.get("events", []):
-                game_state = self.game.apply(self.data, game_state, event)
-            after["game"] = game_state
+            after = clone({k: v for k, v in before.items() if k != "game"})
+            after["game"] = apply_all(self.game, self.data, before["game"], entry.get("events", []))
             if kind == "resolve":
                 after.update(after_resolve(before, entry))
         elif kind == "unseal":

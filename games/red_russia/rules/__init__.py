@@ -31,6 +31,7 @@ from . import (
 from .board import MAJORS, WHITES
 from .common import commander, order_items
 from .events import apply as apply_event
+from .events import apply_all as apply_events
 
 STANDING_KEYS: dict[str, Any] = {
     # 10.8.1: Lenin in Moscow lets the Reds add or subtract 2 from their initiative roll
@@ -307,6 +308,9 @@ class RedRussia:
 
     def apply(self, data: GameData, state: State, event: Event) -> State:
         return apply_event(data, state, event)
+
+    def apply_all(self, data: GameData, state: State, events: list[Event]) -> State:
+        return apply_events(data, state, events)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         """What `who` may see. Nothing in this slice of the game is secret yet (hands, secret

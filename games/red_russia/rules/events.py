@@ -333,17 +333,40 @@ TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "red
 
 
 def apply_with(b: Board, state: State, event: Event) -> State:
+    """The state after one event, in a copy (`state` is left as it is)."""
+    if not _changes(event):
+        return state
+    new: State = clone(state)
+    _apply_in_place(b, new, event)
+    return new
+
+
+def apply_all(data: GameData, state: State, events: list[Event]) -> State:
+    """The state after every event of a step: one copy of the state for the whole step, not
+    one per event. Neither `state` nor `events` is changed: the events are copied too, so
+    that what an event puts into the state is never the log's own object."""
+    b = board(data)
+    new: State = clone(state)
+    for event in clone(events):
+        if _changes(event):
+            _apply_in_place(b, new, event)
+    return new
+
+
+def _changes(event: Event) -> bool:
+    """Whether the event changes the state (an unknown type is refused)."""
     kind = event.get("type")
     if kind not in APPLY and kind not in RECORD_ONLY:
         raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
-    if kind in RECORD_ONLY and kind not in TURN_RECORD:
-        return state
-    new: State = clone(state)
+    return not (kind in RECORD_ONLY and kind not in TURN_RECORD)
+
+
+def _apply_in_place(b: Board, state: State, event: Event) -> None:
+    kind = event["type"]
     if kind in TURN_RECORD:
-        new.setdefault("turn_events", []).append(dict(event))
+        state.setdefault("turn_events", []).append(dict(event))
     if kind in APPLY:
-        APPLY[kind](b, new, event)
-    return new
+        APPLY[kind](b, state, event)
 
 
 def _merge() -> None:
