@@ -287,6 +287,9 @@ def test_where_and_body_of(tmp_path: Path) -> None:
     assert checked.where("north", ("orders", 0)) == f"{path}:7"
     assert checked.where("south", ("head",)) == f"{path}:1"
     assert checked.where("north", ()) == f"{path}:7"
+    deep = write(tmp_path, "campaign: camp\nturn: 3\nphase: action\nfaction: [south, north]\n"
+                 "orders:\n  south: []\n  north:\n    - a: 1\n      b: 2\n", "d.yaml")
+    assert check(deep).where("north", ("orders", 0, "b")) == f"{deep}:9"  # three levels deep
     one = check(write(tmp_path, GOOD, "g.yaml"))
     assert one.where("south", ()) == f"{tmp_path / 'g.yaml'}:1"
     assert one.where("south", ("orders",)) == f"{tmp_path / 'g.yaml'}:5"
