@@ -1,7 +1,7 @@
 """The mail loop: reports out, orders in, deadlines, reminders, NMR, publishing.
 
 What `pbem mail`, `inbox`, `remind`, `tick` and `publish` do, as functions that return data
-and raise PbemError (pbem/cli_mail.py prints). E-mail itself is pbem/mail.py.
+and raise PbemError (pbem/cli/mail.py prints). E-mail itself is pbem/mail.py.
 
 Settings in campaign.yaml (all optional):
 

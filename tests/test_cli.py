@@ -16,7 +16,7 @@ import pbem.cli
 from pbem import api, yamlio
 from tests.conftest import git, play, run_pbem, tree_state
 
-# every command of DESIGN.md's command-line contract, as pbem/cli.py itself registers them
+# every command of DESIGN.md's command-line contract, as pbem/cli/ itself registers them
 DESIGN_COMMANDS = ["games", "new", "keygen", "status", "check", "sign", "apply", "resolve", "bot",
                    "report", "mail", "inbox", "audit", "dice", "log", "undo", "adjust", "reveal",
                    "unseal", "publish", "demo"]

@@ -1,4 +1,4 @@
-"""The mail loop (pbem/mail.py, pbem/mailloop.py, pbem/cli_mail.py) against real servers on
+"""The mail loop (pbem/mail.py, pbem/mailloop.py, pbem/cli/mail.py) against real servers on
 127.0.0.1: aiosmtpd for SMTP (plain; STARTTLS with AUTH and a self-signed certificate made
 here; a refused login; a server that drops the connection), pymap for IMAP, Maildir and
 mbox files written by the tests, and a local bare repository for publish; late orders,
@@ -47,7 +47,7 @@ PLAYERS = ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
 
 @pytest.fixture
 def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
-    """The command line as pbem/cli.py builds it (the mail commands are its own)."""
+    """The command line as pbem/cli/ builds it (the mail commands are its own)."""
     return pbem
 
 

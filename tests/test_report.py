@@ -1,4 +1,4 @@
-"""Turn reports (pbem/report.py, pbem/cli_reports.py, templates/).
+"""Turn reports (pbem/report.py, pbem/cli/reports.py, templates/).
 
 Golden files: tests/golden/report/ holds every format's report for `public`, `red` and
 `referee` of a seeded campaign played to turn 2, and text reports of a campaign with sealed
@@ -334,7 +334,7 @@ def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
 
 @pytest.fixture
 def cli(pbem: Callable[..., Result]) -> Callable[..., Result]:
-    """The in-process CLI as pbem/cli.py builds it (`report` is its own)."""
+    """The in-process CLI as pbem/cli/ builds it (`report` is its own)."""
     return pbem
 
 

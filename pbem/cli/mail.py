@@ -1,6 +1,5 @@
 """The mail commands: `mail`, `inbox`, `remind`, `tick` and `publish` (pbem/mailloop.py
-does the work). `register(app)` adds them to the main Typer app; pbem/cli.py calls it.
-"""
+does the work)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,9 @@ from typing import Annotated, Any
 
 import typer
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+from pbem.cli.shared import OPTS, JsonOpt, app
+from pbem.cli.shared import print_json as _out
+
 OutboxOpt = Annotated[
     Path | None,
     typer.Option("--outbox", help="The outbox folder (default: mail.outbox in campaign.yaml, "
@@ -24,21 +25,6 @@ NowOpt = Annotated[
 ]
 
 
-def register(app: typer.Typer) -> None:
-    """Add the mail commands to `app`."""
-    app.command("mail")(mail)
-    app.command("inbox")(inbox)
-    app.command("remind")(remind)
-    app.command("tick")(tick)
-    app.command("publish")(publish)
-
-
-def _out(data: Any) -> None:
-    import json
-
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
 def _sent(sent: list[dict[str, Any]], pending: int) -> None:
     for r in sent:
         typer.echo(f"sent {r['file']} to {r['to']}"
@@ -48,6 +34,7 @@ def _sent(sent: list[dict[str, Any]], pending: int) -> None:
         typer.echo(f"{pending} message(s) queued, not sent yet")
 
 
+@app.command("mail")
 def mail(
     outbox: OutboxOpt = None,
     send: Annotated[
@@ -76,7 +63,6 @@ def mail(
     """Write each player's report (text + HTML, orders template attached) to the outbox;
     with --send, deliver what is queued."""
     from pbem import mailloop
-    from pbem.cli import OPTS
 
     result = mailloop.mail(OPTS.directory, outbox, send, smtp, starttls, user, again=again)
     if as_json:
@@ -95,6 +81,7 @@ def mail(
     _sent(result["sent"], result["pending"])
 
 
+@app.command("inbox")
 def inbox(
     maildir: Annotated[
         Path | None, typer.Option("--maildir", help="Read a Maildir folder.", metavar="DIR")
@@ -117,7 +104,6 @@ def inbox(
     are recorded and answered, not an error: the exit code is 0 unless the mail could not
     be read."""
     from pbem import mailloop
-    from pbem.cli import OPTS
 
     result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox, now=_now(now))
     if as_json:
@@ -147,10 +133,10 @@ def _shown(text: str, limit: int = 100) -> str:
     return clean if len(clean) <= limit else clean[: limit - 3] + "..."
 
 
+@app.command("remind")
 def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
     """Queue a reminder to every player whose orders are still awaited."""
     from pbem import mailloop
-    from pbem.cli import OPTS
 
     result = mailloop.remind(OPTS.directory, outbox=outbox)
     if as_json:
@@ -176,6 +162,7 @@ def _now(text: str | None) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+@app.command("tick")
 def tick(
     send: Annotated[
         bool, typer.Option("--send", help="Deliver what is queued (SMTP settings of campaign.yaml).")
@@ -187,7 +174,6 @@ def tick(
     """For a cron job: resolve a phase whose deadline passed (by the campaign's nmr policy),
     remind late players before it, and queue the reports of a new phase."""
     from pbem import mailloop
-    from pbem.cli import OPTS
 
     result = mailloop.tick(OPTS.directory, _now(now), send=send, outbox=outbox)
     if as_json:
@@ -204,6 +190,7 @@ def tick(
     _sent(result["sent"], result["pending"])
 
 
+@app.command("publish")
 def publish(
     remote: Annotated[
         str | None,
@@ -214,7 +201,6 @@ def publish(
 ) -> None:
     """Push the campaign and its turn tags to the shared remote (never .pbem/)."""
     from pbem import mailloop
-    from pbem.cli import OPTS
 
     result = mailloop.publish(OPTS.directory, remote)
     if as_json:

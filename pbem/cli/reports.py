@@ -1,8 +1,4 @@
-"""`pbem report`: the command that renders turn reports (pbem/report.py does the work).
-
-`register(app)` adds the command to the main Typer app (pbem/cli.py calls it), so the
-report code can grow without touching the rest of the command line.
-"""
+"""`pbem report`: the command that renders turn reports (pbem/report.py does the work)."""
 
 from __future__ import annotations
 
@@ -11,12 +7,10 @@ from typing import Annotated
 
 import typer
 
-
-def register(app: typer.Typer) -> None:
-    """Add `report` to `app`."""
-    app.command("report")(report)
+from pbem.cli.shared import OPTS, app
 
 
+@app.command("report")
 def report(
     turn: Annotated[
         int | None,
@@ -52,7 +46,6 @@ def report(
 
     from pbem import report as report_
     from pbem import yamlio
-    from pbem.cli import OPTS
     from pbem.errors import UsageError
 
     if fmt not in report_.FORMATS:

@@ -1,4 +1,5 @@
-"""The pbem command line: parse options, call one api function, print, set the exit code.
+"""The campaign commands: games, new, keygen, sign, reveal, status, check, apply, resolve,
+bot, log, undo, adjust, seat, unseal, audit, dice and demo (pbem/api.py does the work).
 
 Heavy modules (git, cryptography, jinja2) are imported inside the commands that need
 them, so `pbem --help` starts quickly.
@@ -7,59 +8,14 @@ them, so `pbem --help` starts quickly.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pbem.errors import PbemError
-
-app = typer.Typer(
-    name="pbem",
-    help="A play-by-email referee for hobby wargames: orders checked against the rules, dice "
-    "anyone can re-check, secrets sealed to their owners, and a git log every player may audit.",
-    no_args_is_help=True,
-    add_completion=True,  # pbem --install-completion: bash, zsh, fish, PowerShell
-    context_settings={"help_option_names": ["-h", "--help"]},
-    pretty_exceptions_enable=False,
-    # plain help: rich's help formatter alone costs ~100 ms of start-up on every call
-    rich_markup_mode=None,
-)
-
-
-class Options:
-    directory: Path = Path(".")
-    debug: bool = False
-
-
-OPTS = Options()
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
-
-
-@app.callback()
-def _root(
-    directory: Annotated[
-        Path, typer.Option("-C", help="Run in campaign folder DIR, like git -C.", metavar="DIR")
-    ] = Path("."),
-    debug: Annotated[
-        bool, typer.Option("--debug", help="Show the full traceback of an unexpected error.")
-    ] = False,
-) -> None:
-    """A play-by-email referee for hobby wargames."""
-    OPTS.directory = directory
-    OPTS.debug = debug
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-def _say(text: str) -> None:
-    typer.echo(text)
-
+from pbem.cli.shared import OPTS, JsonOpt, app
+from pbem.cli.shared import print_json as _print_json
+from pbem.cli.shared import say as _say
 
 # ---------------------------------------------------------------------------------------
 
@@ -495,97 +451,3 @@ def demo(
         typer.echo(f"problem: {p}", err=True)
     if not result["audit"]["ok"]:  # the demo is a check too: a failed audit is exit 3
         raise typer.Exit(3)
-
-
-# the report and mail commands live beside this module and add themselves to the app
-from pbem import cli_mail, cli_reports  # noqa: E402 - after app and OPTS, which they use
-
-cli_reports.register(app)
-cli_mail.register(app)
-
-
-# ---------------------------------------------------------------------------------------
-
-
-def _click_exit(exc: Exception) -> int | None:
-    """Exit code for click's own exceptions (typer may carry its own copy of click, so
-    they are recognised by what they are, not by which module defined them)."""
-    name = type(exc).__name__
-    if name == "Exit" or isinstance(exc, typer.Exit):
-        return int(getattr(exc, "exit_code", 0))
-    if name == "Abort":
-        typer.echo("interrupted", err=True)
-        return 130
-    show = getattr(exc, "show", None)
-    if callable(show) and hasattr(exc, "exit_code"):
-        show()
-        return 2
-    return None
-
-
-class _Argument(typer.core.TyperArgument):
-    """An argument shown as the help text names it: `ORDERS...` and `[DIRECTORY]` in the
-    usage line and the list, not Typer's `{ORDERS}...` and `ORDERS <list[Path]>`."""
-
-    def _shown(self) -> str:
-        return self.display_name_raw + ("..." if self.nargs != 1 else "")
-
-    def _usage_display_name(self) -> str:
-        return self._shown() if self.required else f"[{self._shown()}]"
-
-    def _rich_display_name(self) -> str:
-        return self._shown()
-
-    def display_type_rich(self, ctx: Any) -> str | None:
-        return None  # the type is the metavar's to say (FILE, DIRECTORY), not `<path>`
-
-
-def _metavars(command: Any) -> Any:
-    """Every argument and value option named in capitals by what it is (`--reason REASON`,
-    `ORDERS...`), not by its Python type (`<str>`, `<list[Path]>`, `{orders}`)."""
-    for param in getattr(command, "params", []):
-        if isinstance(param, typer.core.TyperArgument) and not isinstance(param, _Argument):
-            param.__class__ = _Argument  # same fields; only how it is shown differs
-        if getattr(param, "is_flag", False) or param.metavar or param.name in ("help",):
-            continue
-        param.metavar = (param.name or "value").upper()
-    for sub in (getattr(command, "commands", None) or {}).values():
-        _metavars(sub)
-    return command
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: map errors to one line and the exit codes of DESIGN.md."""
-    command = _metavars(typer.main.get_command(app))
-    try:
-        code = command.main(args=argv, prog_name="pbem", standalone_mode=False)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        code = 130
-    except PbemError as exc:
-        typer.echo(f"Error: {exc.message}", err=True)
-        for line in exc.details:
-            typer.echo(f"  {line}", err=True)
-        code = exc.exit_code
-    except Exception as exc:  # noqa: BLE001 - the last resort: one line and a report file
-        handled = _click_exit(exc)
-        if handled is not None:
-            sys.exit(handled)
-        import tempfile
-        import traceback
-
-        if OPTS.debug:
-            traceback.print_exc()
-        else:
-            fd, crash = tempfile.mkstemp(prefix="pbem-crash-", suffix=".txt")
-            with os.fdopen(fd, "w") as handle:
-                traceback.print_exc(file=handle)
-            kind = sys.exc_info()[0]
-            typer.echo(f"Error: unexpected {kind.__name__ if kind else 'error'}; details written to "
-                       f"{crash} (run with --debug to see them)", err=True)
-        code = 70
-    sys.exit(code if isinstance(code, int) else 0)
-
-
-if __name__ == "__main__":
-    main()
