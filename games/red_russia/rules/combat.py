@@ -21,10 +21,10 @@ The spending is revealed only after the defender's retreat before combat (8.4).
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, Secrets, State
+from pbem.kit import graph, pools
 
 from . import minors
 from .board import MAJORS, MINORS, WHITES, Board
@@ -473,16 +473,8 @@ class Battle:
         rolled: dict[str, list[dict[str, Any]]] = {}
         hits = {"atk": 0, "def": 0}
         for side in ("atk", "def"):
-            rolled[side] = []
-            k = 0
-            for group in self.dice(side, r, plus_one):
-                values = []
-                for _ in range(group["count"]):
-                    k += 1
-                    values.append(self.rng.roll(f"{self.label}:{side}:r{r}:d{k}", 6))
-                got = sum(1 for v in values if v >= group["hit"])
-                hits[side] += got
-                rolled[side].append({**group, "values": values, "hits": got})
+            rolled[side], hits[side] = roll_groups(self.rng, f"{self.label}:{side}:r{r}",
+                                                   self.dice(side, r, plus_one))
         self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
                    "dice": rolled, "hits": hits})
         for side in ("atk", "def"):
@@ -635,6 +627,20 @@ class Battle:
         self.emit({"type": "lenin_killed", "manpower": manpower, "money": money})
 
 
+def roll_groups(rng: Rng, label: str, groups: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Each group's dice (`count` of them, hitting on `hit` or more: 8.5, 8.6), numbered on
+    from one group to the next under `label`: the groups as rolled, and the hits in all."""
+    rolled: list[dict[str, Any]] = []
+    hits = rolled_so_far = 0
+    for group in groups:
+        values = pools.roll(rng, label, group["count"], first=rolled_so_far + 1)
+        rolled_so_far += group["count"]
+        got = pools.hits_at_or_over(values, group["hit"])
+        hits += got
+        rolled.append({**group, "values": values, "hits": got})
+    return rolled, hits
+
+
 def allocate(hits: int, units: list[tuple[str, int, bool]], order: list[str],
              reduced_defence: Any) -> list[str]:
     """8.6: losses go to whole steps, leaving as few hits unallocated as possible; every
@@ -684,18 +690,8 @@ def _better(a: list[int], b: list[int]) -> bool:
 
 def nearest_friendly(b: Board, state: State, start: str, faction: str) -> str | None:
     """The nearest zone the faction controls, by routes, ties by name."""
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in sorted(b.routes.get(here, {})):
-            if there in seen:
-                continue
-            seen.add(there)
-            if state["control"].get(there) == faction:
-                return there
-            queue.append(there)
-    return None
+    return graph.nearest(start, lambda here: sorted(b.routes.get(here, {})),
+                         lambda there: state["control"].get(there) == faction)
 
 
 def joined(b: Board, state: State, faction: str, spec: dict[str, Any], rng: Rng, *,
@@ -857,16 +853,7 @@ class OneSided(Battle):
     its losses from what fires back (8.6, 8.7)."""
 
     def attacker_dice(self, r: int, label: str) -> tuple[list[dict[str, Any]], int]:
-        rolled, hits, k = [], 0, 0
-        for group in self.dice("atk", r, False):
-            values = []
-            for _ in range(group["count"]):
-                k += 1
-                values.append(self.rng.roll(f"{label}:d{k}", 6))
-            got = sum(1 for v in values if v >= group["hit"])
-            hits += got
-            rolled.append({**group, "values": values, "hits": got})
-        return rolled, hits
+        return roll_groups(self.rng, label, self.dice("atk", r, False))
 
     def attacker_losses(self, hits: int, standing: dict[str, dict[str, Any]]) -> None:
         listed = [(u, self.value(u, 1), bool(self.state["units"][u]["reduced"]))
@@ -901,9 +888,8 @@ class PartisanHunt(OneSided):
             hits = {"atk": 0, "def": 0}
             atk, hits["atk"] = self.attacker_dice(r, f"{self.label}:partisans:atk:r{r}")
             rolled: dict[str, list[dict[str, Any]]] = {"atk": atk, "def": []}
-            values = [self.rng.roll(f"{self.label}:partisans:def:r{r}:d{i}", 6)
-                      for i in range(1, int(spec.get("attack", 2)) + 1)]
-            hits["def"] = sum(1 for v in values if v >= 6)
+            values = pools.roll(self.rng, f"{self.label}:partisans:def:r{r}", int(spec.get("attack", 2)))
+            hits["def"] = pools.hits_at_or_over(values, 6)
             rolled["def"].append({"what": "partisans", "count": len(values), "hit": 6, "values": values,
                                   "hits": hits["def"]})
             self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
@@ -942,11 +928,11 @@ class Siege(OneSided):
         fort = fort_now(self.b, self.state, self.zone)  # 9.3 the fortification fires back
         if self.card_mods("atk", "no_defensive_fire"):  # a battle card (Storming of Perekop)
             fort = 0
-        values = [self.rng.roll(f"{self.label}:r{r}:fort:d{i}", 6) for i in range(1, fort + 1)]
+        values = pools.roll(self.rng, f"{self.label}:r{r}:fort", fort)
         need = 5 if plus_one else 6
         if self.state["control"].get(self.zone) == "finland":
             need -= 1  # 13.3 Finnish fortifications hit on 5-6 (4-6 after a difficult route)
-        hits["def"] = sum(1 for v in values if v >= need)
+        hits["def"] = pools.hits_at_or_over(values, need)
         if values:
             rolled["def"].append({"what": "fortification", "count": fort, "hit": need,
                                   "values": values, "hits": hits["def"]})

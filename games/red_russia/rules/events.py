@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, State, clone
+from pbem.kit.fold import Fold
 
 from .board import MAJORS, MINORS, Board, board
 from .common import side
@@ -315,17 +316,12 @@ def apply(data: GameData, state: State, event: Event) -> State:
     return apply_with(board(data), state, event)
 
 
-class Folding:
-    """Events gathered in order, each folded into the state as it comes, so that the next
-    rule sees what the last one did."""
+class Folding(Fold):
+    """The kit's fold (pbem.kit.fold) over this game's events, on a board."""
 
     def __init__(self, b: Board, state: State) -> None:
-        self.b, self.state = b, state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = apply_with(self.b, self.state, event)
+        super().__init__(lambda s, e: apply_with(b, s, e), state)
+        self.b = b
 
 
 # what the political phase judges a turn by (17.5): kept in the state until the turn ends

@@ -26,11 +26,13 @@ sail where his fleets lie: with contact, the move ends there.
 
 from __future__ import annotations
 
-import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit import graph
+from pbem.kit.fold import Fold
 
 from . import combat, minors
 from .board import WHITES, Board, board
@@ -117,18 +119,12 @@ def plan(
     position, an order they made impossible is noted and skipped instead of refused."""
     b = board(data)
     problems: list[Problem] = []
-    events: list[Event] = []
-    work = state
-
-    def emit(event: Event) -> None:
-        nonlocal work
-        events.append(event)
-        work = apply(data, work, event)
+    fold = Fold(lambda s, e: apply(data, s, e), state)
 
     for lifted in combat.stale_blockades(b, state):  # 8.92 their fleet has gone
-        emit(lifted)
-    for lost in combat.stranded(b, work):  # 8.4 units at sea whose fleet has gone
-        emit(lost)
+        fold.emit(lifted)
+    for lost in combat.stranded(b, fold.state):  # 8.4 units at sea whose fleet has gone
+        fold.emit(lost)
     searched: set[str] = set()
     diverged = False
     for i, verb, arg in order_items(body, ORDER_VERBS, problems, others=("attack", "siege", "play")):
@@ -137,18 +133,18 @@ def plan(
         event: Event | None = None
         spec: dict[str, Any] | None = None
         if verb == "move":
-            event = _one_move(b, work, faction, arg, path, found)
+            event = _one_move(b, fold.state, faction, arg, path, found)
         elif verb == "search":
-            spec = combat.check_search(b, work, faction, arg, path, searched, found)
+            spec = combat.check_search(b, fold.state, faction, arg, path, searched, found)
         elif verb == "blockade":
-            event = combat.check_blockade(b, work, faction, arg, path, found)
+            event = combat.check_blockade(b, fold.state, faction, arg, path, found)
         else:
-            event = combat.check_lift(b, work, faction, arg, path, found)
+            event = combat.check_lift(b, fold.state, faction, arg, path, found)
         if found:
             if rng is not None and diverged:
                 where = next((str(arg[k]) for k in ("zone", "port", "to")
                               if isinstance(arg, dict) and k in arg), "")
-                emit({"type": "note", "zone": where, "text": f"{verb} (order {i + 1}) is not carried "
+                fold.emit({"type": "note", "zone": where, "text": f"{verb} (order {i + 1}) is not carried "
                       f"out after this phase's dice: {found[0].message}"})
             else:
                 problems += found
@@ -157,28 +153,28 @@ def plan(
             if spec is None or rng is None:
                 continue
             # 8.92 the player in the phase seeks out the enemy fleet
-            label = f"naval:{label_part(spec['zone'])}:t{work['turn']}:{faction}:o{i}"
-            more, work, contact = combat.search(b, data, work, faction, spec["zone"], spec["fleets"],
+            label = f"naval:{label_part(spec['zone'])}:t{fold.state['turn']}:{faction}:o{i}"
+            more, after, contact = combat.search(b, data, fold.state, faction, spec["zone"], spec["fleets"],
                                                 label, rng, phasing=True)
-            events += more
+            fold.join(more, after)
             diverged = diverged or contact
             continue
         if event is None:
             continue
-        taken = minors.new_allies(work, faction, list(event.get("units", []))) if verb == "move" else []
+        taken = minors.new_allies(fold.state, faction, list(event.get("units", []))) if verb == "move" else []
         if taken:  # 13.61 the allied units named first are the faction's for the turn
-            emit({"type": "allies_taken", "faction": faction, "units": taken})
+            fold.emit({"type": "allies_taken", "faction": faction, "units": taken})
         ukraine = set(minors.homes(b, "ukraine"))
-        poland = minors.greater_poland(work, faction) if set((event.get("path") or [])[1:]) & ukraine else None
+        poland = minors.greater_poland(fold.state, faction) if set((event.get("path") or [])[1:]) & ukraine else None
         if poland is not None:  # 13.52 entering Ukrainian territory after Greater Poland
-            emit(poland)
+            fold.emit(poland)
         if verb != "move" or rng is None:
-            emit(event)
+            fold.emit(event)
             continue
-        more, work, changed = _carry_out(b, data, work, event, i, rng)
-        events += more
+        more, after, changed = _carry_out(b, data, fold.state, event, i, rng)
+        fold.join(more, after)
         diverged = diverged or changed
-    return events, problems
+    return fold.events, problems
 
 
 def _carry_out(
@@ -188,63 +184,57 @@ def _carry_out(
     transports sailing where an opponent's fleet lies may be searched (8.92), tanks may break
     down (8.91). Returns the events, the state after them, and whether the dice changed the
     position."""
-    events: list[Event] = []
-    work = state
-
-    def emit(e: Event) -> None:
-        nonlocal work
-        events.append(e)
-        work = apply(data, work, e)
+    fold = Fold(lambda s, e: apply(data, s, e), state)
 
     faction, route = event["faction"], event["path"]
     tail = f"o{index}"
     if all(state["units"][p]["type"] == "fleet" for p in event["units"]):  # 7.43 a fleet move
         start, dest = route[0], route[-1]
         port, sea = (start, dest) if dest in b.seas else (dest, start)
-        emit(event)
+        fold.emit(event)
         if start in b.seas:
-            mine = [f for f in event["units"] if work.get("blockade", {}).get(f)]
+            mine = [f for f in event["units"] if fold.state.get("blockade", {}).get(f)]
             for f in mine:  # 8.92 a blockade lasts until the fleet leaves
-                emit({"type": "blockade_lifted", "port": work["blockade"][f], "fleets": [f],
+                fold.emit({"type": "blockade_lifted", "port": fold.state["blockade"][f], "fleets": [f],
                       "why": f"the fleet sailed to {dest}"})
-        if combat.blockaders(b, work, port, faction):
+        if combat.blockaders(b, fold.state, port, faction):
             # 8.92 entering or leaving a blockaded port is a fight, no search needed
-            label = f"naval:{label_part(sea)}:t{work['turn']}:{faction}:{tail}:blockade"
-            more, work = combat.blockade_run(b, data, work, faction, list(event["units"]), start,
+            label = f"naval:{label_part(sea)}:t{fold.state['turn']}:{faction}:{tail}:blockade"
+            more, after = combat.blockade_run(b, data, fold.state, faction, list(event["units"]), start,
                                              dest, port, label, rng)
-            return events + more, work, True
+            return fold.events + more, after, True
         if dest == sea:  # 8.92 putting to sea where an opponent's fleet lies
-            more, work, contact = combat.opponent_searches(b, data, work, faction, sea, tail, rng, {})
-            return events + more, work, contact
-        return events, work, False
+            more, after, contact = combat.opponent_searches(b, data, fold.state, faction, sea, tail, rng, {})
+            return fold.events + more, after, contact
+        return fold.events, fold.state, False
     # 7.5 a naval transport at sea; a landing (8.4, the route starts at sea) sails nowhere
     seas = [(k, z) for k, z in enumerate(route) if z in b.seas and k > 0]
     for j, (k, sea) in enumerate(seas):  # 7.5 a naval transport at sea
         carrier = event["fleets"][j]
         cargo = {carrier: list(event["units"])}
         leg = tail if j == 0 else f"{tail}-{j}"
-        more, work, contact = combat.opponent_searches(b, data, work, faction, sea, leg, rng, cargo)
-        events += more
+        more, after, contact = combat.opponent_searches(b, data, fold.state, faction, sea, leg, rng, cargo)
+        fold.join(more, after)
         if contact:
             # 8.92 only without contact may the move go on: the units turn back to the port
             # they sailed from, and may not move again this phase
-            left = [p for p in event["units"] if work["units"][p]["status"] == "map"]
-            emit({"type": "note", "zone": sea, "text": f"the transport was met at sea: "
+            left = [p for p in event["units"] if fold.state["units"][p]["status"] == "map"]
+            fold.emit({"type": "note", "zone": sea, "text": f"the transport was met at sea: "
                   f"{', '.join(left) or 'nobody'} turn(s) back to {route[k - 1]} (8.92)"})
             if left:
                 short = {**event, "units": left, "path": route[:k], "stopped": True,
                          "fleets": event["fleets"][: j + 1],
                          "why": "turned back at sea, no more movement this phase (8.92)"}
-                if not any(work["units"][p]["type"] not in ("leader", "air") for p in left):
+                if not any(fold.state["units"][p]["type"] not in ("leader", "air") for p in left):
                     short.pop("treasure", None)  # 15.1 it stays where it was without its unit
-                emit(short)
-            return events, work, True
-    emit(event)
+                fold.emit(short)
+            return fold.events, fold.state, True
+    fold.emit(event)
     changed = False
     for roll in _tank_rolls(b, state, event, index, rng):  # 8.91
-        emit(roll)
+        fold.emit(roll)
         changed = changed or roll["roll"] == 6
-    return events, work, changed
+    return fold.events, fold.state, changed
 
 
 def _one_move(
@@ -400,28 +390,17 @@ def _legal_step(
 def _cheapest(
     b: Board, state: State, stack: Stack, start: str, dest: str, limit: int, rail: bool
 ) -> list[str] | None:
-    """Dijkstra over land routes, not passing through enemy units (7.3); ties by name."""
-    spent = max(state["moved"].get(p, 0) for p in stack.pieces)
-    best: dict[str, int] = {start: spent}
-    queue: list[tuple[int, list[str]]] = [(spent, [start])]
-    while queue:
-        cost, route = heapq.heappop(queue)
-        here = route[-1]
-        if here == dest:
-            return route
-        if cost > best.get(here, 1 << 30):
-            continue
-        if here != start and enemy_units_at(state, here, stack.faction):
-            continue  # 7.3 must stop here
+    """The cheapest path over land routes, not passing through enemy units (7.3); ties by
+    name."""
+    def links(here: str) -> Iterator[tuple[str, int]]:
         for there in sorted(b.routes.get(here, {})):
             kind, _ = _legal_step(b, state, stack, here, there, rail)
-            if kind is None:
-                continue
-            total = cost + step_cost(b, state, stack, there, kind)
-            if total <= limit and total < best.get(there, 1 << 30):
-                best[there] = total
-                heapq.heappush(queue, (total, [*route, there]))
-    return None
+            if kind is not None:
+                yield there, step_cost(b, state, stack, there, kind)
+
+    return graph.cheapest_path(start, dest, links, limit=limit,
+                               spent=max(state["moved"].get(p, 0) for p in stack.pieces),
+                               may_pass=lambda here: not enemy_units_at(state, here, stack.faction))
 
 
 def _why_not(b: Board, state: State, stack: Stack, start: str, dest: str, limit: int,

@@ -28,6 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
+from pbem.kit import pools
+from pbem.kit.fold import Fold
 from pbem.names import suggest
 
 from .board import MAJORS, board
@@ -156,31 +158,24 @@ def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segm
     in the purchase phase's order."""
     from .events import apply
 
-    events: list[Event] = []
-    work = state
-
-    def take(found: list[Event]) -> None:
-        nonlocal work
-        events.extend(found)
-        for e in found:
-            work = apply(data, work, e)
+    fold = Fold(lambda s, e: apply(data, s, e), state)
 
     for play in plays:
         if _card_phase_ok(deck(data)[play["card"]], segment):
-            take(_play(data, work, play, secrets, rng, forced=False))
+            fold.take(_play(data, fold.state, play, secrets, rng, forced=False))
     for forced, pick in ((True, _due), (False, _auto)):
-        for who in holders(data, work):
+        for who in holders(data, fold.state):
             if not forced and (auto_for is not None and who not in auto_for or not any(
-                    work["standing"].get(f, {}).get("play_cards") == "auto" for f in seat_of(work, who))):
+                    fold.state["standing"].get(f, {}).get("play_cards") == "auto" for f in seat_of(fold.state, who))):
                 continue
-            hand = work["cards"]["hands"].get(who, [])
+            hand = fold.state["cards"]["hands"].get(who, [])
             for node, value in secrets.reveal_where(
-                    hand, lambda v, w=work, h=who, test=pick: test(data, w, h, str(v), segment)):
-                faction = _as(data, work, who, str(value))
-                take(_carry_out(data, work, {"holder": who, "faction": faction, "card": str(value),
-                                             "target": default_target(work, faction), "zone": None},
+                    hand, lambda v, w=fold.state, h=who, test=pick: test(data, w, h, str(v), segment)):
+                faction = _as(data, fold.state, who, str(value))
+                fold.take(_carry_out(data, fold.state, {"holder": who, "faction": faction, "card": str(value),
+                                             "target": default_target(fold.state, faction), "zone": None},
                                 node, rng, forced=forced))
-    return events
+    return fold.events
 
 
 def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) -> bool:
@@ -261,7 +256,7 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         if effect.get("unless") and (state.get("flags") or {}).get(effect["unless"]):
             return [{"type": "note", "zone": "", "text": f"{play['card']}: no effect, {effect['unless']} has happened"}]
         if "dice" in effect:
-            rolls = [rng.roll(f"{label}:d{j + 1}", 6) for j in range(int(effect["dice"]))]
+            rolls = pools.roll(rng, label, int(effect["dice"]))
             amount = sum(rolls)
             if effect.get("halve"):
                 amount //= 2

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State, clone
+from pbem.kit.fold import Fold
 from pbem.names import NameIndex, suggest
 
 from .board import MAJORS, MINORS, WHITES, Board, board
@@ -434,24 +435,18 @@ def intervention(data: GameData, state: State, orders: dict[str, Any], rng: Rng)
     b = board(data)
     t = tables(data)["intervention"]
     bonus = _spend_bonus(data)
-    events: list[Event] = []
-    work = state
+    fold = Fold(lambda s, e: _apply(b, s, e), state)
 
-    def emit(event: Event) -> None:
-        nonlocal work
-        events.append(event)
-        work = _apply(b, work, event)
-
-    if work.get("allied_control"):
-        emit({"type": "allied_control_cleared"})
+    if fold.state.get("allied_control"):
+        fold.emit({"type": "allied_control_cleared"})
     for faction in political_order(b, state):
         asked = _orders_of(orders.get(faction), "intervene")
         if faction not in WHITES or not asked:
             continue
         wanted = _spend(asked[0])  # 13.61 once a turn: validation refuses a second one
         # 6.4: money spent since the orders were checked: the highest level still affordable
-        spend = max(s for s in bonus if s <= min(wanted, work["money"][faction]))
-        mods = intervention_mods(data, work, faction, spend)
+        spend = max(s for s in bonus if s <= min(wanted, fold.state["money"][faction]))
+        mods = intervention_mods(data, fold.state, faction, spend)
         roll = rng.roll(f"intervention:t{state['turn']}:{faction}", 6)
         total = roll + sum(mods.values())
         row = lookup(t["table"], total)
@@ -462,21 +457,21 @@ def intervention(data: GameData, state: State, orders: dict[str, Any], rng: Rng)
                         "total": total, "result": result, "count": count}
         if spend != wanted:
             event["asked"] = wanted
-        emit(event)
+        fold.emit(event)
         if result == "remove":
-            gone = removal_order(b, data, work, faction)[:count]
+            gone = removal_order(b, data, fold.state, faction)[:count]
             if gone:
-                emit({"type": "allies_removed", "faction": faction, "units": gone})
+                fold.emit({"type": "allies_removed", "faction": faction, "units": gone})
         elif result == "move":
-            emit({"type": "allied_control", "faction": faction, "count": count,
+            fold.emit({"type": "allied_control", "faction": faction, "count": count,
                   "turn": state["turn"]})
         elif result == "add":
-            units = allied_pool(work)[:count]
+            units = allied_pool(fold.state)[:count]
             money = int(row.get("money", 0)) + (count - len(units)) * int(t["money_per_missing_unit"])
             # 13.54 the Allies come to Poznan for the player of Poland
-            arrival = POZNAN if faction == poland_major(work) else t["arrival"][faction]
-            emit({"type": "allies_added", "faction": faction, "units": units, "zone": arrival, "money": money})
-    return events
+            arrival = POZNAN if faction == poland_major(fold.state) else t["arrival"][faction]
+            fold.emit({"type": "allies_added", "faction": faction, "units": units, "zone": arrival, "money": money})
+    return fold.events
 
 
 def _theatre(b: Board, data: GameData, faction: str) -> set[str]:
@@ -548,22 +543,16 @@ def minor_activation(data: GameData, state: State, orders: dict[str, Any], rng: 
     rows = tables(data)["minors"]["table"]
     per_turn = int(tables(data)["minors"].get("attempts_per_turn", 1))
     turn = int(state["turn"])
-    events: list[Event] = []
-    work = state
-
-    def emit(event: Event) -> None:
-        nonlocal work
-        events.append(event)
-        work = _apply(b, work, event)
+    fold = Fold(lambda s, e: _apply(b, s, e), state)
 
     for name in MINORS:
-        m = minor_state(work, name)
+        m = minor_state(fold.state, name)
         if m["status"] == "limited" and m.get("until") is not None and int(m["until"]) < turn:
-            emit({"type": "minor_status", "minor": name, "faction": None, "roll": None,
+            fold.emit({"type": "minor_status", "minor": name, "faction": None, "roll": None,
                   "result": "expired", "status": "neutral", "controller": None, "until": None,
                   "why": "limited control lasts one turn (12.11)"})
-            for e in recall(b, work, name, rng):
-                emit(e)
+            for e in recall(b, fold.state, name, rng):
+                fold.emit(e)
     names = minor_names(b)
     for faction in political_order(b, state):
         seen: list[str] = []
@@ -572,13 +561,13 @@ def minor_activation(data: GameData, state: State, orders: dict[str, Any], rng: 
             if minor is None or minor in seen or len(seen) >= per_turn:
                 continue
             seen.append(minor)
-            event = _activation(data, work, faction, minor, rows, rng)
-            was = minor_state(work, minor)["status"]
-            emit(event)
+            event = _activation(data, fold.state, faction, minor, rows, rng)
+            was = minor_state(fold.state, minor)["status"]
+            fold.emit(event)
             if was != "neutral" and event["status"] == "neutral":
-                for e in recall(b, work, minor, rng):
-                    emit(e)
-    return events
+                for e in recall(b, fold.state, minor, rng):
+                    fold.emit(e)
+    return fold.events
 
 
 def _activation(data: GameData, state: State, faction: str, minor: str,

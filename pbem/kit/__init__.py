@@ -1,0 +1,11 @@
+"""The rules kit: what the rules of many games need, in general form, for games/ to build on.
+
+- `fold.Fold`: events gathered in order, each folded into the state as it comes, so that
+  the next rule sees what the last one did (the plan-gives-events convention).
+- `pools`: dice pools, rolled under labels anyone can re-check, and their hits (at or over
+  a number, as in "hit on 5-6"; at or under a value, as in "hit on a roll of the attack
+  value or less").
+- `graph`: cheapest paths and nearest places over a graph of places and links.
+
+Nothing here names a game; a game passes its own apply, costs and tests in.
+"""

@@ -1,0 +1,91 @@
+"""The rules kit (pbem/kit/): folds, dice pools and paths, on their own, with values on
+both sides of every threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.dice import KeyedRng, ReplayRng, Roll
+from pbem.kit import graph, pools
+from pbem.kit.fold import Fold
+
+
+def test_a_pool_rolls_named_dice_in_order() -> None:
+    rng = ReplayRng([Roll("c:d1", 6, 4), Roll("c:d2", 6, 6), Roll("c:d3", 6, 1)])
+    assert pools.roll(rng, "c", 3) == [4, 6, 1]
+    later = ReplayRng([Roll("c:d4", 10, 9), Roll("c:d5", 10, 2)])
+    assert pools.roll(later, "c", 2, sides=10, first=4) == [9, 2]
+    assert pools.roll(ReplayRng([]), "c", 0) == []
+    with pytest.raises(ValueError, match="a pool of -1 dice"):
+        pools.roll(ReplayRng([]), "c", -1)
+
+
+def test_a_pool_is_the_dice_of_its_labels() -> None:
+    key = bytes(range(32))
+    assert pools.roll(KeyedRng(key), "x", 4, sides=8) == [KeyedRng(key).roll(f"x:d{i}", 8) for i in range(1, 5)]
+
+
+@pytest.mark.parametrize(("need", "hits"), [(7, 0), (6, 1), (5, 2), (4, 3), (2, 5), (1, 6)])
+def test_hits_at_or_over_on_both_sides_of_the_number(need: int, hits: int) -> None:
+    assert pools.hits_at_or_over([1, 2, 3, 4, 5, 6], need) == hits
+
+
+@pytest.mark.parametrize(("value", "hits"), [(0, 0), (1, 1), (2, 2), (3, 3), (5, 5), (6, 6)])
+def test_hits_at_or_under_on_both_sides_of_the_value(value: int, hits: int) -> None:
+    assert pools.hits_at_or_under([6, 5, 4, 3, 2, 1], value) == hits
+
+
+def test_fold_applies_each_event_as_it_comes() -> None:
+    seen: list[int] = []
+
+    def apply(state: dict, event: dict) -> dict:  # type: ignore[type-arg]
+        seen.append(state["n"])
+        return {"n": state["n"] + event["add"]}
+
+    start = {"n": 0}
+    fold = Fold(apply, start)
+    fold.emit({"add": 2})
+    fold.take([{"add": 3}, {"add": 4}])
+    assert fold.state == {"n": 9} and seen == [0, 2, 5] and start == {"n": 0}
+    assert fold.events == [{"add": 2}, {"add": 3}, {"add": 4}]
+    fold.join([{"add": 100}], {"n": 109})
+    assert fold.state == {"n": 109} and len(fold.events) == 4 and seen == [0, 2, 5]
+
+
+LINKS = {"a": {"b": 1, "c": 4}, "b": {"c": 1, "d": 5}, "c": {"d": 1}, "d": {}, "e": {"a": 1}}
+
+
+def _links(here: str) -> list[tuple[str, int]]:
+    return sorted(LINKS.get(here, {}).items())
+
+
+def test_cheapest_path_and_its_limit() -> None:
+    assert graph.cheapest_path("a", "d", _links, limit=3) == ["a", "b", "c", "d"]
+    assert graph.cheapest_path("a", "d", _links, limit=2) is None  # one short of the cost
+    assert graph.cheapest_path("a", "d", _links, limit=5, spent=2) == ["a", "b", "c", "d"]
+    assert graph.cheapest_path("a", "d", _links, limit=4, spent=2) is None  # spent counts
+    assert graph.cheapest_path("a", "a", _links, limit=0) == ["a"]
+    assert graph.cheapest_path("d", "a", _links, limit=99) is None  # no way back
+
+
+def test_a_place_that_may_not_be_passed_ends_a_path_only() -> None:
+    assert graph.cheapest_path("a", "d", _links, limit=9, may_pass=lambda p: p != "c") == ["a", "b", "d"]
+    assert graph.cheapest_path("a", "c", _links, limit=9, may_pass=lambda p: p != "c") == ["a", "b", "c"]
+    assert graph.cheapest_path("a", "d", _links, limit=9, may_pass=lambda p: p not in "bc") is None
+    assert graph.cheapest_path("a", "b", _links, limit=9, may_pass=lambda p: p != "a") == ["a", "b"]
+
+
+def test_equal_costs_go_to_the_path_that_sorts_first() -> None:
+    square = {"s": {"y": 1, "x": 1}, "x": {"t": 1}, "y": {"t": 1}}
+    backwards = lambda here: sorted(square.get(here, {}).items(), reverse=True)  # noqa: E731
+    assert graph.cheapest_path("s", "t", backwards, limit=9) == ["s", "x", "t"]
+
+
+def test_nearest_by_steps_not_by_cost() -> None:
+    def neighbours(here: str) -> list[str]:
+        return sorted(LINKS.get(here, {}))
+
+    assert graph.nearest("a", neighbours, lambda p: p in ("c", "d")) == "c"  # one step, first by order
+    assert graph.nearest("a", neighbours, lambda p: p == "d") == "d"
+    assert graph.nearest("a", neighbours, lambda p: p == "a") is None  # not the start itself
+    assert graph.nearest("d", neighbours, lambda p: True) is None
