@@ -9,12 +9,9 @@ the campaign is always at the old commit or the new one.
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +121,8 @@ class Campaign:
     def data(self) -> GameData:
         cached: GameData | None = getattr(self, "_data", None)
         if cached is None:
-            cached = load_data(self.config["game"], self.config.get("overrides"))
+            cached = load_data(self.config["game"], self.config.get("overrides"),
+                               source=self.root / CONFIG)
             self._data = cached
         return cached
 
@@ -246,33 +244,39 @@ class Campaign:
         if not exclusive and not lock_path.is_file():
             yield
             return
-        handle = (os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600), "r+")
-                  if exclusive else open(lock_path))  # noqa: SIM115 - held for the block
+        # filelock's ReadWriteLock: an SQLite transaction on the (empty) lock file, shared
+        # for readers and exclusive for a writer, between processes on every platform; the
+        # system drops it when its holder dies, like flock did. One instance per hold, not
+        # the per-path singleton: a second hold in one process waits, as a second pbem would.
+        from filelock import ReadWriteLock, Timeout
+
+        if exclusive and not lock_path.exists():
+            os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600))
+        lock = ReadWriteLock(lock_path, is_singleton=False)
+        acquire = lock.acquire_write if exclusive else lock.acquire_read
+        patience = LOCK_WAIT if wait is None else wait
+        busy = Busy(f"{self.root}: another pbem is working on this campaign "
+                    f"(waited {patience:.0f} s for {lock_path})")
         try:
-            patience = LOCK_WAIT if wait is None else wait
-            deadline = time.monotonic() + patience
-            said = False
-            while True:
+            try:
+                acquire(blocking=False)
+            except Timeout:
+                if patience <= 0:
+                    raise busy from None
+                # a progress line: the wait may be long (PBEM_LOCK_WAIT)
+                sys.stderr.write(f"pbem: waiting up to {patience:.0f} s for another "
+                                 f"pbem working on {self.root}\n")
+                sys.stderr.flush()
                 try:
-                    fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-                    break
-                except OSError as exc:
-                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                        raise
-                    if time.monotonic() >= deadline:
-                        raise Busy(
-                            f"{self.root}: another pbem is working on this campaign "
-                            f"(waited {patience:.0f} s for {lock_path})"
-                        ) from None
-                    if not said:  # a progress line: the wait may be long (PBEM_LOCK_WAIT)
-                        sys.stderr.write(f"pbem: waiting up to {patience:.0f} s for another "
-                                         f"pbem working on {self.root}\n")
-                        sys.stderr.flush()
-                        said = True
-                    time.sleep(0.05)
-            yield
+                    acquire(timeout=patience)
+                except Timeout:
+                    raise busy from None
+            try:
+                yield
+            finally:
+                lock.release()
         finally:
-            handle.close()
+            lock.close()
 
     def store(self) -> Any:
         from pbem.store import Store

@@ -33,7 +33,6 @@ import contextlib
 import email
 import email.policy
 import email.utils
-import fcntl
 import hashlib
 import imaplib
 import mailbox
@@ -185,13 +184,13 @@ def message_id(msg: email.message.Message) -> str:
 def file_lock(path: Path) -> Iterator[None]:
     """A lock for the mail files (outbox journal, inbox record), separate from the campaign
     lock: building reports takes the campaign lock, so mail must not hold it meanwhile."""
+    from filelock import FileLock
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    # waits as long as it takes, as flock did; no soft (marker file) fallback where the file
+    # system has no flock: a marker left by a killed pbem would make the next one wait forever
+    with FileLock(path, fallback_to_soft=False):
+        yield
 
 
 class Outbox:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import json
 import os
 import signal
@@ -18,6 +18,7 @@ import pytest
 
 from pbem import api, yamlio
 from pbem.campaign import Campaign
+from pbem.errors import Busy
 from pbem.log import Folder, normal
 from tests.conftest import git, play, run_pbem, tree_state
 
@@ -229,12 +230,15 @@ def test_two_concurrent_applies_are_serialised(pbem, camp: Path, tmp_path: Path)
     assert _audit(pbem, camp)["ok"]
 
 
+def _another_pbem(camp: Path) -> contextlib.AbstractContextManager[None]:
+    """The campaign lock, held as a pbem working on the campaign holds it."""
+    return Campaign.open(camp).held(exclusive=True, wait=0)
+
+
 def test_busy_campaign_exits_4(camp: Path, tmp_path: Path) -> None:
     orders = _bot_file(camp, "north", tmp_path)
     before = tree_state(camp)
-    (camp / ".pbem").mkdir(exist_ok=True)
-    with open(camp / ".pbem" / "lock", "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with _another_pbem(camp):
         r = run_pbem("-C", camp, "apply", orders, env={"PBEM_LOCK_WAIT": "0"})
         assert r.code == 4, r.err
         lines = r.err.strip().splitlines()
@@ -248,10 +252,7 @@ def test_busy_campaign_exits_4(camp: Path, tmp_path: Path) -> None:
 def test_apply_waits_for_the_lock(camp: Path, tmp_path: Path) -> None:
     orders = _bot_file(camp, "north", tmp_path)
     before = tree_state(camp)
-    (camp / ".pbem").mkdir(exist_ok=True)
-    handle = open(camp / ".pbem" / "lock", "a+")  # noqa: SIM115 - released below
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with _another_pbem(camp):  # released when the block ends, whatever happens in it
         proc = subprocess.Popen([sys.executable, "-m", "pbem", "-C", str(camp), "apply",
                                  str(orders)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env={**os.environ, "PBEM_LOCK_WAIT": "300"})
@@ -262,19 +263,30 @@ def test_apply_waits_for_the_lock(camp: Path, tmp_path: Path) -> None:
         assert line.startswith("pbem: waiting up to 300 s for another pbem"), line
         assert proc.poll() is None
         assert tree_state(camp) == before  # nothing was done while it waited
-    finally:
-        handle.close()
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert api.status(camp)["received"] == ["north"]
 
 
+def test_readers_share_the_lock_and_a_writer_excludes_them(camp: Path) -> None:
+    """audit holds the lock shared: readers run together; a writer waits for them, and
+    they for it (here with no patience: Busy at once)."""
+    with Campaign.open(camp).held(exclusive=False), Campaign.open(camp).held(exclusive=False):
+        with pytest.raises(Busy, match="another pbem is working on this campaign"):
+            with Campaign.open(camp).held(exclusive=True, wait=0):
+                pass
+    with _another_pbem(camp):
+        with pytest.raises(Busy, match=r"\(waited 0 s for .*lock\)"):
+            with Campaign.open(camp).held(exclusive=False, wait=0):
+                pass
+    with Campaign.open(camp).held(exclusive=True, wait=0):  # all released
+        pass
+
+
 def test_a_second_process_that_cannot_wait_long_enough_exits_4(camp: Path, tmp_path: Path) -> None:
     orders = _bot_file(camp, "north", tmp_path)
     before = tree_state(camp)
-    (camp / ".pbem").mkdir(exist_ok=True)
-    with open(camp / ".pbem" / "lock", "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with _another_pbem(camp):
         started = time.monotonic()
         r = run_pbem("-C", camp, "apply", orders, env={"PBEM_LOCK_WAIT": "2"})
         waited = time.monotonic() - started

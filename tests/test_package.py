@@ -81,6 +81,10 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
         assert f"pbem/games/red_russia/rules/{rule.name}" in names, rule.name
     if (ROOT / "games" / "red_russia" / "ORDERS.md").exists():
         assert "pbem/games/red_russia/ORDERS.md" in names
+    schemas = sorted((ROOT / "games" / "red_russia" / "schemas").glob("*.schema.json"))
+    assert schemas
+    for schema in schemas:  # pbem.datacheck checks the data against them when it loads
+        assert f"pbem/games/red_russia/schemas/{schema.name}" in names, schema.name
     for example in (ROOT / "games" / "red_russia" / "examples").glob("*.yaml"):
         assert f"pbem/games/red_russia/examples/{example.name}" in names, example.name
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
@@ -90,9 +94,12 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     assert installed.returncode == 0, installed.stdout + installed.stderr
     checked = _run(py, "-m", "pip", "check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    declared = _run(py, "-c", "import importlib.metadata as m; print('\\n'.join(m.requires('pbem')))")
+    # not from the checkout: a pbem.egg-info left there by a build would be read instead
+    declared = _run(py, "-c", "import importlib.metadata as m; print('\\n'.join(m.requires('pbem')))",
+                    cwd=tmp_path)
     assert declared.returncode == 0, declared.stderr
-    for dependency in ("typer", "PyYAML", "Jinja2", "cryptography", "GitPython"):
+    for dependency in ("typer", "PyYAML", "Jinja2", "cryptography", "GitPython", "jsonschema",
+                       "filelock"):
         assert dependency in declared.stdout, f"the wheel does not declare {dependency}"
 
     elsewhere = tmp_path / "elsewhere"

@@ -283,7 +283,8 @@ def test_overrides_correct_a_value() -> None:
 def test_bad_overrides_name_the_file_and_key() -> None:
     with pytest.raises(DataError) as caught:
         load_data("red_russia", {"map": {"zones": {"Orel": {"money": "lots"}}}})
-    assert any("map.yaml: zones.Orel.money" in line for line in caught.value.details)
+    # the value is the override's: named where it is written (pbem.datacheck)
+    assert any("campaign.yaml: overrides.map.zones.Orel.money" in line for line in caught.value.details)
     with pytest.raises(DataError) as caught:
         load_data("red_russia", {"map": {"routes": [["Moscow", "Atlantis", "easy"]]}})
     assert any("routes[0]" in line and "Atlantis" in line for line in caught.value.details)
