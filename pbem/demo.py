@@ -17,12 +17,27 @@ from typing import Any
 
 from pbem import api, yamlio
 from pbem.campaign import PRIVATE
-from pbem.game import games_dir, get_game, load_data
+from pbem.errors import UsageError
+from pbem.game import game_folder, game_ids, get_game, load_data
 
-DEMO_GAME = "red_russia"
 DEMO_SEED = "pbem-demo"
 MAX_STEPS = 2000
 REPORT_FORMATS = ("text", "html")
+
+
+def demo_game(game_id: str | None = None) -> str:
+    """The game the demo plays: `game_id` if given, else the first bundled game whose
+    game.yaml says `demo: true` (its examples/ hold orders for the seeded set-up)."""
+    known = game_ids()
+    if game_id is not None:
+        if game_id not in known:
+            raise UsageError(f"--game {game_id!r}: no such game (known: {', '.join(known)})")
+        return game_id
+    for found in known:
+        if load_data(found)["game"].get("demo") is True:
+            return found
+    raise UsageError("no bundled game says demo: true in its game.yaml; name one with --game "
+                     f"(known: {', '.join(known) or 'none'})")
 
 
 def demo_players(game_id: str) -> list[str]:
@@ -59,7 +74,7 @@ def write_reports(root: Path, folder: Path) -> dict[str, Any]:
 def example_orders(game_id: str) -> dict[tuple[int, str, str], Path]:
     """Example orders files by (turn, phase, faction)."""
     found: dict[tuple[int, str, str], Path] = {}
-    for path in sorted((games_dir() / game_id / "examples").glob("*.yaml")):
+    for path in sorted((game_folder(game_id) / "examples").glob("*.yaml")):
         data = yamlio.read_trusted(path)
         if isinstance(data, dict) and {"turn", "phase", "faction"} <= set(data):
             found[(data["turn"], data["phase"], data["faction"])] = path
@@ -67,7 +82,8 @@ def example_orders(game_id: str) -> dict[tuple[int, str, str], Path]:
 
 
 def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = None,
-        game_id: str = DEMO_GAME) -> dict[str, Any]:
+        game_id: str | None = None) -> dict[str, Any]:
+    game_id = demo_game(game_id)
     say = progress or (lambda _text: None)
     players = root / ".pbem" / "players"
     # one person plays every side here, from a seed anyone can read: a hot-seat game,

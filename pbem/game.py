@@ -9,7 +9,9 @@ package (`pbem/games`), and loads the rules by file path.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,7 +88,32 @@ class GameData:
 
 
 class Game(Protocol):
-    """What every game definition provides (DESIGN.md, "The Game protocol")."""
+    """What every game definition provides (DESIGN.md, "The Game protocol").
+
+    A game may also offer what only it knows of a turn report (pbem.report uses it when it
+    is there, as `apply_all`; docs/writing-a-game.md)::
+
+        report(data, view, before, who, style, secrets) -> dict
+
+    from `view` (`view(data, state, who)` after the report's steps), `before` (the same
+    reader's view before them, None at the start), `style` (the game's
+    templates/report.yaml as read, {} without one) and `secrets` (the reader's own sealed
+    values not yet revealed, as pbem.report lists them: kind, id, owner, commitment, and
+    `raw`, the value, when the reader's key opened it). Pure: no I/O, no templates. It
+    returns any of these parts; each one left out gets pbem's neutral default:
+
+    - "position": the context of the game's templates/position.<ext>.j2 (default: the
+      view as tables, rendered by the shared templates/position.<ext>.j2);
+    - "changes": a mapping of lists for templates/changes.<ext>.j2, shown when any list
+      has an entry (default: every value of the view that changed, by its path);
+    - "map_svg": the map as SVG text, escaped, for the HTML report (zones and routes,
+      hexes, territories...), or None for none (default: None);
+    - "hand": what the reader holds, sealed, shown the game's way (its cards with their
+      texts) by templates/hand.<ext>.j2 (default: []);
+    - "secrets": the sealed values to list as such, a part of `secrets` (default: all);
+    - "orders_note": the lines (no "# ") under the header of the orders template the
+      report offers (default: pbem's note on the bot's example).
+    """
 
     id: str
     name: str
@@ -165,6 +192,7 @@ def apply_all(game: Any, data: GameData, state: State, events: list[Event]) -> S
     return state
 
 
+@functools.lru_cache(maxsize=1)
 def games_dir() -> Path:
     """games/ in the source tree, or pbem/games in an installed wheel."""
     here = Path(__file__).resolve().parent
@@ -182,25 +210,57 @@ def templates_dir() -> Path:
     raise DataError(f"no templates found (looked in {here / 'templates'} and {here.parent / 'templates'})")
 
 
+GAMES_PATH = "PBEM_GAMES_PATH"  # more folders of game definitions, searched first
+
+
+def game_folders() -> list[Path]:
+    """Where games are found: each folder of $PBEM_GAMES_PATH (separated as PATH is), then
+    the bundled games/. A game found in an earlier folder hides one of the same id later."""
+    extra = [Path(p).expanduser() for p in os.environ.get(GAMES_PATH, "").split(os.pathsep) if p]
+    return [*extra, games_dir()]
+
+
+def _found() -> dict[str, Path]:
+    """Every game's id and folder (looked up once for each $PBEM_GAMES_PATH and games/)."""
+    return dict(_scan(tuple(game_folders())))
+
+
+@functools.lru_cache(maxsize=16)
+def _scan(folders: tuple[Path, ...]) -> tuple[tuple[str, Path], ...]:
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for path in sorted(folder.glob("*/game.yaml")):
+            if (path.parent / "rules" / "__init__.py").exists():
+                found.setdefault(path.parent.name, path.parent)
+    return tuple(found.items())
+
+
 def game_ids() -> list[str]:
-    return sorted(p.parent.name for p in games_dir().glob("*/game.yaml")
-                  if (p.parent / "rules" / "__init__.py").exists())
+    return sorted(_found())
 
 
-_LOADED: dict[str, Game] = {}
+def game_folder(game_id: str) -> Path:
+    """The folder of a game definition (games/<id>/, or one found by $PBEM_GAMES_PATH)."""
+    found = _found()
+    if game_id not in found:
+        from pbem.names import suggest
+
+        known = sorted(found)
+        hint = suggest(game_id, known)
+        raise UsageError(f"unknown game {game_id!r}{hint}; known games: {', '.join(known)}"
+                         f" (more are found in the folders of ${GAMES_PATH})")
+    return found[game_id]
+
+
+_LOADED: dict[str, tuple[Path, Game]] = {}  # by id: the folder it was loaded from, and the game
 
 
 def get_game(game_id: str) -> Game:
     """The rules module of a game, loaded by file path and cached."""
-    if game_id in _LOADED:
-        return _LOADED[game_id]
-    known = game_ids()
-    if game_id not in known:
-        from pbem.names import suggest
-
-        hint = suggest(game_id, known)
-        raise UsageError(f"unknown game {game_id!r}{hint}; known games: {', '.join(known)}")
-    rules = games_dir() / game_id / "rules"
+    folder = game_folder(game_id)
+    if _LOADED.get(game_id, (None, None))[0] == folder:
+        return _LOADED[game_id][1]
+    rules = folder / "rules"
     module_name = f"pbem_game_{game_id}"
     spec = importlib.util.spec_from_file_location(
         module_name, rules / "__init__.py", submodule_search_locations=[str(rules)]
@@ -210,37 +270,52 @@ def get_game(game_id: str) -> Game:
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     game: Game = module.GAME
-    _LOADED[game_id] = game
+    _LOADED[game_id] = (folder, game)
     return game
 
 
 _DATA: dict[str, GameData] = {}
 
 
-def load_data(game_id: str, overrides: dict[str, Any] | None = None) -> GameData:
-    """Read a game's YAML files, apply a campaign's overrides, check the result.
+def load_data(game_id: str, overrides: dict[str, Any] | None = None, *,
+              source: Path | None = None) -> GameData:
+    """Read a game's YAML files, apply a campaign's overrides, check the result: against the
+    game's JSON Schemas if it has them (pbem.datacheck), then with its own check_data.
 
-    Loaded once per process for each game and set of overrides; treat it as read-only.
+    `source` is the campaign.yaml the overrides come from, so that a problem in one is shown
+    at its line. Loaded once per process for each game folder and set of overrides; treat it
+    as read-only.
     """
     import json
 
-    key = json.dumps([game_id, overrides or {}], sort_keys=True, default=str)
+    key = json.dumps([str(game_folder(game_id)), game_id, overrides or {}], sort_keys=True, default=str)
     if key not in _DATA:
-        _DATA[key] = _load_data(game_id, overrides)
+        _DATA[key] = _load_data(game_id, overrides, source)
     return _DATA[key]
 
 
-def _load_data(game_id: str, overrides: dict[str, Any] | None) -> GameData:
+def _load_data(game_id: str, overrides: dict[str, Any] | None,
+               source: Path | None = None) -> GameData:
+    from pbem import datacheck
     from pbem.yamlio import read_trusted
 
-    folder = games_dir() / game_id
+    folder = game_folder(game_id)
     data = GameData(game_id, folder)
     data.files["game"] = read_trusted(folder / "game.yaml")
-    for name in data.files["game"].get("data_files", []):
+    names = data.files["game"].get("data_files", []) if isinstance(data.files["game"], dict) else None
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        # game.yaml names the other files: without them, what is wrong with it alone
+        _refuse(game_id, datacheck.problems(folder, data.files)
+                or [f"{folder / 'game.yaml'}: data_files: expected a list of file names"])
+    for name in names or []:
         path = folder / f"{name}.yaml"
         if not path.exists():
             raise DataError(f"{path}: missing (named in game.yaml data_files)")
         data.files[name] = read_trusted(path)
+    if overrides is not None and not isinstance(overrides, dict):
+        raise DataError(f"{source or 'campaign.yaml'}: overrides: expected a mapping of data "
+                        f"file names (known: {', '.join(data.files)}) to corrections")
+    base = dict(data.files)
     for name, patch in (overrides or {}).items():
         if name not in data.files:
             raise DataError(
@@ -248,10 +323,15 @@ def _load_data(game_id: str, overrides: dict[str, Any] | None) -> GameData:
                 f"(known: {', '.join(sorted(data.files))})"
             )
         data.files[name] = deep_merge(data.files[name], patch, f"overrides.{name}")
-    problems = get_game(game_id).check_data(data)
+    _refuse(game_id, datacheck.problems(folder, data.files, base=base, overrides=overrides,
+                                        source=source))
+    _refuse(game_id, get_game(game_id).check_data(data))
+    return data
+
+
+def _refuse(game_id: str, problems: list[str]) -> None:
     if problems:
         raise DataError(f"game data for {game_id} is not valid", details=problems)
-    return data
 
 
 def deep_merge(base: Any, patch: Any, where: str) -> Any:

@@ -5,21 +5,23 @@
 - the steps of the report's window (by default the latest complete turn and the current
   one so far; with `turn` that turn alone), each with its events as the game describes
   them and every die (label, sides, value), and how anyone can verify those dice;
-- the position (from `game.view` of the state after the window, and of the state before
-  it, for control and resource changes), as tables per zone and per faction, and, for the
-  HTML report, an SVG map drawn from the game's map data;
+- what only the game knows, from `game.view` of the state after the window and of the
+  state before it: its position tables, what changed, and, for the HTML report, its map
+  as SVG (the game's `report`, pbem/game.py); a game without `report`, or a part it leaves
+  out, gets the neutral default: the view as tables, the view's changed values, no map;
 - the reader's own sealed values (opened only with the reader's key), what is awaited from
   the reader and by when, and a pre-filled orders template (`pbem.api.bot`).
 
 Nothing here reads the game state except through `game.view`, so a report cannot show what
 the view hides; sealed values are shown only when the reader's own key opens them.
-Templates live in `templates/` (the shared layout) and `games/<id>/templates/` (the game's
-partials, searched first). jinja2 is imported only when rendering (start-up speed).
+Templates live in `templates/` (the shared layout, and the neutral partials
+`position.*.j2` and `changes.*.j2`) and `games/<id>/templates/` (the game's partials,
+searched first: its own `position`, `changes` and `hand`). jinja2 is imported only when
+rendering (start-up speed).
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ from typing import Any
 from pbem import yamlio
 from pbem.contributions import PHASE as ROUND_PHASE
 from pbem.contributions import TEMPLATE_NOTE
-from pbem.errors import CryptoError, UsageError
+from pbem.errors import CryptoError, DataError, UsageError
 
 FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
 READERS = ("public", "referee")
@@ -47,24 +49,13 @@ SEALED = "sealed"
 
 
 # ---------------------------------------------------------------------------------------
-# the game's report style (colours, where seas and boxes are drawn)
+# the game's report style: its templates/report.yaml, handed to the game as it is
 
 
 def _style(game_folder: Path) -> dict[str, Any]:
     path = game_folder / "templates" / "report.yaml"
     loaded: dict[str, Any] = yamlio.read_trusted(path) if path.exists() else {}
     return loaded or {}
-
-
-def _colour(style: dict[str, Any], owner: str | None) -> str:
-    colours: dict[str, str] = style.get("colours", {})
-    return str(colours.get(owner or "neutral", colours.get("neutral", "#ffffff")))
-
-
-def _ink(fill: str) -> str:
-    """Black or white text, whichever reads better on `fill` (#rrggbb)."""
-    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
 # ---------------------------------------------------------------------------------------
@@ -183,22 +174,6 @@ def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
     return out
 
 
-def _hand(data: Any, own: list[dict[str, Any]], who: str) -> list[dict[str, Any]]:
-    """The reader's cards still in hand (sealed `card` nodes not yet opened in the log),
-    with their titles and texts from the game's deck."""
-    deck = {c["id"]: c for c in (data.files.get("cards") or {}).get("cards", [])}
-    out = []
-    for s in own:
-        if s["kind"] != "card" or s["revealed_at"] is not None or s["owner"] != who:
-            continue
-        card = deck.get(str(s.get("raw")), {})
-        out.append({"slot": s["id"], "id": s.get("raw"), "title": card.get("title", s.get("raw")),
-                    "text": card.get("text", ""), "known": "raw" in s,
-                    "playable": {k: card[k] for k in ("phase", "years", "playable_by", "immediate",
-                                                     "remove") if k in card}})
-    return out
-
-
 def _value_text(value: Any) -> str:
     """A sealed value as a player wrote it: an orders file's own text when it has one."""
     if isinstance(value, dict) and isinstance(value.get("file"), str):
@@ -207,254 +182,115 @@ def _value_text(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# the position, from views shaped like a board game's: units, control, resources
+# what only the game knows (Game.report), or the neutral default for a game without it
 
-LEGEND = 44  # pixels under the map for the legend
-RESOURCES = (("money", "Money"), ("manpower", "Manpower"), ("ori", "ORI"), ("vp", "VP"))
-
-
-def _places(data: Any) -> list[tuple[str, str, dict[str, Any]]]:
-    """(name, kind, spec) of every place on the map: zones, seas, boxes."""
-    m = data["map"]
-    out = [(n, "zone", dict(z)) for n, z in (m.get("zones") or {}).items()]
-    out += [(n, "sea", dict(s or {})) for n, s in (m.get("seas") or {}).items()]
-    out += [(n, "box", dict(b or {})) for n, b in (m.get("boxes") or {}).items()]
-    return out
+# the parts a game's `report` may give; each one it leaves out gets the default below
+PARTS = ("position", "changes", "map_svg", "hand", "secrets", "orders_note")
+# pbem's own keys of a view (the reader; the contribution round), not the game's position
+OWN_KEYS = ("who", "contribute")
+EXAMPLE_NOTE = [
+    "These orders are only a legal EXAMPLE written by pbem's bot: replace them",
+    "with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
+    "and send the file to the referee.",
+]
 
 
-def _faction_names(data: Any) -> dict[str, str]:
-    g = data["game"]
-    names = {f["id"]: f["name"] for f in g.get("factions", [])}
-    names.update({k: v.get("name", k) for k, v in (g.get("minors") or {}).items()})
-    names.setdefault("allies", "Allied intervention")
-    return names
+def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, Any] | None,
+                who: str, style: dict[str, Any], pending: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's parts of a report (`Game.report`, see pbem/game.py), each part it leaves
+    out (or all, for a game without `report`) replaced by the neutral default: the view as
+    tables, its changed values, no map, no hand, every pending sealed value listed, pbem's
+    note on the orders template."""
+    hook = getattr(game, "report", None)
+    given: dict[str, Any] = dict(hook(data, view, before, who, style, pending)) if hook else {}
+    unknown = sorted(set(given) - set(PARTS))
+    if unknown:
+        raise DataError(f"game {data.game_id}: report() gave {', '.join(map(repr, unknown))}; "
+                        f"it may give {', '.join(PARTS)}")
+    defaults: dict[str, Any] = {
+        "position": lambda: view_tables(view),
+        "changes": lambda: view_changes(before, view),
+        "map_svg": lambda: None,
+        "hand": lambda: [],
+        "secrets": lambda: pending,
+        "orders_note": lambda: EXAMPLE_NOTE,
+    }
+    return {part: given[part] if part in given else defaults[part]() for part in PARTS}
 
 
-def _on_map(view: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    """place -> [(unit id, unit)] of the units on the map, by id."""
-    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for uid, unit in sorted((view.get("units") or {}).items()):
-        if unit.get("status") == "map" and unit.get("zone"):
-            out.setdefault(unit["zone"], []).append((uid, unit))
-    return out
+def _cell(value: Any) -> Any:
+    """A value of a view as one table cell: numbers stay numbers, a sealed value is only
+    said to be sealed, lists and small mappings become text."""
+    from pbem.sealed import is_sealed
+
+    if is_sealed(value):
+        return SEALED
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(_cell(v)) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_cell(v)}" for k, v in value.items())
+    return value
 
 
-def _position(data: Any, view: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
-    names = _faction_names(data)
-    control: dict[str, Any] = view.get("control") or {}
-    on_map = _on_map(view)
-    majors = [f["id"] for f in data["game"].get("factions", [])]
-    factions = []
-    for fid in majors:
-        row: dict[str, Any] = {"id": fid, "name": names[fid], "colour": _colour(style, fid)}
-        for key, _title in RESOURCES:
-            row[key] = (view.get(key) or {}).get(fid)
-        row["zones"] = sum(1 for owner in control.values() if owner == fid)
-        row["zone_money"] = sum(int((data["map"]["zones"].get(z) or {}).get("money", 0))
-                                for z, owner in control.items() if owner == fid)
-        units = [u for us in on_map.values() for _i, u in us if u.get("faction") == fid]
-        row["units"] = sum(1 for u in units if u.get("type") != "leader")
-        row["leaders"] = sum(1 for u in units if u.get("type") == "leader")
-        row["reduced"] = sum(1 for u in units if u.get("reduced"))
-        row["eliminated"] = sum(1 for u in (view.get("units") or {}).values()
-                                if u.get("faction") == fid and u.get("status") == "eliminated")
-        factions.append(row)
-    territories = {k: (v or {}).get("name", k)
-                   for k, v in (data["map"].get("territories") or {}).items()}
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for name, kind, spec in _places(data):
-        owner = control.get(name) if kind == "zone" else None
-        pieces = on_map.get(name, [])
-        if kind != "zone" and not pieces:
+def _title(key: Any) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def view_tables(view: dict[str, Any]) -> dict[str, Any]:
+    """The neutral position (templates/position.*.j2): each part of the view in its order,
+    a mapping of records as a table (a row per key, a column per field), any other value
+    as one line (`Turn: 3`, `Score: blue 2, gold 1`)."""
+    from pbem.sealed import is_sealed
+
+    tables: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for key, value in view.items():
+        if key in OWN_KEYS or value is None or value == {} or value == []:
             continue
-        stacks = []
-        for fid in sorted({u["faction"] for _i, u in pieces}, key=lambda f: (f not in majors, f)):
-            ids = [uid + ("(r)" if u.get("reduced") else "") for uid, u in pieces
-                   if u["faction"] == fid]
-            stacks.append({"faction": fid, "name": names.get(fid, fid), "units": ids,
-                           "count": sum(1 for _i, u in pieces
-                                        if u["faction"] == fid and u.get("type") != "leader"),
-                           "colour": _colour(style, fid)})
-        group = territories.get(spec.get("territory", ""), "Seas and boxes")
-        groups.setdefault(group, []).append({
-            "name": name, "kind": kind, "owner": owner, "owner_name": names.get(owner or "", "neutral"),
-            "colour": _colour(style, owner), "money": spec.get("money"),
-            "manpower": spec.get("manpower"), "fort": spec.get("fort"), "home": spec.get("home"),
-            "stacks": stacks,
-        })
-    zones: list[dict[str, Any]] = [
-        {"territory": t, "rows": sorted(rows, key=lambda r: str(r["name"]))}
-        for t, rows in groups.items()]
-    shown = dict(view)
-    if isinstance(shown.get("minors"), dict):  # only the minors in play or conquered
-        shown["minors"] = {m: s for m, s in shown["minors"].items()
-                           if isinstance(s, dict) and (s.get("status") != "neutral" or s.get("conquered"))}
-    extra = {k: v for k, v in shown.items()
-             if k in ("initiative", "treasure", "defeated", "cards", "partisans", "raids", "famine",
-                      "minors", "allied_control") and v}
-    return {"factions": factions, "zones": zones, "extra": extra,
-            "has_ori": any(r["ori"] is not None for r in factions),
-            "has_vp": any(r["vp"] is not None for r in factions)}
+        records = (isinstance(value, dict) and not is_sealed(value)
+                   and all(isinstance(v, dict) and not is_sealed(v) for v in value.values()))
+        if records:
+            columns = list(dict.fromkeys(c for v in value.values() for c in v))
+            tables.append({"title": _title(key), "headers": ["", *map(str, columns)],
+                           "rows": [[str(k), *(_cell(v.get(c)) for c in columns)]
+                                    for k, v in value.items()]})
+        else:
+            lines.append(f"{_title(key)}: {_cell(value)}")
+    return {"lines": lines, "tables": tables}
 
 
-def _changes(data: Any, before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
-    """Control changes and resource changes (income, spending) over the window."""
-    names = _faction_names(data)
+def _flat(value: Any, path: str, out: dict[str, Any]) -> dict[str, Any]:
+    from pbem.sealed import is_sealed
+
+    if isinstance(value, dict) and value and not is_sealed(value):
+        for k, v in value.items():
+            _flat(v, f"{path}.{k}" if path else str(k), out)
+    else:
+        out[path] = _cell(value)
+    return out
+
+
+def view_changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """The neutral changes (templates/changes.*.j2): every value of the reader's view that
+    differs from the same reader's view before the report's steps, by its path
+    (`score.blue`), with the difference of numbers."""
     if before is None:
-        return {"control": [], "resources": []}
-    b_control, a_control = before.get("control") or {}, after.get("control") or {}
-    control = [{"zone": z, "before": names.get(b_control.get(z) or "", "neutral"),
-                "after": names.get(a_control.get(z) or "", "neutral")}
-               for z in sorted(set(b_control) | set(a_control))
-               if b_control.get(z) != a_control.get(z)]
-    resources = []
-    for key, title in RESOURCES:
-        b, a = before.get(key) or {}, after.get(key) or {}
-        for fid in sorted(set(a) | set(b)):
-            if b.get(fid) != a.get(fid):
-                resources.append({"faction": names.get(fid, fid), "what": title,
-                                  "before": b.get(fid), "after": a.get(fid),
-                                  "change": (a.get(fid) or 0) - (b.get(fid) or 0)})
-    return {"control": control, "resources": resources}
-
-
-# ---------------------------------------------------------------------------------------
-# the map
-
-
-def map_svg(data: Any, view: dict[str, Any], style: dict[str, Any]) -> str:
-    """An SVG map of the game's zones (from map.yaml `xy`), seas and boxes (positions in
-    the game's templates/report.yaml), routes by kind, control colours and unit counts."""
-    m = data["map"]
-    zones: dict[str, dict[str, Any]] = m.get("zones") or {}
-    layout = style.get("layout", {})
-    width, height = layout.get("size", [1000, 724])
-    control: dict[str, Any] = view.get("control") or {}
-    on_map = _on_map(view)
-    names = _faction_names(data)
-    majors = [f["id"] for f in data["game"].get("factions", [])]
-    esc = html.escape
-    out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" class="map" role="img" '
-        f'aria-label="Map of {esc(data["game"]["name"])}" '
-        'font-family="DejaVu Sans, Arial, Helvetica, sans-serif">',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f3efe2"/>',
-    ]
-    # territory names, faint, behind everything
-    terr: dict[str, list[list[int]]] = {}
-    for z in zones.values():
-        terr.setdefault(z.get("territory", ""), []).append(z["xy"])
-    for tid, spec in (m.get("territories") or {}).items():
-        at = (layout.get("territories") or {}).get(tid)
-        if at is None and terr.get(tid):
-            pts = terr[tid]
-            at = [sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)]
-        if at is not None:
-            out.append(f'<text x="{at[0]:.0f}" y="{at[1]:.0f}" font-size="26" font-weight="bold" '
-                       f'fill="#d9d1b8" text-anchor="middle">{esc((spec or {}).get("name", tid))}'
-                       '</text>')
-    # seas and boxes: areas with their name
-    areas = {**{n: ("sea", s) for n, s in (layout.get("seas") or {}).items()},
-             **{n: ("box", s) for n, s in (layout.get("boxes") or {}).items()}}
-    for name, (kind, spec) in areas.items():
-        x, y = spec["xy"]
-        w, h = spec.get("size", [90, 34])
-        if kind == "sea":
-            out.append(f'<g class="sea" data-place="{esc(name)}"><ellipse cx="{x}" cy="{y}" '
-                       f'rx="{w / 2}" ry="{h / 2}" fill="#bcd8ee" stroke="#7fa9cc"/>'
-                       f'<text x="{x}" y="{y + 4}" font-size="11" font-style="italic" '
-                       f'fill="#1f4e79" text-anchor="middle">{esc(name)}</text></g>')
-        else:
-            out.append(f'<g class="box" data-place="{esc(name)}"><rect x="{x - w / 2}" '
-                       f'y="{y - h / 2}" width="{w}" height="{h}" rx="6" fill="#fbfaf5" '
-                       f'stroke="#777" stroke-dasharray="4 2"/><text x="{x}" y="{y - h / 2 + 12}" '
-                       f'font-size="10" fill="#333" text-anchor="middle">{esc(name)}</text></g>')
-    # routes
-    for a, b, kind in m.get("routes") or []:
-        if a not in zones or b not in zones:
+        return {"rows": []}
+    old = _flat({k: v for k, v in before.items() if k not in OWN_KEYS}, "", {})
+    new = _flat({k: v for k, v in after.items() if k not in OWN_KEYS}, "", {})
+    rows = []
+    for path in dict.fromkeys([*new, *old]):
+        b, a = old.get(path), new.get(path)
+        if a == b:
             continue
-        (x1, y1), (x2, y2) = zones[a]["xy"], zones[b]["xy"]
-        out.append(_route(x1, y1, x2, y2, kind))
-    # zones: a circle in the controller's colour, the name, unit counts per faction
-    for name, z in zones.items():
-        x, y = z["xy"]
-        owner = control.get(name)
-        fill = _colour(style, owner)
-        title = f"{name}: {names.get(owner or '', 'neutral')}"
-        out.append(f'<g class="zone" id="zone-{_slug(name)}" data-zone="{esc(name)}">'
-                   f'<title>{esc(title)}</title>'
-                   f'<circle cx="{x}" cy="{y}" r="9" fill="{fill}" stroke="#222" '
-                   'stroke-width="1.2"/>'
-                   f'<text x="{x}" y="{y + 19}" font-size="9" fill="#111" text-anchor="middle" '
-                   'stroke="#f3efe2" stroke-width="2.5" paint-order="stroke">'
-                   f'{esc(name)}</text></g>')
-    # unit counts, drawn last so no zone covers them
-    for place, pieces in on_map.items():
-        if place in zones:
-            x, y = zones[place]["xy"]
-            bx, by = x + 10, y - 15
-        elif place in areas:
-            x, y = areas[place][1]["xy"]
-            bx, by = x - 20, y + 2
-        else:
-            continue
-        for fid in sorted({u["faction"] for _i, u in pieces}, key=lambda f: (f not in majors, f)):
-            mine = [(i, u) for i, u in pieces if u["faction"] == fid]
-            count = sum(1 for _i, u in mine if u.get("type") != "leader")
-            leaders = len(mine) - count
-            text = (str(count) if count else "") + ("L" if leaders else "")
-            fill = _colour(style, fid)
-            w = 7 + 6 * len(text)
-            tip = f"{names.get(fid, fid)} in {place}: " + ", ".join(i for i, _u in mine)
-            out.append(f'<g class="units"><title>{esc(tip)}</title><rect x="{bx}" y="{by}" '
-                       f'width="{w}" height="12" rx="3" fill="{fill}" stroke="#222" '
-                       f'stroke-width="0.6"/><text x="{bx + w / 2}" y="{by + 9.5}" font-size="9" '
-                       f'font-weight="bold" fill="{_ink(fill)}" text-anchor="middle">{text}</text></g>')
-            bx += w + 1
-    out.append(_legend(style, names, majors, width, height))
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _legend(style: dict[str, Any], names: dict[str, str], majors: list[str],
-            width: int, height: int) -> str:
-    """Two rows under the map: the major factions, then the others and the route kinds."""
-    others = [f for f in style.get("colours", {}) if f not in majors and f != "neutral"]
-    parts = [f'<g class="legend"><rect x="0" y="{height - LEGEND}" width="{width}" '
-             f'height="{LEGEND}" fill="#ffffff"/>']
-    for row, fids in enumerate(([*majors, "neutral"], others)):
-        x, y = 8.0, height - LEGEND + 16 + 18 * row
-        for fid in fids:
-            label = names.get(fid, fid) if fid != "neutral" else "neutral"
-            fill = _colour(style, fid)
-            parts.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="6" fill="{fill}" stroke="#222"/>'
-                         f'<text x="{x + 15}" y="{y}" font-size="10" fill="#111">'
-                         f'{html.escape(label)}</text>')
-            x += 28 + 6.2 * len(label)
-    x, y = width - 370, height - LEGEND + 12
-    for kind, label in (("easy", "easy"), ("difficult", "difficult"),
-                        ("very_difficult", "very difficult")):
-        parts.append(_route(x, y, x + 26, y, kind) + f'<text x="{x + 31}" y="{y + 4}" '
-                     f'font-size="10" fill="#111">{label}</text>')
-        x += 36 + 6.2 * len(label)
-    parts.append(f'<text x="{width - 370}" y="{height - LEGEND + 34}" font-size="10" fill="#111">'
-                 "badge: units of a faction in a zone (L: with leaders)</text></g>")
-    return "".join(parts)
-
-
-def _route(x1: float, y1: float, x2: float, y2: float, kind: str) -> str:
-    line = f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"'
-    if kind == "very_difficult":  # a double line
-        return (f'<line {line} stroke="#5a4a3a" stroke-width="5"/>'
-                f'<line {line} stroke="#f3efe2" stroke-width="2"/>')
-    if kind == "difficult":
-        return f'<line {line} stroke="#6b5d4f" stroke-width="1.5" stroke-dasharray="5 3"/>'
-    return f'<line {line} stroke="#6b5d4f" stroke-width="1.8"/>'
-
-
-def _slug(name: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in name.lower())
+        change = None
+        if (isinstance(a, int) and isinstance(b, int)
+                and not isinstance(a, bool) and not isinstance(b, bool)):
+            change = a - b
+        rows.append({"what": path, "before": b, "after": a, "change": change})
+    return {"rows": rows}
 
 
 # ---------------------------------------------------------------------------------------
@@ -499,10 +335,11 @@ def _hidden_note(state: dict[str, Any]) -> str:
 
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
                       seed: str | None,
-                      players: dict[str, str | None] | None = None) -> list[dict[str, Any]]:
-    """The orders file each reader may fill in: the bot's legal example when awaited. A
-    player of several factions awaited at once is also offered one file for all of them,
-    in the report of the first of them."""
+                      players: dict[str, str | None] | None = None,
+                      note: list[str] | None = None) -> list[dict[str, Any]]:
+    """The orders file each reader may fill in: the bot's legal example when awaited, under
+    `note` (the game's, or pbem's EXAMPLE_NOTE). A player of several factions awaited at
+    once is also offered one file for all of them, in the report of the first of them."""
     from pbem import api
     from pbem.errors import Rejected
 
@@ -519,10 +356,7 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
                 head += [f"# pbem could not write example orders: {exc.message}"]
         if body is not None:
             head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
-                "# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
-                "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
-                "# and send the file to the referee. It plays no card, and its 'standing:'",
-                "# are your own instructions in force (none written: none set)."]
+                f"# {line}" for line in (EXAMPLE_NOTE if note is None else note)]
             text = "\n".join(head) + "\n" + str(yamlio.dump(body))
         else:
             if faction not in awaiting:
@@ -554,9 +388,7 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
     try:
         body: dict[str, Any] = api.bot_several(root, seat, seed=seed, template=True)
         head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
-            "# These orders are only a legal EXAMPLE written by pbem's bot: replace them",
-            "# with your own, check with 'pbem check FILE', sign with 'pbem sign FILE'",
-            "# and send the file to the referee."]
+            f"# {line}" for line in EXAMPLE_NOTE]
     except Rejected as exc:
         head += [f"# pbem could not write example orders: {exc.message}"]
         body = {"campaign": status["campaign"], "turn": status["turn"], "phase": status["phase"],
@@ -613,13 +445,15 @@ def build_context(root: Path, who: str, turn: int | None = None,
             "sealed": [{k: s[k] for k in ("kind", "id", "owner", "commitment")}
                        for s in by_seq.get(entry["seq"], [])],
         })
-    names = _faction_names(data)
+    names = {f["id"]: f["name"] for f in game.describe(data)["factions"]}
     awaiting = list(status["awaiting"])
     shown_turn = win.turns[-1]
     current = turn is None or turn == status["turn"]
-    own = [s for s in secrets if s["mine"]]
+    pending = [s for s in secrets if s["mine"] and s["revealed_at"] is None]
+    parts = _game_parts(game, data, view, before, who, style, pending)
+    changes = parts["changes"]
     return {
-        "hand": _hand(data, own, who),
+        "hand": parts["hand"],
         "campaign": campaign.id,
         "game": {"id": campaign.config["game"], "name": data["game"]["name"]},
         "who": who,
@@ -644,15 +478,18 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "corrections": [describe_correction(c) for c in corrections(all_entries)
                         if c["turn"] in win.turns],
         "verify": VERIFY,
-        "position": _position(data, view, style),
-        "changes": _changes(data, before, view),
-        "secrets": [s for s in own if s["revealed_at"] is None and s["kind"] != "card"],
+        "position": parts["position"],
+        "changes": changes,
+        # the changes section shows when any kind of change has an entry
+        "changed": any(bool(v) for v in changes.values()),
+        "secrets": parts["secrets"],
         "secrets_shown": who != "public",
         "key_given": bool(identities),
         "sealed_word": SEALED,
-        "orders_templates": _orders_templates(root, who, awaiting, status, campaign.config.get("seed"),
-                                              campaign.players()) if current else [],
-        "map_svg": map_svg(data, view, style),
+        "orders_templates": (_orders_templates(root, who, awaiting, status,
+                                               campaign.config.get("seed"), campaign.players(),
+                                               parts["orders_note"]) if current else []),
+        "map_svg": parts["map_svg"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",
     }
@@ -729,8 +566,8 @@ def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
 
     env = environment(game_folder, fmt)
     ctx = dict(context)
-    if fmt == "html":  # the one value that is markup already (built with html.escape)
-        ctx["map_svg"] = Markup(context["map_svg"])
+    if fmt == "html":  # the one value that is markup already (the game escapes its SVG)
+        ctx["map_svg"] = Markup(context["map_svg"] or "")
     text: str = env.get_template(f"report.{FORMATS[fmt]}.j2").render(**ctx)
     return text
 

@@ -82,3 +82,23 @@ def test_a_demo_whose_audit_fails_exits_3(tmp_path: Path, pbem: Callable[..., Re
     assert r.code == 3
     assert "problem: log/000002.yaml: planted problem" in r.err
     assert "audit: FAILED" in r.out
+
+
+def test_the_demo_plays_the_game_that_says_demo_and_refuses_an_unknown_one(
+        tmp_path: Path, pbem: Callable[..., Result], monkeypatch) -> None:
+    from pbem import demo, game
+
+    assert demo.demo_game() == "red_russia" == demo.demo_game("red_russia")
+    r = pbem("demo", tmp_path / "d", "--game", "chess")
+    assert r.code == 2 and "--game 'chess': no such game (known: red_russia" in r.err
+    assert not (tmp_path / "d").exists()
+    real = game.load_data
+
+    def no_demo(game_id: str, overrides: dict | None = None) -> game.GameData:
+        data = real(game_id, overrides)
+        files = {**data.files, "game": {k: v for k, v in data.files["game"].items() if k != "demo"}}
+        return game.GameData(data.game_id, data.folder, files)
+
+    monkeypatch.setattr(demo, "load_data", no_demo)
+    r = pbem("demo", tmp_path / "e")
+    assert r.code == 2 and "no bundled game says demo: true in its game.yaml; name one with --game" in r.err

@@ -435,6 +435,8 @@ def demo(
         Path | None, typer.Argument(help="Folder for the demo campaign (default: a new temporary folder).")
     ] = None,
     turns: Annotated[int, typer.Option("--turns", help="Stop after this many turns (0: play to the end).")] = 0,
+    game: Annotated[str | None, typer.Option("--game", help="The game to play (default: the bundled "
+                                             "game whose game.yaml says demo: true).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole sample campaign offline with the bot, from set-up to the end, and audit it
@@ -443,8 +445,9 @@ def demo(
 
     from pbem import demo as demo_
 
+    game = demo_.demo_game(game)  # a wrong --game is refused before any folder is made
     target = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
-    result = demo_.run(target, turns=turns, progress=None if as_json else _say)
+    result = demo_.run(target, turns=turns, progress=None if as_json else _say, game_id=game)
     if as_json:
         _print_json(result)
     for p in result["audit"]["problems"]:

@@ -28,6 +28,7 @@ from . import (
     setup,
     turn,
 )
+from . import report as report_
 from .board import MAJORS, WHITES
 from .common import commander, order_items
 from .events import apply as apply_event
@@ -320,6 +321,11 @@ class RedRussia:
         view["who"] = who
         view["cards"] = cards.view(state)  # hands only as counts: the cards are sealed
         return view
+
+    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
+               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        """The position tables, changes, map and hand of a report (rules/report.py)."""
+        return report_.report(data, view, before, who, style, secrets)
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         name = state["phase"]

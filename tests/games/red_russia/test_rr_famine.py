@@ -344,7 +344,8 @@ def test_19_2_the_position_report_names_the_starving_zones(fmt: str) -> None:
     folder = games_dir() / "red_russia"
     state = holding(relief=[])
     after = fold(state, played(state, FixedRng()))
-    position_ = report._position(data(), GAME.view(data(), after, "red"), report._style(folder))
+    view = GAME.view(data(), after, "red")
+    position_ = GAME.report(data(), view, None, "red", report._style(folder), [])["position"]
     text = report.environment(folder, fmt).get_template(f"position.{fmt}.j2").render(position=position_)
     assert ("Famine (19.2), no money or manpower at the next collection: "
             "Moscow, Petrograd, Nizhny Novgorod") in text
