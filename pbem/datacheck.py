@@ -256,16 +256,18 @@ def _explain_all(errors: Iterator[ValidationError]) -> Iterator[tuple[list[Key],
         yield from _explain(error)
 
 
+def _fields(error: ValidationError) -> tuple[list[Key], Any, Any, Any, dict[str, Any]]:
+    """The path, the keyword that failed, its value in the schema, the value found, and the
+    schema (Any: jsonschema types them as possibly unset; a reported error has them all)."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    return list(error.absolute_path), error.validator, error.validator_value, error.instance, schema
+
+
 def _explain(error: ValidationError) -> Iterator[tuple[list[Key], list[Key], str]]:
     """(the key shown, the key whose line is shown, the message) for one jsonschema error."""
     from jsonschema.exceptions import best_match
 
-    path: list[Key] = list(error.absolute_path)
-    # Any: jsonschema types them as possibly unset; a reported error has them all
-    kind: Any = error.validator
-    want: Any = error.validator_value
-    value: Any = error.instance
-    schema = error.schema if isinstance(error.schema, dict) else {}
+    path, kind, want, value, schema = _fields(error)
     if "propertyNames" in error.relative_schema_path:  # `value` is the key itself
         inner = next(_explain_value(error), (None, None, error.message))[2]
         yield [*path, value], [*path, value], f"unknown key: {inner}"
@@ -315,12 +317,7 @@ def _explain(error: ValidationError) -> Iterator[tuple[list[Key], list[Key], str
 
 
 def _explain_value(error: ValidationError) -> Iterator[tuple[list[Key], list[Key], str]]:
-    path: list[Key] = list(error.absolute_path)
-    # Any: jsonschema types them as possibly unset; a reported error has them all
-    kind: Any = error.validator
-    want: Any = error.validator_value
-    value: Any = error.instance
-    schema = error.schema if isinstance(error.schema, dict) else {}
+    path, kind, want, value, schema = _fields(error)
     got = f", got {_show(value)}"
     if kind == "type":
         kinds = [want] if isinstance(want, str) else list(want)

@@ -573,7 +573,7 @@ def test_unsealed_the_final_audit_recomputes_every_hidden_draw(camp: Path) -> No
     rolls = audit.dice_states(list(Campaign.open(camp).entries()))
     assert {r["state"] for r in rolls} == {"verified"}
     assert report["checked"]["rolls_recomputed"] == len(rolls) == report["checked"]["rolls"] == 241
-    assert report["checked"]["sealed_recomputed"] > 0
+    assert report["checked"]["sealed_recomputed"] == 46  # with the hidden key: every shuffle too
     assert report["checked"]["commitments"] > plain["checked"]["commitments"] - 1
 
 
@@ -618,3 +618,12 @@ def test_dice_states_of_doctored_dice(camp: Path) -> None:
     assert first["state"] == "WRONG" and first["batch"] == 13 and first["turn"] == 2
     assert {r["state"] for r in rolls if r["seq"] == 35} == {"WRONG", "verified"}
     assert audit.dice_states([]) == []
+
+
+def test_a_resolution_without_some_orders_replays_with_the_defaults_it_recorded(camp: Path) -> None:
+    """`resolve --nmr` records the orders it gave the factions that sent none (nmr_orders):
+    the audit replays the phase with them, and finds the step sound."""
+    api.resolve(camp, nmr=True)
+    entries = list(Campaign.open(camp).entries())
+    assert entries[-1]["type"] == "resolve" and entries[-1].get("nmr_orders")
+    assert problems(camp) == []
