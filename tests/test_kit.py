@@ -89,3 +89,62 @@ def test_nearest_by_steps_not_by_cost() -> None:
     assert graph.nearest("a", neighbours, lambda p: p == "d") == "d"
     assert graph.nearest("a", neighbours, lambda p: p == "a") is None  # not the start itself
     assert graph.nearest("d", neighbours, lambda p: True) is None
+
+
+def _table() -> phases.PhaseTable:
+    from pbem.game import Problem
+
+    def awaiting(data: object, state: dict) -> list[str]:  # type: ignore[type-arg]
+        return ["blue", "gold"]
+
+    def validate(data: object, state: dict, faction: str, orders: dict) -> list[Problem]:  # type: ignore[type-arg]
+        return [] if orders.get("orders") else [Problem(("orders",), f"{faction}: say something")]
+
+    def resolve(data: object, state: dict, orders: dict, rng: object, secrets: object) -> list[dict]:  # type: ignore[type-arg]
+        return [{"type": "said", "by": sorted(orders)}]
+
+    def shown(data: object, state: dict, title: str, prompt: str) -> tuple[str, str]:  # type: ignore[type-arg]
+        return f"{title}, turn {state['turn']}", prompt.upper()
+
+    return phases.PhaseTable({
+        "talk": phases.PhaseRules("Talk", "say it", awaiting=awaiting, shown=shown, validate=validate,
+                                  resolve=resolve, bot=lambda d, s, f, r: {"orders": [f]},
+                                  default_orders=lambda d, s, f, r: {"orders": ["nothing"]}),
+        "count": phases.PhaseRules("Count", resolve=resolve),
+        "end": phases.PhaseRules("The end"),
+    })
+
+
+from pbem.kit import phases  # noqa: E402
+
+
+def test_a_phase_table_dispatches_by_the_states_phase() -> None:
+    table = _table()
+    talk = {"phase": "talk", "turn": 3}
+    shown = table.phase(None, talk)  # type: ignore[arg-type]
+    assert (shown.name, shown.turn, shown.awaiting, shown.title, shown.prompt, shown.over, shown.result) == (
+        "talk", 3, ("blue", "gold"), "Talk, turn 3", "SAY IT", False, None)
+    assert table.validate(None, talk, "blue", {"orders": []})[0].message == "blue: say something"  # type: ignore[arg-type]
+    assert table.validate(None, talk, "blue", {"orders": ["hi"]}) == []  # type: ignore[arg-type]
+    assert table.resolve(None, talk, {"gold": {}, "blue": {}}, None, None) == [  # type: ignore[arg-type]
+        {"type": "said", "by": ["blue", "gold"]}]
+    assert table.bot(None, talk, "gold", None) == {"orders": ["gold"]}  # type: ignore[arg-type]
+    assert table.default_orders(None, talk, "gold", None) == {"orders": ["nothing"]}  # type: ignore[arg-type]
+
+
+def test_what_a_phase_leaves_out() -> None:
+    table = _table()
+    count = {"phase": "count", "turn": 1}
+    shown = table.phase(None, count)  # type: ignore[arg-type]
+    assert (shown.awaiting, shown.title, shown.prompt) == ((), "Count", "")
+    problems = table.validate(None, count, "blue", {"orders": ["x"]})  # type: ignore[arg-type]
+    assert [(p.path, p.message) for p in problems] == [(("phase",), "no orders are taken in phase count")]
+    assert table.bot(None, count, "blue", None) == {"orders": []}  # type: ignore[arg-type]
+    assert table.default_orders(None, count, "blue", None) == {"orders": []}  # type: ignore[arg-type]
+    end = {"phase": "end", "turn": 9, "over": True, "result": {"winners": ["gold"]}}
+    assert table.phase(None, end).over is True  # type: ignore[arg-type]
+    assert table.phase(None, end).result == {"winners": ["gold"]}  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="phase end does not resolve"):
+        table.resolve(None, end, {}, None, None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"unknown phase 'chat' \(known: talk, count, end\)"):
+        table.phase(None, {"phase": "chat", "turn": 1})  # type: ignore[arg-type]

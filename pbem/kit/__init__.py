@@ -6,6 +6,9 @@
   a number, as in "hit on 5-6"; at or under a value, as in "hit on a roll of the attack
   value or less").
 - `graph`: cheapest paths and nearest places over a graph of places and links.
+- `phases.PhaseTable`: a game's phases as one table (who is awaited, the orders each takes,
+  how it resolves, the bot, the default for an absent faction) instead of an if-chain over
+  the phase names in every method of the Game protocol.
 
 Nothing here names a game; a game passes its own apply, costs and tests in.
 """

@@ -1,8 +1,9 @@
 """Red Russia: The Russian Civil War 1918-1921, refereed by pbem.
 
 Rules: ../shared/rules/red-russia-rules.txt; each function names the rule it implements.
-The phases implemented so far: set-up (3.0, 20.x), initiative (4.4), movement in each
-faction's action phase (4.5, 7.x) and the victory phase (4.6, 16.x).
+The phases are one table (PHASE_TABLE, pbem.kit.phases): set-up (3.0, 20.x), purchase and
+politics (4.1-4.3), initiative (4.4), each faction's action phase with its battles (4.5, 7.x, 8.x),
+the victory phase (4.6, 16.x) and winter (4.7-4.9).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.kit.fold import Fold
+from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
 from pbem.names import suggest
 
 from . import board as board_
@@ -121,191 +124,23 @@ class RedRussia:
         return state
 
     def phase(self, data: GameData, state: State) -> Phase:
-        name = state["phase"]
-        title, prompt = PHASES[name]
-        awaiting: tuple[str, ...] = ()
-        if name == "setup-place":
-            awaiting = tuple(f for f in WHITES if setup.to_place(state, f))
-        elif name == "setup-place-red":
-            awaiting = ("red",)
-        elif name == "setup-reduce":
-            awaiting = MAJORS
-        elif name == "setup-reduce-red":
-            awaiting = ("red",)
-        elif name == "purchase":
-            awaiting = tuple(turn.active(state))
-        elif name == "action":
-            awaiting = (state["actor"],)
-            title = f"{title}, {data['game']['factions'][MAJORS.index(state['actor'])]['name']}"
-        elif name == "decision":
-            awaiting = decisions.awaiting(state)
-            prompt = decisions.prompt(state)
-        elif name == "initiative" and decisions.lenin_asked(state):
-            awaiting = ("red",)
-            prompt = "Lenin is in Moscow: add or subtract 2 from your initiative roll, or neither (10.8.1)"
-        if name == "setup-reduce":
-            prompt += f" (drawn: {state['white_reducer']})"
-        return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
-                     over=bool(state["over"]), result=state["result"])
+        return PHASE_TABLE.phase(data, state)
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        problems = _check_standing(orders.get("standing") or {})
-        problems += famine.check_standing(data, orders.get("standing") or {})
-        problems += play.check_play_when(data, orders.get("standing") or {})
-        standing = orders.get("standing")  # 8.4 a sea in retreat_to: a retreat by sea
+        standing = orders.get("standing")
+        problems = _check_standing(standing or {})
+        problems += famine.check_standing(data, standing or {})
+        problems += play.check_play_when(data, standing or {})
+        # 8.4 a sea in retreat_to: a retreat by sea
         decisions.check_retreat_places(board_.board(data), standing.get("retreat_to")
                                        if isinstance(standing, dict) else None,
                                        ("standing", "retreat_to"), problems)
-        name = state["phase"]
-        if name in setup.PLACE_PHASES:
-            problems += setup.validate_place(data, state, faction, orders)
-        elif name in ("setup-reduce", "setup-reduce-red"):
-            problems += setup.validate_reduce(data, state, faction, orders)
-        elif name == "purchase":  # one file for 4.2 purchase and 4.3 politics
-            problems += economy.validate_purchase(data, state, faction, orders)
-            problems += politics.validate_political(data, state, faction, orders)
-            discards = [(i, arg) for i, _verb, arg in order_items(orders, ("discard",), [],
-                                                                  others=cards.OTHERS)]
-            problems += cards.validate_discard(data, state, faction, discards)
-            problems += play.validate(data, state, faction, orders, "purchase",
-                                      others=(*[v for v in cards.OTHERS if v != "play"], "discard"))
-        elif name == "action":
-            problems += action(data, state, faction, orders)[1]
-            problems += play.validate(data, state, faction, orders, "action",
-                                      others=("attack", "siege", *movement.ORDER_VERBS))
-        elif name == "decision":
-            problems += decisions.validate(state, faction, orders, board_.board(data))
-        elif name == "initiative" and decisions.lenin_asked(state) and faction == "red":
-            problems += turn.validate_lenin(orders)
-        else:
-            problems.append(Problem(("phase",), f"no orders are taken in phase {name}"))
-        return problems
+        return problems + PHASE_TABLE.validate(data, state, faction, orders)
 
     def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                 secrets: Secrets | None = None) -> list[Event]:
-        name = state["phase"]
         events = turn.standing_events(state, orders)
-        work = state
-        for e in events:
-            work = apply_event(data, work, e)
-        if name == "setup-place":
-            events += setup.resolve_place(data, work, orders)
-            events.append({"type": "phase", "turn": 0, "phase": "setup-place-red"})
-        elif name == "setup-place-red":
-            events += setup.resolve_place(data, work, orders)
-            events.append({"type": "phase", "turn": 0, "phase": "setup-reduce"})
-        elif name == "setup-reduce":
-            events += setup.resolve_reduce(data, work, orders)
-            events.append({"type": "phase", "turn": 0, "phase": "setup-reduce-red"})
-        elif name == "setup-reduce-red":
-            found = setup.resolve_reduce(data, work, orders)
-            events += found
-            events += cards.deal(data, _fold(data, work, found), _needed(secrets))
-            events.append({"type": "phase", "turn": 1, "phase": "purchase"})
-        elif name == "purchase":
-            # 4.1 the card phase, 4.2 purchase, then 4.3 the political phase: ORI (4.31),
-            # foreign intervention (4.32), minor factions (4.33), each in initiative order
-            # 14.2 the cards played at the start of each of these phases, in that order
-            plays = play.queued(data, work, orders)
-            b = board_.board(data)
-            segments: tuple[tuple[str, str, list[Callable[[State], list[Event]]]], ...] = (
-                ("4.1", "card phase", [
-                    lambda w: play.play_segment(data, w, plays, "card", _needed(secrets), rng),
-                    lambda w: cards.card_phase(data, w, orders, _needed(secrets), turn.is_winter(data, w))]),
-                ("4.2", "purchase", [
-                    # 12.3 conquest and liberation as the last turn left them; 12.42 the
-                    # minors' own repairs, and their new units in spring
-                    lambda w: minors.conquest(b, w),
-                    lambda w: minors.upkeep(b, w, turn.is_season(data, w, "Spring")),
-                    lambda w: play.play_segment(data, w, plays, "purchase", _needed(secrets), rng),
-                    lambda w: economy.resolve_purchase(data, w, orders)]),
-            )
-            for rule, title, steps in segments:  # each step sees what the one before did
-                events.append({"type": "segment", "rule": rule, "name": title})
-                for step in steps:
-                    found = step(work)
-                    events += found
-                    work = _fold(data, work, found)
-            events.append({"type": "segment", "rule": "4.3", "name": "political phase"})
-            found = play.play_segment(data, work, plays, "political", _needed(secrets), rng)
-            events += found
-            work = _fold(data, work, found)
-            later = [p for p in plays if cards.deck(data)[p["card"]]["phase"] == "initiative"]
-            if later:  # played at the start of 4.4 (14.2)
-                events.append({"type": "cards_queued", "plays": later})
-            found = politics.ori_phase(data, work, rng)
-            events += found
-            work = _fold(data, work, found)
-            found = politics.intervention(data, work, orders, rng)
-            events += found
-            work = _fold(data, work, found)
-            events += politics.minor_activation(data, work, orders, rng)
-            events.append({"type": "phase", "turn": work["turn"], "phase": "initiative"})
-        elif name == "winter":  # 4.7 attrition, 4.8 maintenance, 4.9 money and manpower
-            events.append({"type": "segment", "rule": "4.7", "name": "winter attrition"})
-            found = economy.winter_attrition(data, work, rng)
-            work = _fold(data, work, found)
-            events += found
-            events.append({"type": "segment", "rule": "4.8", "name": "maintenance"})
-            found = economy.maintenance(data, work)
-            work = _fold(data, work, found)
-            events += found
-            events.append({"type": "segment", "rule": "4.9", "name": "money and manpower"})
-            found = economy.collection(data, work)
-            events += found
-            events += famine.ended(work)  # 19.2 the famine lasts until this collection
-            events.append({"type": "phase", "turn": work["turn"] + 1, "phase": "purchase"})
-        elif name == "initiative":
-            events.append({"type": "segment", "rule": "4.4", "name": "initiative"})
-            found = play.play_segment(data, work, work["cards"].get("queued", []), "initiative",
-                                      _needed(secrets), rng)
-            if work["cards"].get("queued"):
-                found.append({"type": "cards_queued", "plays": []})
-            events += found
-            work = _fold(data, work, found)
-            if decisions.lenin_asked(work):  # 10.8.1 the answer the Reds sent for this turn
-                choice = turn.lenin_choice(orders.get("red", {}))
-                work = {**work, "standing": {**work["standing"],
-                                             "red": {**work["standing"]["red"], "lenin_initiative": choice}}}
-            events += turn.initiative(data, work, rng)
-            order = events[-1]["order"]
-            events.append({"type": "phase", "turn": work["turn"], "phase": "action", "actor": order[0]})
-        elif name == "action":
-            actor = work["actor"]
-            events.append({"type": "segment", "rule": "4.5", "name": f"action phase of {actor}"})
-            # 14.2 the active player's action cards, before the moves
-            plays = [p for p in play.queued(data, work, {actor: orders.get(actor, {})})
-                     if not play.after_moves(data, p)]
-            found = play.play_segment(data, work, plays, "action", _needed(secrets), rng,
-                                      auto_for=[cards.holder(work, actor)])
-            events += found
-            work = _fold(data, work, found)
-            found = play.triggered(data, work, "phase_start", actor, _needed(secrets), rng)  # 14.2
-            events += found
-            work = _fold(data, work, found)
-            events += _act(data, work, actor, orders.get(actor, {}), rng, secrets, {})
-        elif name == "decision":  # 8.4 the answers came: the battles are fought
-            asked = work["asked"]
-            given = decisions.answers(orders)
-            full = {**decisions.unanswered(work, given)}
-            for zone, by in given.items():
-                full.setdefault(zone, {}).update(by)
-            answered = {"type": "answered", "answers": full, "given": given}
-            events.append(answered)
-            work = apply_event(data, work, answered)
-            events += _act(data, work, asked["actor"], asked["orders"], rng, secrets, full)
-        elif name == "victory":
-            events.append({"type": "segment", "rule": "4.6", "name": "victory"})
-            # 17.5 the modifiers earned this turn, for the next political phase
-            events.append(politics.ori_mods_event(data, work, work.get("turn_events", [])))
-            found = turn.victory(data, work)
-            if work.get("raids"):  # 15.3 removed once the points are counted
-                found.insert(next(i for i, e in enumerate(found) if e["type"] == "victory_points") + 1,
-                             {"type": "raids_over"})
-            events += found
-        else:
-            raise ValueError(f"phase {name} does not resolve")
-        return events
+        return events + PHASE_TABLE.resolve(data, apply_events(data, state, events), orders, rng, secrets)
 
     def apply(self, data: GameData, state: State, event: Event) -> State:
         return apply_event(data, state, event)
@@ -328,29 +163,7 @@ class RedRussia:
         return report_.report(data, view, before, who, style, secrets)
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        name = state["phase"]
-        if name in setup.PLACE_PHASES:
-            return setup.bot_place(data, state, faction, rng)
-        if name in ("setup-reduce", "setup-reduce-red"):
-            return setup.bot_reduce(data, state, faction, rng)
-        if name == "purchase":
-            bought = economy.bot_purchase(data, state, faction, rng)
-            bought["orders"] += politics.bot_political(data, state, faction, rng)["orders"]
-            bought["standing"] = _bot_standing(faction, state)
-            if cards.holder(state, faction) == faction:
-                bought["standing"]["discard_dead"] = True  # 14.73, 14.74
-            return bought
-        if name == "action":
-            body: Orders = {"orders": movement.bot(data, state, faction, rng)}
-            self._bot_attacks(data, state, faction, body, rng)
-            body["standing"] = _bot_standing(faction, state)
-            return body
-        if name == "decision":  # 8.4: stand and fight
-            return {"orders": [{"decide": {"zone": q["zone"], "retreat": False}}
-                               for q in state["asked"]["questions"] if q["faction"] == faction]}
-        if name == "initiative":  # 10.8.1
-            return {"orders": [{"decide": {"lenin_initiative": "+2"}}]}
-        return {"orders": []}
+        return PHASE_TABLE.bot(data, state, faction, rng)
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """The bot's legal orders as an example, less what a player must choose alone: no
@@ -365,54 +178,10 @@ class RedRussia:
             body["standing"] = dict(own)
         return body
 
-    def _bot_attacks(self, data: GameData, state: State, faction: str, body: Orders, rng: Rng) -> None:
-        """8.2, 8.3: attack where the odds look good and the money allows it."""
-        work = state
-        for e in movement.plan(data, state, faction, body)[0]:
-            work = apply_event(data, work, e)
-        money = work["money"][faction]
-        spend: dict[str, int] = {}
-        for zone in sorted({p["zone"] for pid, p in work["units"].items()
-                            if p["status"] == "map" and commander(work, pid) == faction}):
-            if zone not in board_.board(data).zones or not combat.defenders_of(work, zone, faction):
-                continue
-            mine = [u for u in combat.commanded(work, zone, faction)
-                    if work["units"][u]["type"] in ("inf", "cav", "tank")]
-            if not mine:
-                continue
-            if minors.free_force(work, combat.commanded(work, zone, faction)):
-                body["orders"].append({"attack": {"zone": zone}})  # 12.41 nothing to spend
-                continue
-            cost = rng.choice(f"bot:spend:{faction}:{zone}", [1, 3, 3, 5])
-            if cost > money:
-                continue
-            money -= cost
-            spend[zone] = cost
-            body["orders"].append({"attack": {"zone": zone}})
-        if spend:
-            body["secret"] = {"spend": spend}
-        # 9.1 besiege the zones the moves reached that hold no enemy
-        b = board_.board(data)
-        for zone in sorted({p["zone"] for pid, p in work["units"].items()
-                            if p["status"] == "map" and commander(work, pid) == faction
-                            and p["type"] in ("inf", "cav", "tank")}):
-            if zone in spend or zone not in b.zones:
-                continue
-            trial: list[Problem] = []
-            combat.check_sieges(b, work, faction, [(0, {"zone": zone, "rounds": 2})], money, trial)
-            if not trial and money >= 2 * combat.siege_cost(b):
-                money -= 2 * combat.siege_cost(b)
-                body["orders"].append({"siege": {"zone": zone, "rounds": 2}})
-
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be
         skipped); in the action phase its units hold."""
-        if state["phase"] in ("action", "decision", "initiative"):
-            return {"orders": []}  # hold; stand and fight (8.4); Lenin's default, no modifier
-        if state["phase"] == "purchase":  # arrivals are placed; nothing is bought
-            body = economy.bot_purchase(data, state, faction, rng)
-            return {"orders": [o for o in body["orders"] if "place" in o]}
-        return self.bot(data, state, faction, rng)
+        return PHASE_TABLE.default_orders(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
         return describe_event(data, event)
@@ -670,6 +439,333 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "game_over":
         return f"game over: {', '.join(e['result']['winners']) or 'nobody'} won ({e['result']['reason']})"
     return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
+
+
+# ---------------------------------------------------------------------------------------
+# the phases (4.0 the sequence of play), one row each: who is awaited, the orders each
+# takes, how it resolves, the bot's orders and what a faction that sent nothing does
+
+
+def _whites_to_place(data: GameData, state: State) -> tuple[str, ...]:
+    return tuple(f for f in WHITES if setup.to_place(state, f))
+
+
+def _red(data: GameData, state: State) -> tuple[str, ...]:
+    return ("red",)
+
+
+def _majors(data: GameData, state: State) -> tuple[str, ...]:
+    return MAJORS
+
+
+def _then(found: list[Event], turn_: int, phase: str) -> list[Event]:
+    return [*found, {"type": "phase", "turn": turn_, "phase": phase}]
+
+
+def _resolve_place(next_phase: str) -> Callable[..., list[Event]]:
+    def resolve(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None) -> list[Event]:
+        return _then(setup.resolve_place(data, work, orders), 0, next_phase)
+    return resolve
+
+
+def _resolve_reduce(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                    secrets: Secrets | None) -> list[Event]:
+    return _then(setup.resolve_reduce(data, work, orders), 0, "setup-reduce-red")
+
+
+def _resolve_reduce_red(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                        secrets: Secrets | None) -> list[Event]:
+    found = setup.resolve_reduce(data, work, orders)
+    dealt = cards.deal(data, apply_events(data, work, found), _needed(secrets))
+    return _then(found + dealt, 1, "purchase")
+
+
+def _shown_reduce(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
+    return title, f"{prompt} (drawn: {state['white_reducer']})"
+
+
+def _validate_place(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return setup.validate_place(data, state, faction, orders)
+
+
+def _validate_reduce(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return setup.validate_reduce(data, state, faction, orders)
+
+
+def _bot_place(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    return setup.bot_place(data, state, faction, rng)
+
+
+def _bot_reduce(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    return setup.bot_reduce(data, state, faction, rng)
+
+
+def _purchasing(data: GameData, state: State) -> tuple[str, ...]:
+    return tuple(turn.active(state))
+
+
+def _validate_purchase(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    """One file for 4.2 purchase and 4.3 politics, with the card phase's discards (14.4)
+    and the cards played in any of them (14.2)."""
+    problems = economy.validate_purchase(data, state, faction, orders)
+    problems += politics.validate_political(data, state, faction, orders)
+    discards = [(i, arg) for i, _verb, arg in order_items(orders, ("discard",), [], others=cards.OTHERS)]
+    problems += cards.validate_discard(data, state, faction, discards)
+    problems += play.validate(data, state, faction, orders, "purchase",
+                              others=(*[v for v in cards.OTHERS if v != "play"], "discard"))
+    return problems
+
+
+def _resolve_purchase(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                      secrets: Secrets | None) -> list[Event]:
+    # 4.1 the card phase, 4.2 purchase, then 4.3 the political phase: ORI (4.31),
+    # foreign intervention (4.32), minor factions (4.33), each in initiative order
+    # 14.2 the cards played at the start of each of these phases, in that order
+    plays = play.queued(data, work, orders)
+    b = board_.board(data)
+    segments: tuple[tuple[str, str, list[Callable[[State], list[Event]]]], ...] = (
+        ("4.1", "card phase", [
+            lambda w: play.play_segment(data, w, plays, "card", _needed(secrets), rng),
+            lambda w: cards.card_phase(data, w, orders, _needed(secrets), turn.is_winter(data, w))]),
+        ("4.2", "purchase", [
+            # 12.3 conquest and liberation as the last turn left them; 12.42 the
+            # minors' own repairs, and their new units in spring
+            lambda w: minors.conquest(b, w),
+            lambda w: minors.upkeep(b, w, turn.is_season(data, w, "Spring")),
+            lambda w: play.play_segment(data, w, plays, "purchase", _needed(secrets), rng),
+            lambda w: economy.resolve_purchase(data, w, orders)]),
+    )
+    fold = Fold(lambda s, e: apply_event(data, s, e), work)
+    for rule, title, steps in segments:  # each step sees what the one before did
+        fold.emit({"type": "segment", "rule": rule, "name": title})
+        for step in steps:
+            fold.take(step(fold.state))
+    fold.emit({"type": "segment", "rule": "4.3", "name": "political phase"})
+    fold.take(play.play_segment(data, fold.state, plays, "political", _needed(secrets), rng))
+    later = [p for p in plays if cards.deck(data)[p["card"]]["phase"] == "initiative"]
+    if later:  # played at the start of 4.4 (14.2)
+        fold.emit({"type": "cards_queued", "plays": later})
+    fold.take(politics.ori_phase(data, fold.state, rng))
+    fold.take(politics.intervention(data, fold.state, orders, rng))
+    fold.take(politics.minor_activation(data, fold.state, orders, rng))
+    return _then(fold.events, fold.state["turn"], "initiative")
+
+
+def _bot_purchase(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    bought = economy.bot_purchase(data, state, faction, rng)
+    bought["orders"] += politics.bot_political(data, state, faction, rng)["orders"]
+    bought["standing"] = _bot_standing(faction, state)
+    if cards.holder(state, faction) == faction:
+        bought["standing"]["discard_dead"] = True  # 14.73, 14.74
+    return bought
+
+
+def _absent_purchase(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """Arrivals are placed; nothing is bought."""
+    body = economy.bot_purchase(data, state, faction, rng)
+    return {"orders": [o for o in body["orders"] if "place" in o]}
+
+
+def _hold(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """Hold; stand and fight (8.4); Lenin's default, no modifier (10.8.1)."""
+    return {"orders": []}
+
+
+def _resolve_winter(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                    secrets: Secrets | None) -> list[Event]:
+    """4.7 attrition, 4.8 maintenance, 4.9 money and manpower."""
+    fold = Fold(lambda s, e: apply_event(data, s, e), work)
+    fold.emit({"type": "segment", "rule": "4.7", "name": "winter attrition"})
+    fold.take(economy.winter_attrition(data, fold.state, rng))
+    fold.emit({"type": "segment", "rule": "4.8", "name": "maintenance"})
+    fold.take(economy.maintenance(data, fold.state))
+    fold.emit({"type": "segment", "rule": "4.9", "name": "money and manpower"})
+    found = economy.collection(data, fold.state)
+    found += famine.ended(fold.state)  # 19.2 the famine lasts until this collection
+    return _then(fold.events + found, fold.state["turn"] + 1, "purchase")
+
+
+def _lenin_awaited(data: GameData, state: State) -> tuple[str, ...]:
+    return ("red",) if decisions.lenin_asked(state) else ()
+
+
+def _shown_initiative(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
+    if decisions.lenin_asked(state):
+        prompt = "Lenin is in Moscow: add or subtract 2 from your initiative roll, or neither (10.8.1)"
+    return title, prompt
+
+
+def _validate_initiative(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    if decisions.lenin_asked(state) and faction == "red":
+        return turn.validate_lenin(orders)
+    return no_orders("initiative")
+
+
+def _resolve_initiative(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                        secrets: Secrets | None) -> list[Event]:
+    events: list[Event] = [{"type": "segment", "rule": "4.4", "name": "initiative"}]
+    found = play.play_segment(data, work, work["cards"].get("queued", []), "initiative",
+                              _needed(secrets), rng)
+    if work["cards"].get("queued"):
+        found.append({"type": "cards_queued", "plays": []})
+    events += found
+    work = apply_events(data, work, found)
+    if decisions.lenin_asked(work):  # 10.8.1 the answer the Reds sent for this turn
+        choice = turn.lenin_choice(orders.get("red", {}))
+        work = {**work, "standing": {**work["standing"],
+                                     "red": {**work["standing"]["red"], "lenin_initiative": choice}}}
+    events += turn.initiative(data, work, rng)
+    order = events[-1]["order"]
+    return [*events, {"type": "phase", "turn": work["turn"], "phase": "action", "actor": order[0]}]
+
+
+def _bot_initiative(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    return {"orders": [{"decide": {"lenin_initiative": "+2"}}]}  # 10.8.1
+
+
+def _actor(data: GameData, state: State) -> tuple[str, ...]:
+    return (state["actor"],)
+
+
+def _shown_action(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
+    return f"{title}, {data['game']['factions'][MAJORS.index(state['actor'])]['name']}", prompt
+
+
+def _validate_action(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return action(data, state, faction, orders)[1] + play.validate(
+        data, state, faction, orders, "action", others=("attack", "siege", *movement.ORDER_VERBS))
+
+
+def _resolve_action(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                    secrets: Secrets | None) -> list[Event]:
+    actor = work["actor"]
+    fold = Fold(lambda s, e: apply_event(data, s, e), work)
+    fold.emit({"type": "segment", "rule": "4.5", "name": f"action phase of {actor}"})
+    # 14.2 the active player's action cards, before the moves
+    plays = [p for p in play.queued(data, work, {actor: orders.get(actor, {})})
+             if not play.after_moves(data, p)]
+    fold.take(play.play_segment(data, fold.state, plays, "action", _needed(secrets), rng,
+                                auto_for=[cards.holder(fold.state, actor)]))
+    fold.take(play.triggered(data, fold.state, "phase_start", actor, _needed(secrets), rng))  # 14.2
+    return fold.events + _act(data, fold.state, actor, orders.get(actor, {}), rng, secrets, {})
+
+
+def _bot_action(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    body: Orders = {"orders": movement.bot(data, state, faction, rng)}
+    _bot_attacks(data, state, faction, body, rng)
+    body["standing"] = _bot_standing(faction, state)
+    return body
+
+
+def _bot_attacks(data: GameData, state: State, faction: str, body: Orders, rng: Rng) -> None:
+    """8.2, 8.3: attack where the odds look good and the money allows it."""
+    work = apply_events(data, state, movement.plan(data, state, faction, body)[0])
+    money = work["money"][faction]
+    spend: dict[str, int] = {}
+    for zone in sorted({p["zone"] for pid, p in work["units"].items()
+                        if p["status"] == "map" and commander(work, pid) == faction}):
+        if zone not in board_.board(data).zones or not combat.defenders_of(work, zone, faction):
+            continue
+        mine = [u for u in combat.commanded(work, zone, faction)
+                if work["units"][u]["type"] in ("inf", "cav", "tank")]
+        if not mine:
+            continue
+        if minors.free_force(work, combat.commanded(work, zone, faction)):
+            body["orders"].append({"attack": {"zone": zone}})  # 12.41 nothing to spend
+            continue
+        cost = rng.choice(f"bot:spend:{faction}:{zone}", [1, 3, 3, 5])
+        if cost > money:
+            continue
+        money -= cost
+        spend[zone] = cost
+        body["orders"].append({"attack": {"zone": zone}})
+    if spend:
+        body["secret"] = {"spend": spend}
+    # 9.1 besiege the zones the moves reached that hold no enemy
+    b = board_.board(data)
+    for zone in sorted({p["zone"] for pid, p in work["units"].items()
+                        if p["status"] == "map" and commander(work, pid) == faction
+                        and p["type"] in ("inf", "cav", "tank")}):
+        if zone in spend or zone not in b.zones:
+            continue
+        trial: list[Problem] = []
+        combat.check_sieges(b, work, faction, [(0, {"zone": zone, "rounds": 2})], money, trial)
+        if not trial and money >= 2 * combat.siege_cost(b):
+            money -= 2 * combat.siege_cost(b)
+            body["orders"].append({"siege": {"zone": zone, "rounds": 2}})
+
+
+def _asked(data: GameData, state: State) -> tuple[str, ...]:
+    return tuple(decisions.awaiting(state))
+
+
+def _shown_decision(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
+    return title, decisions.prompt(state)
+
+
+def _validate_decision(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return decisions.validate(state, faction, orders, board_.board(data))
+
+
+def _resolve_decision(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                      secrets: Secrets | None) -> list[Event]:
+    """8.4 the answers came: the battles are fought."""
+    asked = work["asked"]
+    given = decisions.answers(orders)
+    full = {**decisions.unanswered(work, given)}
+    for zone, by in given.items():
+        full.setdefault(zone, {}).update(by)
+    answered = {"type": "answered", "answers": full, "given": given}
+    return [answered, *_act(data, apply_event(data, work, answered), asked["actor"], asked["orders"],
+                            rng, secrets, full)]
+
+
+def _bot_decision(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """8.4: stand and fight."""
+    return {"orders": [{"decide": {"zone": q["zone"], "retreat": False}}
+                       for q in state["asked"]["questions"] if q["faction"] == faction]}
+
+
+def _resolve_victory(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,
+                     secrets: Secrets | None) -> list[Event]:
+    events: list[Event] = [{"type": "segment", "rule": "4.6", "name": "victory"}]
+    # 17.5 the modifiers earned this turn, for the next political phase
+    events.append(politics.ori_mods_event(data, work, work.get("turn_events", [])))
+    found = turn.victory(data, work)
+    if work.get("raids"):  # 15.3 removed once the points are counted
+        found.insert(next(i for i, e in enumerate(found) if e["type"] == "victory_points") + 1,
+                     {"type": "raids_over"})
+    return events + found
+
+
+def _rules(name: str, **parts: Any) -> PhaseRules:
+    title, prompt = PHASES[name]
+    return PhaseRules(title=title, prompt=prompt, **parts)
+
+
+PHASE_TABLE = PhaseTable({
+    "setup-place": _rules("setup-place", awaiting=_whites_to_place, validate=_validate_place,
+                          resolve=_resolve_place("setup-place-red"), bot=_bot_place),
+    "setup-place-red": _rules("setup-place-red", awaiting=_red, validate=_validate_place,
+                              resolve=_resolve_place("setup-reduce"), bot=_bot_place),
+    "setup-reduce": _rules("setup-reduce", awaiting=_majors, shown=_shown_reduce,
+                           validate=_validate_reduce, resolve=_resolve_reduce, bot=_bot_reduce),
+    "setup-reduce-red": _rules("setup-reduce-red", awaiting=_red, validate=_validate_reduce,
+                               resolve=_resolve_reduce_red, bot=_bot_reduce),
+    "purchase": _rules("purchase", awaiting=_purchasing, validate=_validate_purchase,
+                       resolve=_resolve_purchase, bot=_bot_purchase, default_orders=_absent_purchase),
+    "initiative": _rules("initiative", awaiting=_lenin_awaited, shown=_shown_initiative,
+                         validate=_validate_initiative, resolve=_resolve_initiative,
+                         bot=_bot_initiative, default_orders=_hold),
+    "action": _rules("action", awaiting=_actor, shown=_shown_action, validate=_validate_action,
+                     resolve=_resolve_action, bot=_bot_action, default_orders=_hold),
+    "decision": _rules("decision", awaiting=_asked, shown=_shown_decision, validate=_validate_decision,
+                       resolve=_resolve_decision, bot=_bot_decision, default_orders=_hold),
+    "victory": _rules("victory", resolve=_resolve_victory),
+    "winter": _rules("winter", resolve=_resolve_winter),
+    "over": _rules("over"),
+})
 
 
 GAME = RedRussia()

@@ -1,0 +1,84 @@
+"""A game's phases as one table: for each phase, who is awaited, how its orders are
+checked, how it resolves, what the bot sends and what an absent faction does.
+
+A game keeps its phase's name in its state's `phase` and the turn in `turn` (and, once it
+ends, `over` and `result`); the table does the dispatch that would otherwise be an if-chain
+over the phase names in each method of the Game protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+
+Awaiting = Callable[[GameData, State], Sequence[str]]
+Shown = Callable[[GameData, State, str, str], tuple[str, str]]
+Validate = Callable[[GameData, State, str, Orders], list[Problem]]
+Resolve = Callable[[GameData, State, dict[str, Orders], Rng, Secrets | None], list[Event]]
+Bot = Callable[[GameData, State, str, Rng], Orders]
+
+
+def no_orders(name: str) -> list[Problem]:
+    """What `check` says of an orders file sent in a phase that takes none."""
+    return [Problem(("phase",), f"no orders are taken in phase {name}")]
+
+
+@dataclass(frozen=True)
+class PhaseRules:
+    """One phase. Every part but the title is optional: without `awaiting` nobody is
+    awaited (pbem resolves it at once), without `validate` it takes no orders, without
+    `resolve` it does not resolve, without `bot` the bot sends no orders, and without
+    `default_orders` a faction that sent nothing is given the bot's. `shown` may change
+    the title and the prompt by the position (whose turn it is, what was asked)."""
+
+    title: str
+    prompt: str = ""
+    awaiting: Awaiting | None = None
+    shown: Shown | None = None
+    validate: Validate | None = None
+    resolve: Resolve | None = None
+    bot: Bot | None = None
+    default_orders: Bot | None = None
+
+
+class PhaseTable:
+    def __init__(self, phases: Mapping[str, PhaseRules]) -> None:
+        self.phases = dict(phases)
+
+    def rules(self, state: State) -> tuple[str, PhaseRules]:
+        name = str(state["phase"])
+        if name not in self.phases:
+            raise ValueError(f"unknown phase {name!r} (known: {', '.join(self.phases)})")
+        return name, self.phases[name]
+
+    def phase(self, data: GameData, state: State) -> Phase:
+        name, rules = self.rules(state)
+        title, prompt = rules.title, rules.prompt
+        if rules.shown is not None:
+            title, prompt = rules.shown(data, state, title, prompt)
+        awaiting = tuple(rules.awaiting(data, state)) if rules.awaiting is not None else ()
+        return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
+                     over=bool(state.get("over")), result=state.get("result"))
+
+    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        name, rules = self.rules(state)
+        return rules.validate(data, state, faction, orders) if rules.validate else no_orders(name)
+
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None) -> list[Event]:
+        name, rules = self.rules(state)
+        if rules.resolve is None:
+            raise ValueError(f"phase {name} does not resolve")
+        return rules.resolve(data, state, orders, rng, secrets)
+
+    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        rules = self.rules(state)[1]
+        return rules.bot(data, state, faction, rng) if rules.bot else {"orders": []}
+
+    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        rules = self.rules(state)[1]
+        if rules.default_orders is not None:
+            return rules.default_orders(data, state, faction, rng)
+        return self.bot(data, state, faction, rng)
