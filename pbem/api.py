@@ -152,7 +152,7 @@ def new_campaign(
     which `status` shows). Everything given is checked before anything is written.
     """
     from pbem import randomness
-    from pbem.crypto import keygen_files, read_key_card
+    from pbem.crypto.keys import keygen_files, read_key_card
     from pbem.store import Store
 
     game = get_game(game_id)
@@ -434,7 +434,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
     its signature can be checked again by anyone (audit)."""
     import hashlib as _hashlib
 
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     phase = campaign.phase(state)
     seq = state["seq"] + 1
@@ -515,7 +515,7 @@ def _recipients(campaign: Campaign, faction: str) -> list[str]:
 
 def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The orders bodies to resolve with, and the openings to publish for sealed ones."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     bodies: dict[str, Any] = {}
     revealed: dict[str, Any] = {}
@@ -544,7 +544,7 @@ def referee_secrets(campaign: Campaign, secret: bytes,
     nodes to their owner and the referee, and shuffles with the hidden key (mixed with the
     players' contributions when the campaign held the round)."""
     from pbem import randomness
-    from pbem.sealed import RefereeSecrets
+    from pbem.crypto.sealed import RefereeSecrets
 
     def recipients(owner: str) -> list[str]:
         if owner == "referee":
@@ -556,7 +556,7 @@ def referee_secrets(campaign: Campaign, secret: bytes,
 
 
 def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     out = []
     identities = campaign.referee_identities() if files else []
@@ -857,7 +857,7 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
     """A recorded change of who plays factions: a new player (with their key card), a new key
     for the same player, or back to hot-seat. campaign.yaml and the log say the same from
     then on; the step is signed and shown to every player (`pbem log`, audit)."""
-    from pbem.crypto import read_key_card
+    from pbem.crypto.keys import read_key_card
 
     if not reason.strip():
         raise UsageError("--reason must say why the seat changes")
@@ -970,8 +970,8 @@ def sign(orders: Path, key: Path, root: Path | None = None) -> Signed:
     with that key finds the same ones. A salt written in the file is left as it is."""
     from cryptography.hazmat.primitives import serialization
 
-    from pbem import sshsig
-    from pbem.crypto import load_ssh_private_file
+    from pbem.crypto import sshsig
+    from pbem.crypto.keys import load_ssh_private_file
     from pbem.orders import SIGNATURE_NAMESPACE, signature_path
 
     private = load_ssh_private_file(key)
@@ -1069,8 +1069,8 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
 
 def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
     """Every sealed value in the log and the snapshot that opens with `key`, checked."""
-    from pbem import sealed
-    from pbem.crypto import load_identity_file
+    from pbem.crypto import sealed
+    from pbem.crypto.keys import load_identity_file
     from pbem.errors import CryptoError
 
     campaign = Campaign.settled(root)
@@ -1127,7 +1127,7 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
 
 def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The openings of every node the rules sealed (hands, decks) not yet published."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
     nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"

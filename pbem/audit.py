@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem import dice as dice_
-from pbem import sealed as sealed_
 from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign
 from pbem.contributions import is_pre_game
+from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
 from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
 from pbem.orders import SIGNATURE_NAMESPACE
@@ -223,7 +223,7 @@ class _Audit:
                          "be checked")
 
     def _entry(self, name: str, blob_id: str, seq: int, head: str) -> dict[str, Any] | None:
-        from pbem.crypto import verify_entry
+        from pbem.crypto.keys import verify_entry
 
         try:
             entry: dict[str, Any] = yamlio.load_trusted(self.store.blob(blob_id).decode("utf-8"))
@@ -396,7 +396,7 @@ class _Audit:
 
     def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         """Orders files kept sealed for their secret part, published at the end of a turn."""
-        from pbem import sealed
+        from pbem.crypto import sealed
         from pbem.orders import body_of, secret_of
 
         waiting = {item["file"]: item for item in sealed_files(before)}
@@ -474,7 +474,7 @@ class _Audit:
 
     def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any],
                   sha: str) -> dict[str, Any]:
-        from pbem import sealed
+        from pbem.crypto import sealed
 
         bodies: dict[str, Any] = {}
         revealed = entry.get("revealed", {})
@@ -552,7 +552,7 @@ class _Audit:
             self.problem(f"{name}: the orders of {faction} are not legal: {found[0].message}")
 
     def _signature(self, name: str, faction: str, raw: bytes, signature: str) -> None:
-        from pbem import sshsig
+        from pbem.crypto import sshsig
         from pbem.errors import KeyFileError, SignatureError
 
         seats = self.folder.state.get("settings", {}).get("factions") or self.factions

@@ -285,7 +285,7 @@ class Campaign:
 
     def sign(self, entry: dict[str, Any]) -> str:
         """The referee's Ed25519 signature over the entry's canonical JSON (DESIGN.md)."""
-        from pbem.crypto import load_ssh_private_file, sign_entry
+        from pbem.crypto.keys import load_ssh_private_file, sign_entry
 
         key = getattr(self, "_signing_key", None)
         if key is None:
@@ -295,7 +295,7 @@ class Campaign:
         return sign_entry(key, body)
 
     def referee_identities(self) -> list[str]:
-        from pbem.crypto import load_identity_file
+        from pbem.crypto.keys import load_identity_file
 
         return load_identity_file(self.private / "referee.key")
 

@@ -49,8 +49,9 @@ def demo_players(game_id: str) -> list[str]:
 def write_reports(root: Path, folder: Path) -> dict[str, Any]:
     """Every faction's report and the public one, in text and HTML, into `folder`; timed
     (building and rendering every report; the clock is read here, for the demo's note)."""
-    from pbem import report
     from pbem.campaign import Campaign
+    from pbem.reports.context import build_context
+    from pbem.reports.render import render_context, report_name
 
     campaign = Campaign.open(root)
     readers = [*campaign.factions(), "public"]
@@ -59,11 +60,11 @@ def write_reports(root: Path, folder: Path) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     for who in readers:
-        context = report.build_context(root, who)
+        context = build_context(root, who)
         turn = int(context["turn"])
         for fmt in REPORT_FORMATS:
-            text = report.render_context(context, campaign.data.folder, fmt)
-            name = report.report_name(context, fmt)
+            text = render_context(context, campaign.data.folder, fmt)
+            name = report_name(context, fmt)
             yamlio.write_atomic(folder / name, text)
             files.append(name)
     seconds = time.perf_counter() - started
@@ -134,7 +135,7 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
     say(f"reports: {len(reports['files'])} files ({', '.join(REPORT_FORMATS)} for "
         f"{', '.join(reports['readers'])}) in {reports['folder']}")
     say(f"  all the reports of turn {reports['turn']} rendered in {reports['seconds']:.2f} s")
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     mailed = mailloop.mail(root)
     say(f"mail: {len(mailed['queued'])} message(s), one per player (report + orders template), "

@@ -27,9 +27,9 @@ T = TypeVar("T")
 
 
 class Secrets(Protocol):
-    """Sealed values during adjudication (pbem.sealed). The referee's copy decrypts, seals
+    """Sealed values during adjudication (pbem.crypto.sealed). The referee's copy decrypts, seals
     and records what it publishes; a public audit knows only what the log published (every
-    other value is `pbem.sealed.HIDDEN`); `audit --final` knows everything after unseal.
+    other value is `pbem.crypto.sealed.HIDDEN`); `audit --final` knows everything after unseal.
     Rules pass hidden values on (into `seal`) and never branch on them."""
 
     def open(self, node: dict[str, Any]) -> Any:
@@ -90,7 +90,7 @@ class GameData:
 class Game(Protocol):
     """What every game definition provides (DESIGN.md, "The Game protocol").
 
-    A game may also offer what only it knows of a turn report (pbem.report uses it when it
+    A game may also offer what only it knows of a turn report (pbem.reports.context uses it when it
     is there, as `apply_all`; docs/writing-a-game.md)::
 
         report(data, view, before, who, style, secrets) -> dict
@@ -98,7 +98,7 @@ class Game(Protocol):
     from `view` (`view(data, state, who)` after the report's steps), `before` (the same
     reader's view before them, None at the start), `style` (the game's
     templates/report.yaml as read, {} without one) and `secrets` (the reader's own sealed
-    values not yet revealed, as pbem.report lists them: kind, id, owner, commitment, and
+    values not yet revealed, as pbem.reports.context lists them: kind, id, owner, commitment, and
     `raw`, the value, when the reader's key opened it). Pure: no I/O, no templates. It
     returns any of these parts; each one left out gets pbem's neutral default:
 

@@ -386,7 +386,7 @@ def _check_signature(checked: Checked, signing: Signing) -> None:
         return
     key = next(iter(keys.values()))
     assert key is not None
-    from pbem import sshsig
+    from pbem.crypto import sshsig
     from pbem.errors import KeyFileError, SignatureError
 
     try:

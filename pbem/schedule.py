@@ -2,9 +2,9 @@
 
 Campaign rules, not mail: `pbem status` shows the deadline and a resolution with factions
 missing takes their NMR policy, whether or not any mail is ever sent; the mail loop
-(pbem.mailloop) reminds, resolves by the clock and answers late orders with them. The
+(pbem.mail.loop) reminds, resolves by the clock and answers late orders with them. The
 settings (`deadlines:`, `absences:`, `nmr:`, `late:` in campaign.yaml) are described in
-pbem/mailloop.py. A phase's deadline counts from the commit time of the step that opened
+pbem/mail/loop.py. A phase's deadline counts from the commit time of the step that opened
 it, so every clone computes the same deadline.
 """
 

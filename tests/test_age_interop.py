@@ -1,4 +1,4 @@
-"""pbem.age round-trips with Debian's `age` and `age-keygen` (DESIGN.md "Envelopes")."""
+"""pbem.crypto.age round-trips with Debian's `age` and `age-keygen` (DESIGN.md "Envelopes")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import age
+from pbem.crypto import age
 from pbem.errors import CryptoError
 from tests.conftest import need_tool as require_tool
 

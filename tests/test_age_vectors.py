@@ -1,4 +1,4 @@
-"""pbem.age against the C2SP/CCTV age test vectors (DESIGN.md "Secrets", "Envelopes").
+"""pbem.crypto.age against the C2SP/CCTV age test vectors (DESIGN.md "Secrets", "Envelopes").
 
 Every vector whose identities include an X25519 one (only those are passed), or that
 has no identity, must behave as its `expect` line says; failures must also name the
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import age
+from pbem.crypto import age
 from pbem.errors import CryptoError
 from tests.conftest import SHARED, need_shared
 

@@ -20,9 +20,10 @@ from audit_fast import cached_base, copy_of
 from conftest import git
 from test_audit_tamper import Referee, dump_entry
 
-from pbem import api, audit, dice, sshsig, yamlio
+from pbem import api, audit, dice, yamlio
 from pbem.campaign import CONFIG, STATE, Campaign
-from pbem.crypto import sign_entry
+from pbem.crypto import sshsig
+from pbem.crypto.keys import sign_entry
 from pbem.log import entry_hash
 
 SIGNED = "orders/t00-setup-place-red-red-000006.yaml"  # step 6, signed
@@ -621,9 +622,30 @@ def test_dice_states_of_doctored_dice(camp: Path) -> None:
 
 
 def test_a_resolution_without_some_orders_replays_with_the_defaults_it_recorded(camp: Path) -> None:
-    """`resolve --nmr` records the orders it gave the factions that sent none (nmr_orders):
-    the audit replays the phase with them, and finds the step sound."""
+    """`resolve --nmr` records the orders it gave the factions that sent none (nmr_orders,
+    here the bot's, which move: not what no orders at all would do): the audit replays the
+    phase with them, and finds the step sound."""
+    config = camp / CONFIG
+    config.write_text(config.read_text(encoding="utf-8") + "nmr: bot\n", encoding="utf-8")
     api.resolve(camp, nmr=True)
     entries = list(Campaign.open(camp).entries())
-    assert entries[-1]["type"] == "resolve" and entries[-1].get("nmr_orders")
+    assert entries[-1]["type"] == "resolve"
+    given = entries[-1]["nmr_orders"]
+    assert given and all(body["orders"] for body in given.values())
     assert problems(camp) == []
+
+
+def test_a_kept_file_whose_committed_text_is_not_the_revealed_one(camp: Path) -> None:
+    """The check behind a revealed orders file: the file in the step's commit must be the
+    text the log reveals (one the history rewrote is named); a second naming is refused."""
+    auditor = audit._Audit(camp)
+    head = shas(camp)[-1]
+    path = next(p.relative_to(camp).as_posix() for p in sorted((camp / "orders").rglob("*.yaml")))
+    committed = (camp / path).read_bytes()
+    assert auditor._keep("log/000009.yaml", path, head, committed) == committed
+    assert auditor.problems == []
+    again = audit._Audit(camp)
+    assert again._keep("log/000009.yaml", path, head, committed + b"# more\n") == committed
+    assert again.problems == [f"log/000009.yaml: {path} as committed is not the file the log reveals"]
+    assert again._keep("log/000010.yaml", path, head) is None
+    assert again.problems[-1] == f"log/000010.yaml: names {path}, which log/000009.yaml named already"

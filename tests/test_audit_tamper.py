@@ -23,9 +23,10 @@ import pytest
 from audit_fast import cached_base
 from conftest import git, run_pbem, tree_state
 
-from pbem import api, dice, sealed, yamlio
+from pbem import api, dice, yamlio
 from pbem.campaign import ENTRY_ORDER, STATE, Campaign
-from pbem.crypto import load_ssh_private_file, sign_entry
+from pbem.crypto import sealed
+from pbem.crypto.keys import load_ssh_private_file, sign_entry
 from pbem.log import Folder, entry_hash, entry_name, normal
 
 

@@ -142,7 +142,7 @@ def test_every_later_shuffle_uses_the_mixed_key(base: Path) -> None:
                 if e.get("type") == "cards_shuffled"]
     assert shuffled
     # the pile is sealed: the referee's copy opens it and compares it with the shuffle
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     c = Campaign.open(base)
     pile = sealed.open_node("camp", shuffled[0]["pile"], c.referee_identities()).value
@@ -179,7 +179,7 @@ def test_without_the_round_status_and_reports_say_so(tmp_path: Path) -> None:
     assert s["phase"] == "setup-place"
     assert "without the contribution round" in s["hidden_draws"]
     assert _entries(root)[0]["dice"]
-    from pbem.report import render
+    from pbem.reports.render import render
 
     text = " ".join(render(root, "public", "text").split())
     assert ("Hidden draws (the set-up, every shuffle) are keyed by the referee's hidden secret "
@@ -286,7 +286,7 @@ def test_the_independent_verifier_finds_a_set_up_die_changed(camp: Path) -> None
 
 
 def test_the_report_of_the_round_says_what_to_do_and_shows_no_empty_board(tmp_path: Path) -> None:
-    from pbem.report import render
+    from pbem.reports.render import render
 
     root = tmp_path / "c"
     api.new_campaign(root, "red_russia", seed=SEED, name="c")
@@ -394,7 +394,7 @@ def test_which_seats_must_sign(base: Path, seat: dict | None, on_behalf: str | N
 
 
 def test_the_mailed_template_of_the_round_says_sign_it_as_it_is(tmp_path: Path) -> None:
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     root = tmp_path / "c"
     api.new_campaign(root, "red_russia", seed=SEED, name="c")

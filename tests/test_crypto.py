@@ -1,4 +1,4 @@
-"""pbem.crypto: canonical JSON, entry signatures, padding, envelopes, commitments, key
+"""pbem.crypto.keys: canonical JSON, entry signatures, padding, envelopes, commitments, key
 files (DESIGN.md "Secrets")."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import age, crypto, sshsig
+from pbem.crypto import age, sshsig
+from pbem.crypto import keys as crypto
 from pbem.errors import CryptoError, KeyFileError
 from tests.conftest import need_tool as require_tool
 

@@ -1,6 +1,6 @@
-"""pbem.crypto: known answers, exact messages and the edges of padding and key files.
+"""pbem.crypto.keys: known answers, exact messages and the edges of padding and key files.
 
-These tests kill the mutants `python benchmarks/mutation.py pbem/crypto.py` found alive.
+These tests kill the mutants `python benchmarks/mutation.py pbem/crypto/keys.py` found alive.
 The derivations are recomputed here from their definitions (hashlib, hmac, the
 cryptography package, `age-keygen -y`), not through pbem.
 """
@@ -21,7 +21,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import age, crypto, sshsig
+from pbem.crypto import age, sshsig
+from pbem.crypto import keys as crypto
 from pbem.errors import CryptoError, KeyFileError
 from tests.conftest import need_tool
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import api, sealed
+from pbem import api
 from pbem.campaign import Campaign
+from pbem.crypto import sealed
 from tests.conftest import play
 
 
 def _recipient(tmp_path: Path) -> str:
-    from pbem.crypto import keygen_files
+    from pbem.crypto.keys import keygen_files
 
     return keygen_files(tmp_path / "k").split()[0]
 

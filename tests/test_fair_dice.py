@@ -15,7 +15,7 @@ from conftest import git, play
 
 from pbem import api, dice, yamlio
 from pbem.campaign import ENTRY_ORDER
-from pbem.crypto import load_ssh_private_file, sign_entry
+from pbem.crypto.keys import load_ssh_private_file, sign_entry
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem import api, mailloop, yamlio
+from pbem import api, yamlio
+from pbem.mail import loop as mailloop
 from tests.conftest import Result, git, play
 
 

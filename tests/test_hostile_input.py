@@ -252,7 +252,7 @@ def test_check_and_apply_refuse_what_is_not_a_regular_file(camp: Path, odd_files
 def test_sign_and_adjust_refuse_what_is_not_a_regular_file(camp: Path, tmp_path: Path,
                                                            odd_files: dict[str, tuple[Path, str]],
                                                            kind: str) -> None:
-    from pbem.crypto import keygen_files
+    from pbem.crypto.keys import keygen_files
 
     keygen_files(tmp_path / "me")
     path, what = odd_files[kind]

@@ -25,7 +25,7 @@ from conftest import Result, tree_state  # noqa: E402
 from test_mail import imap_login, imap_server, journal, parse, player_mail  # noqa: E402, F401
 
 from pbem import api, yamlio  # noqa: E402
-from pbem.crypto import keygen_files  # noqa: E402
+from pbem.crypto.keys import keygen_files  # noqa: E402
 
 PLAYERS = ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
            "south,north=Cy <cy@example.org>"]
@@ -365,7 +365,7 @@ def test_inbox_names_each_mail_it_leaves_alone(pbem: Callable[..., Result], camp
 
 def test_hostile_mail_through_imap(camp: Path, tmp_path: Path, imap_server: int,  # noqa: F811
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     text = orders(camp, "south", tmp_path / "drafts").read_bytes()
     nul = player_mail(CY, "south orders", mid="<imap-nul@example.org>")

@@ -265,7 +265,7 @@ def test_a_tampered_die_is_caught_in_memory(campaign: Path) -> None:
 def test_a_tampered_die_is_caught_even_when_the_referee_signs_it_again(campaign: Path,
                                                                        tmp_path: Path) -> None:
     """A dishonest referee changes one die in a copy of step 19 and signs it again."""
-    from pbem import crypto
+    from pbem.crypto import keys as crypto
 
     copy = tmp_path / "copy"
     shutil.copytree(campaign, copy)

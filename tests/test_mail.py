@@ -1,4 +1,4 @@
-"""The mail loop (pbem/mail.py, pbem/mailloop.py, pbem/cli/mail.py) against real servers on
+"""The mail loop (pbem/mail/transport.py, pbem/mail/loop.py, pbem/cli/mail.py) against real servers on
 127.0.0.1: aiosmtpd for SMTP (plain; STARTTLS with AUTH and a self-signed certificate made
 here; a refused login; a server that drops the connection), pymap for IMAP, Maildir and
 mbox files written by the tests, and a local bare repository for publish; late orders,
@@ -32,9 +32,10 @@ import typer
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import Result, git, play  # noqa: E402
 
-from pbem import api, mailloop, schedule, yamlio  # noqa: E402
+from pbem import api, schedule, yamlio  # noqa: E402
 from pbem.campaign import Campaign  # noqa: E402
-from pbem.mail import MailError  # noqa: E402
+from pbem.mail import loop as mailloop  # noqa: E402
+from pbem.mail.transport import MailError  # noqa: E402
 
 PASSWORD = "s3cret-pass-Xy7"
 PLAYERS = ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
@@ -359,7 +360,7 @@ def test_mail_for_a_player_of_several_factions_is_one_message(camp: Path) -> Non
 def test_mail_shows_each_player_their_own_hand_and_nobody_elses(camp: Path) -> None:
     """DESIGN.md: a player's report holds their own hand; the referee's key opens it for the
     mail, and only the nodes of the player's own factions are opened."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     play(camp, until_turn=1, seed="mail")
     c = Campaign.open(camp)
@@ -784,7 +785,7 @@ def test_cli_mail_without_players_mails_nothing(tmp_path: Path, cli: Callable[..
 
 def test_a_malformed_mail_never_stops_the_others(camp: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     drafts = tmp_path / "drafts"
     drafts.mkdir()

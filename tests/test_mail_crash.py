@@ -16,7 +16,7 @@ is lost or sent twice: the SMTP server's messages are counted per recipient acro
 and the rerun, and each current message arrived exactly once. The one exception is a
 message killed after its DATA went out and before the server's answer was recorded: SMTP
 cannot say whether the server took it, so pbem sends it again, the same bytes under the
-same Message-ID, and says so (pbem/mail.py's docstring); those moments assert exactly that.
+same Message-ID, and says so (pbem/mail/transport.py's docstring); those moments assert exactly that.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from conftest import git, run_pbem  # noqa: E402
 from test_crash_points import WRAPPER  # noqa: E402
 from test_mail import PLAYERS, Handler, Server, free_port, player_mail  # noqa: E402
 
-from pbem import api, mailloop, yamlio  # noqa: E402
+from pbem import api, yamlio  # noqa: E402
+from pbem.mail import loop as mailloop  # noqa: E402
 
 # `python -c STUB ARGS...` runs `pbem ARGS...`, with PBEM_STOP_FUNC ("module:Class.name")
 # wrapped: its PBEM_STOP_AT-th call (counting only calls given the keyword PBEM_STOP_KW,
@@ -242,11 +243,11 @@ def camp(tmp_path: Path) -> Path:
 # in doubt, i.e. "sending" (the rerun sends it again and says so), and whether the server
 # had in fact taken it, so that it arrives twice under one Message-ID)
 SEND_MOMENTS = {
-    "queueing-2nd-report": (Stop("pbem.mail:Outbox.queue", 2, "before"), 0, False, False),
-    "all-queued-none-sent": (Stop("pbem.mail:Outbox.queue", 3, "after"), 0, False, False),
-    "1st-sending-before-DATA": (Stop("pbem.mail:Outbox.mark", 1, "after", "sending"), 0, True, False),
-    "1st-accepted-not-recorded": (Stop("pbem.mail:Outbox.mark", 1, "before", "sent"), 1, True, True),
-    "2nd-recorded-3rd-not-begun": (Stop("pbem.mail:Outbox.mark", 2, "after", "sent"), 2, False, False),
+    "queueing-2nd-report": (Stop("pbem.mail.transport:Outbox.queue", 2, "before"), 0, False, False),
+    "all-queued-none-sent": (Stop("pbem.mail.transport:Outbox.queue", 3, "after"), 0, False, False),
+    "1st-sending-before-DATA": (Stop("pbem.mail.transport:Outbox.mark", 1, "after", "sending"), 0, True, False),
+    "1st-accepted-not-recorded": (Stop("pbem.mail.transport:Outbox.mark", 1, "before", "sent"), 1, True, True),
+    "2nd-recorded-3rd-not-begun": (Stop("pbem.mail.transport:Outbox.mark", 2, "after", "sent"), 2, False, False),
     "server-holds-2nd-not-kept": (Stop(at=2), 1, True, False),
     "server-holds-2nd-kept": (Stop(at=2), 2, True, True),
 }
@@ -403,8 +404,8 @@ def inbox_record(root: Path) -> dict[str, Any]:
 INBOX_MOMENTS = {
     "1st-taking-not-applied": (Stop("pbem.api:apply", 1, "before"), 0, 0),
     "1st-applied-not-answered": (Stop("pbem.api:apply", 1, "after"), 1, 0),
-    "1st-answered-not-recorded": (Stop("pbem.mail:Outbox.queue", 1, "after"), 1, 0),
-    "2nd-answered-not-recorded": (Stop("pbem.mailloop:Record.add", 4, "before"), 2, 1),
+    "1st-answered-not-recorded": (Stop("pbem.mail.transport:Outbox.queue", 1, "after"), 1, 0),
+    "2nd-answered-not-recorded": (Stop("pbem.mail.loop:Record.add", 4, "before"), 2, 1),
     # Cy's mail: south's file (commit 3), north's (commit 4), then the resolution (5)
     "3rd-1st-file-staged-in-git": (Stop(git="commit", at=3, when="before"), 2, 2),
     "3rd-between-its-two-files": (Stop(git="commit", at=3, when="after"), 3, 2),

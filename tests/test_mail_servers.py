@@ -34,8 +34,9 @@ from test_mail import (  # noqa: E402
     self_signed,
 )
 
-from pbem import api, mailloop  # noqa: E402
-from pbem.mail import MailError  # noqa: E402
+from pbem import api  # noqa: E402
+from pbem.mail import loop as mailloop  # noqa: E402
+from pbem.mail.transport import MailError  # noqa: E402
 
 USER, PASSWORD = "referee", "dove-pass-9Qz"
 

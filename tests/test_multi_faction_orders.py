@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from pbem import api, sealed, yamlio
+from pbem import api, yamlio
 from pbem.campaign import Campaign
+from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.errors import Rejected
 from tests.conftest import Result, git, play, tree_state

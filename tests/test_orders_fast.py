@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import orders, sshsig
+from pbem import orders
+from pbem.crypto import sshsig
 from pbem.game import Phase, Problem
 from pbem.randomness import salt_commitment
 

@@ -11,7 +11,8 @@ from typing import Any
 import test_mail
 from test_mail import PLAYERS, Server, journal
 
-from pbem import api, mailloop
+from pbem import api
+from pbem.mail import loop as mailloop
 from tests.conftest import Result, play
 
 smtp_server = test_mail.smtp_server  # the SMTP server on 127.0.0.1 (a fixture)

@@ -135,12 +135,12 @@ def test_the_batch_of_a_phase_mixes_the_players_salt_and_dice_says_which_had_non
 
 def test_templates_and_pbem_bot_carry_no_salt(camp: Path, tmp_path: Path,
                                               pbem: Callable[..., Result]) -> None:
-    from pbem import report
+    from pbem.reports.context import build_context
 
     _play_until_south(camp, tmp_path / "bot")
     out = pbem("-C", camp, "bot", SOUTH)
     assert out.code == 0 and "salt" not in out.out
-    (template,) = report.build_context(camp, SOUTH)["orders_templates"]
+    (template,) = build_context(camp, SOUTH)["orders_templates"]
     assert "salt" not in yamlio.load_trusted(template["text"])
     # the bot's own orders (demo, NMR, tests) keep the bot's salts
     assert api.bot(camp, SOUTH)["salt"] == next(randomness.bot_salts("camp", SOUTH))

@@ -1,4 +1,4 @@
-"""Turn reports (pbem/report.py, pbem/cli/reports.py, templates/).
+"""Turn reports (pbem/reports/, pbem/cli/reports.py, templates/).
 
 Golden files: tests/golden/report/ holds every format's report for `public`, `red` and
 `referee` of a seeded campaign played to turn 2, and text reports of a campaign with sealed
@@ -66,8 +66,9 @@ def golden(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> Path:
 @pytest.fixture(scope="module")
 def sealed_camp(tmp_path_factory: pytest.TempPathFactory, isolated: None) -> dict[str, Any]:
     """A campaign in the simultaneous White placement, with the Siberians' orders sealed."""
-    from pbem import api, sealed, yamlio
+    from pbem import api, yamlio
     from pbem.campaign import Campaign
+    from pbem.crypto import sealed
 
     base = tmp_path_factory.mktemp("report-sealed")
     root, keys = base / "sealed", base / "keys"
@@ -108,33 +109,33 @@ def check_golden(name: str, text: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("who", READERS)
 def test_golden(golden: Path, who: str, fmt: str) -> None:
-    from pbem import report
+    from pbem.reports.render import render
 
-    check_golden(f"golden-t2-{who}.{EXT[fmt]}", report.render(golden, who, fmt))
+    check_golden(f"golden-t2-{who}.{EXT[fmt]}", render(golden, who, fmt))
 
 
 @pytest.mark.parametrize("who", ["public", "siberian", "south", "referee"])
 def test_golden_sealed(sealed_camp: dict[str, Any], who: str) -> None:
-    from pbem import report
-    from pbem.crypto import load_identity_file
+    from pbem.crypto.keys import load_identity_file
+    from pbem.reports.render import render
 
     ids = load_identity_file(sealed_camp["keys"] / "siberian.key") if who == "siberian" else None
-    check_golden(f"sealed-t0-{who}.txt", report.render(sealed_camp["root"], who, "text",
+    check_golden(f"sealed-t0-{who}.txt", render(sealed_camp["root"], who, "text",
                                                        identities=ids))
 
 
 def test_every_report_warns_of_a_reproducible_campaign(golden: Path) -> None:
-    from pbem import report
+    from pbem.reports.render import render
 
     for fmt in FORMATS:
-        text = report.render(golden, "south", fmt)
+        text = render(golden, "south", fmt)
         assert "this campaign is reproducible" in text, fmt
 
 
 def test_report_of_an_earlier_turn(golden: Path) -> None:
-    from pbem import report
+    from pbem.reports.context import build_context
 
-    ctx = report.build_context(golden, "public", turn=1)
+    ctx = build_context(golden, "public", turn=1)
     assert {s["turn"] for s in ctx["steps"]} == {1}
     assert ctx["orders_templates"] == []
     assert ctx["dice_count"] == sum(len(s["dice"]) for s in ctx["steps"]) > 0
@@ -142,11 +143,12 @@ def test_report_of_an_earlier_turn(golden: Path) -> None:
 
 
 def test_orders_template_is_the_bots(golden: Path) -> None:
-    from pbem import api, report, yamlio
+    from pbem import api, yamlio
+    from pbem.reports.context import build_context
 
     awaited = api.status(golden)["awaiting"][0]
     idle = next(f for f in ("red", "siberian", "south", "north") if f != awaited)
-    ctx = report.build_context(golden, awaited)
+    ctx = build_context(golden, awaited)
     (template,) = ctx["orders_templates"]
     assert template["text"].startswith(f"# Orders template for {awaited}")
     assert "only a legal EXAMPLE" in template["text"]
@@ -154,7 +156,7 @@ def test_orders_template_is_the_bots(golden: Path) -> None:
     # the game's template: the bot's orders, the standing in force, no salts (pbem sign adds them)
     assert body == api.bot(golden, awaited, seed="golden", template=True)
     assert "salt" not in body and "salt_next" not in body
-    (bare,) = report.build_context(golden, idle)["orders_templates"]
+    (bare,) = build_context(golden, idle)["orders_templates"]
     assert yamlio.load_trusted(bare["text"])["orders"] == []
 
 
@@ -164,7 +166,7 @@ def test_orders_template_is_the_bots(golden: Path) -> None:
 
 def test_no_sealed_plaintext_in_others_reports(sealed_camp: dict[str, Any]) -> None:
     """The public and the other factions see that the Siberians sent orders, never what."""
-    from pbem import report
+    from pbem.reports.render import render
 
     value = sealed_camp["value"]
     raw = value["file"]
@@ -173,7 +175,7 @@ def test_no_sealed_plaintext_in_others_reports(sealed_camp: dict[str, Any]) -> N
                                      if line.strip().startswith(("salt", "units: [")))]
     for who in ("public", "south", "north", "red", "siberian"):
         for fmt in FORMATS:
-            text = report.render(sealed_camp["root"], who, fmt)
+            text = render(sealed_camp["root"], who, fmt)
             assert "-----BEGIN AGE" not in text, (who, fmt)
             for secret in secrets:
                 assert secret not in text, (who, fmt, secret)
@@ -181,28 +183,29 @@ def test_no_sealed_plaintext_in_others_reports(sealed_camp: dict[str, Any]) -> N
 
 
 def test_own_sealed_values_with_the_own_key(sealed_camp: dict[str, Any]) -> None:
-    from pbem import report
-    from pbem.crypto import load_identity_file
+    from pbem.crypto.keys import load_identity_file
+    from pbem.reports.context import build_context
+    from pbem.reports.render import render
 
     root, keys, value = sealed_camp["root"], sealed_camp["keys"], sealed_camp["value"]
-    mine = report.build_context(root, "siberian", identities=load_identity_file(keys / "siberian.key"))
+    mine = build_context(root, "siberian", identities=load_identity_file(keys / "siberian.key"))
     (secret,) = mine["secrets"]
     assert secret["verified"] and value["salt"] in secret["value"]
     # another faction's key opens nothing of the Siberians'
-    other = report.build_context(root, "siberian", identities=load_identity_file(keys / "south.key"))
+    other = build_context(root, "siberian", identities=load_identity_file(keys / "south.key"))
     assert other["secrets"][0]["value"] is None
-    south = report.build_context(root, "south", identities=load_identity_file(keys / "south.key"))
+    south = build_context(root, "south", identities=load_identity_file(keys / "south.key"))
     assert south["secrets"] == []
-    referee = report.render(root, "referee", "text")
+    referee = render(root, "referee", "text")
     assert value["salt"] in referee  # the referee's report carries everything
 
 
 def test_golden_reports_hold_no_age_armor(golden: Path) -> None:
-    from pbem import report
+    from pbem.reports.render import render
 
     for who in ("public", "red", "siberian", "referee"):
         for fmt in FORMATS:
-            assert "-----BEGIN AGE" not in report.render(golden, who, fmt)
+            assert "-----BEGIN AGE" not in render(golden, who, fmt)
 
 
 # ---------------------------------------------------------------------------------------
@@ -244,11 +247,11 @@ class Checker(HTMLParser):
 
 @pytest.mark.parametrize("who", READERS)
 def test_html_parses_and_maps_every_zone(golden: Path, who: str) -> None:
-    from pbem import report
     from pbem.campaign import Campaign
+    from pbem.reports.render import render
 
     checker = Checker()
-    checker.feed(report.render(golden, who, "html"))
+    checker.feed(render(golden, who, "html"))
     checker.close()
     assert checker.problems == []
     assert checker.stack == []
@@ -304,11 +307,11 @@ def png_colours(path: Path) -> set[bytes]:
 def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
                                   require_tool: Callable[[str], None]) -> None:
     """The HTML report, map included, renders in a real browser (headless Chromium)."""
-    from pbem import report
+    from pbem.reports.render import render
 
     require_tool("chromium")
     page = tmp_path / "report.html"
-    page.write_text(report.render(golden, "red", "html"))
+    page.write_text(render(golden, "red", "html"))
     png = tmp_path / "report.png"
     proc = subprocess.run(
         ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -1,6 +1,6 @@
-"""pbem.sealed, unit by unit with real age keys: nodes, openings, the three openers.
+"""pbem.crypto.sealed, unit by unit with real age keys: nodes, openings, the three openers.
 
-These tests kill mutants `python benchmarks/mutation.py pbem/sealed.py` found alive; the
+These tests kill mutants `python benchmarks/mutation.py pbem/crypto/sealed.py` found alive; the
 played-campaign tests of secrets are in tests/test_secrets.py.
 """
 
@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from pbem import age, crypto, dice, sealed
+from pbem import dice
+from pbem.crypto import age, sealed
+from pbem.crypto import keys as crypto
+from pbem.crypto.sealed import HIDDEN, MASK, FinalSecrets, PublishedSecrets, RefereeSecrets
 from pbem.errors import CryptoError
-from pbem.sealed import HIDDEN, MASK, FinalSecrets, PublishedSecrets, RefereeSecrets
 
 REFEREE_ID, REFEREE = age.generate_identity()
 RED_ID, RED = age.generate_identity()

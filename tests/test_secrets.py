@@ -18,8 +18,9 @@ from conftest import git, play, tree_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import age, api, sealed, yamlio
-from pbem.crypto import load_identity_file
+from pbem import api, yamlio
+from pbem.crypto import age, sealed
+from pbem.crypto.keys import load_identity_file
 from pbem.errors import CryptoError, KeyFileError
 from pbem.store import Store
 

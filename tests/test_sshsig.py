@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import sshsig
+from pbem.crypto import sshsig
 from pbem.errors import KeyFileError, SignatureError
 from tests.conftest import need_tool as require_tool
 

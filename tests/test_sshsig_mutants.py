@@ -1,9 +1,9 @@
-"""pbem.sshsig: a known-answer signature and every error message, exactly.
+"""pbem.crypto.sshsig: a known-answer signature and every error message, exactly.
 
 Ed25519 is deterministic, so a fixed key signs a fixed file to one armored text, which
 `ssh-keygen -Y sign` writes byte for byte too. The malformed signatures are built field by
 field (PROTOCOL.sshsig), one wrong field each, so each message is reached on its own.
-These tests kill the mutants `python benchmarks/mutation.py pbem/sshsig.py` found alive.
+These tests kill the mutants `python benchmarks/mutation.py pbem/crypto/sshsig.py` found alive.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import sshsig
+from pbem.crypto import sshsig
 from pbem.errors import KeyFileError, SignatureError
 from tests.conftest import need_tool
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import api, report, yamlio
+from pbem import api, yamlio
 from pbem.campaign import Campaign
+from pbem.reports.context import build_context
 from tests.conftest import play
 
 
 def _template(root: Path, faction: str) -> dict[str, Any]:
-    (found,) = [t for t in report.build_context(root, faction)["orders_templates"]
+    (found,) = [t for t in build_context(root, faction)["orders_templates"]
                 if t["faction"] == faction]
     body: dict[str, Any] = yamlio.load_trusted(found["text"])
     return body

@@ -159,7 +159,8 @@ _COUNTER = iter(range(10**6))
 
 def test_a_re_roll_and_an_adjustment_are_listed_by_audit_and_in_the_public_report(
         new_campaign, pbem) -> None:
-    from pbem import report
+    from pbem.reports.context import build_context
+    from pbem.reports.render import render_context
 
     root = new_campaign()
     play(root, until_turn=1, phase="action")
@@ -198,6 +199,6 @@ def test_a_re_roll_and_an_adjustment_are_listed_by_audit_and_in_the_public_repor
     assert f"were replaced by batch {again['batch']} in step {again['seq']}" in out
     assert "the referee adjusted the position (1 event): a lost purchase" in out
 
-    ctx = report.build_context(root, "public")
-    text = report.render_context(ctx, Campaign.open(root).data.folder, "md")
+    ctx = build_context(root, "public")
+    text = render_context(ctx, Campaign.open(root).data.folder, "md")
     assert "**Referee corrections**" in text and "a RE-ROLL" in text and "a lost purchase" in text

@@ -126,7 +126,7 @@ def keygen(
 ) -> None:
     """Make a player's key pair and print the public card to send to the referee."""
     from pbem import yamlio
-    from pbem.crypto import keygen_files
+    from pbem.crypto.keys import keygen_files
 
     card = keygen_files(out)
     card_file = out.with_name(out.name + ".card")

@@ -1,4 +1,4 @@
-"""The mail commands: `mail`, `inbox`, `remind`, `tick` and `publish` (pbem/mailloop.py
+"""The mail commands: `mail`, `inbox`, `remind`, `tick` and `publish` (pbem/mail/loop.py
 does the work)."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def mail(
 ) -> None:
     """Write each player's report (text + HTML, orders template attached) to the outbox;
     with --send, deliver what is queued."""
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     result = mailloop.mail(OPTS.directory, outbox, send, smtp, starttls, user, again=again)
     if as_json:
@@ -103,7 +103,7 @@ def inbox(
     deadline are accepted, flagged or rejected by the campaign's late: policy. Bad orders
     are recorded and answered, not an error: the exit code is 0 unless the mail could not
     be read."""
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox, now=_now(now))
     if as_json:
@@ -136,7 +136,7 @@ def _shown(text: str, limit: int = 100) -> str:
 @app.command("remind")
 def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
     """Queue a reminder to every player whose orders are still awaited."""
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     result = mailloop.remind(OPTS.directory, outbox=outbox)
     if as_json:
@@ -173,7 +173,7 @@ def tick(
 ) -> None:
     """For a cron job: resolve a phase whose deadline passed (by the campaign's nmr policy),
     remind late players before it, and queue the reports of a new phase."""
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     result = mailloop.tick(OPTS.directory, _now(now), send=send, outbox=outbox)
     if as_json:
@@ -200,7 +200,7 @@ def publish(
     as_json: JsonOpt = False,
 ) -> None:
     """Push the campaign and its turn tags to the shared remote (never .pbem/)."""
-    from pbem import mailloop
+    from pbem.mail import loop as mailloop
 
     result = mailloop.publish(OPTS.directory, remote)
     if as_json:

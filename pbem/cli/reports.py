@@ -1,4 +1,4 @@
-"""`pbem report`: the command that renders turn reports (pbem/report.py does the work)."""
+"""`pbem report`: the command that renders turn reports (pbem/reports/ does the work)."""
 
 from __future__ import annotations
 
@@ -44,32 +44,33 @@ def report(
     """Render a turn report: what happened, the position, and what is awaited."""
     import json
 
-    from pbem import report as report_
     from pbem import yamlio
     from pbem.errors import UsageError
+    from pbem.reports.context import build_context
+    from pbem.reports.render import FORMATS, render_context, report_name
 
-    if fmt not in report_.FORMATS:
-        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(report_.FORMATS)}")
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
     if turn is not None and turn < 0:
         raise UsageError(f"--turn {turn}: a turn is 0 (the set-up) or more")
     identities = None
     if key is not None:
-        from pbem.crypto import load_identity_file
+        from pbem.crypto.keys import load_identity_file
 
         identities = load_identity_file(key)
-    context = report_.build_context(OPTS.directory, who, turn, identities)
+    context = build_context(OPTS.directory, who, turn, identities)
     if as_json:
         typer.echo(json.dumps(context, indent=2, ensure_ascii=False, default=str))
         return
     from pbem.campaign import Campaign
 
-    text = report_.render_context(context, Campaign.open(OPTS.directory).data.folder, fmt)
+    text = render_context(context, Campaign.open(OPTS.directory).data.folder, fmt)
     if out is None:
         typer.echo(text, nl=False)
         return
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    target = out / report_.report_name(context, fmt)
+    target = out / report_name(context, fmt)
     yamlio.write_atomic(target, text)
     typer.echo(str(target))

@@ -223,7 +223,7 @@ def _act(data: GameData, state: State, actor: str, body: dict[str, Any], rng: Rn
 
 def _needed(secrets: Secrets | None) -> Secrets:
     if secrets is None:
-        raise ValueError("dealing and drawing cards needs the referee's secrets (pbem.sealed)")
+        raise ValueError("dealing and drawing cards needs the referee's secrets (pbem.crypto.sealed)")
     return secrets
 
 

@@ -1,6 +1,6 @@
 """What only Red Russia knows of a turn report (pbem's Game protocol, `report`).
 
-pbem/report.py gathers the steps, the dice and the reader's sealed values, and renders
+pbem/reports/ gathers the steps, the dice and the reader's sealed values, and renders
 the report with Jinja2; it asks the game, through `RedRussia.report`, for the parts below,
 each built from views only (never the full state), so a report cannot show what a view
 hides:

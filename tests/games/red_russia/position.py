@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from pbem import sealed
+from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.game import GameData, Problem, State, get_game, load_data
 

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from position import GAME, OpenSecrets, data, messages, orders, position
 
-from pbem import api, sealed
+from pbem import api
+from pbem.crypto import sealed
 
 cards = importlib.import_module("pbem_game_red_russia.cards")
 
@@ -249,17 +250,18 @@ def keyed(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_hands_are_sealed_and_no_other_reader_sees_them(keyed: tuple[Path, Path]) -> None:
-    from pbem import report
+    from pbem.reports.context import build_context
+    from pbem.reports.render import render
 
     root, keys = keyed
     mine = [s for s in api.reveal(root, keys / "south.key") if s["kind"] == "card"]
-    shown = report.build_context(root, "south", identities=_identity(keys / "south.key"))["hand"]
+    shown = build_context(root, "south", identities=_identity(keys / "south.key"))["hand"]
     held = [c["id"] for c in shown]
     assert held and set(held) <= {s["value"] for s in mine}
     texts = {
-        "public": report.render(root, "public", "md"),
-        "red": report.render(root, "red", "text", identities=_identity(keys / "red.key")),
-        "north": report.render(root, "north", "html", identities=_identity(keys / "north.key")),
+        "public": render(root, "public", "md"),
+        "red": render(root, "red", "text", identities=_identity(keys / "red.key")),
+        "north": render(root, "north", "html", identities=_identity(keys / "north.key")),
     }
     for who, text in texts.items():
         for card in held:
@@ -306,7 +308,7 @@ def test_audit_final_catches_a_referee_who_stacks_the_deck(tmp_path: Path,
 
 
 def _identity(path: Path) -> list[str]:
-    from pbem.crypto import load_identity_file
+    from pbem.crypto.keys import load_identity_file
 
     return load_identity_file(path)
 

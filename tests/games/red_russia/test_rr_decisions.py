@@ -176,10 +176,10 @@ def test_a_question_by_mail_stops_the_phase_and_the_answer_resumes_it(tmp_path: 
                    and any(ev["type"] == "asked" for ev in e.get("events") or [])]
         for entry in stopped:
             if entry["seq"] not in asked and entry is entries[-1]:
-                from pbem import report
+                from pbem.reports.context import build_context
 
                 attacker = next(ev["actor"] for ev in entry["events"] if ev["type"] == "asked")
-                secrets = report.build_context(root, attacker)["secrets"]
+                secrets = build_context(root, attacker)["secrets"]
                 commitments = [x["commitment"] for x in secrets]
                 assert len(commitments) == len(set(commitments))  # the waiting spending, once
             asked.add(entry["seq"])

@@ -338,14 +338,15 @@ def test_19_2_the_log_tells_the_famine() -> None:
 
 @pytest.mark.parametrize("fmt", ["txt", "md", "html"])
 def test_19_2_the_position_report_names_the_starving_zones(fmt: str) -> None:
-    from pbem import report
     from pbem.game import games_dir
+    from pbem.reports.context import _style
+    from pbem.reports.render import environment
 
     folder = games_dir() / "red_russia"
     state = holding(relief=[])
     after = fold(state, played(state, FixedRng()))
     view = GAME.view(data(), after, "red")
-    position_ = GAME.report(data(), view, None, "red", report._style(folder), [])["position"]
-    text = report.environment(folder, fmt).get_template(f"position.{fmt}.j2").render(position=position_)
+    position_ = GAME.report(data(), view, None, "red", _style(folder), [])["position"]
+    text = environment(folder, fmt).get_template(f"position.{fmt}.j2").render(position=position_)
     assert ("Famine (19.2), no money or manpower at the next collection: "
             "Moscow, Petrograd, Nizhny Novgorod") in text

@@ -125,7 +125,7 @@ class Tiny:
                 events.append({"type": "held", "place": at[f], "faction": f,
                                "from": state["held"][at[f]]})
         if secrets is None:
-            raise ValueError("Tiny's goals need the referee's secrets (pbem.sealed)")
+            raise ValueError("Tiny's goals need the referee's secrets (pbem.crypto.sealed)")
         if turn == 1:  # the secret goals: a hidden shuffle, each sealed to its faction
             drawn = secrets.shuffle("t1:goals", sorted(data["game"]["goals"]))
             events.append({"type": "goals", "goals": {

@@ -1,6 +1,6 @@
 """Mail: building .eml messages, the outbox and its journal, SMTP out, mailboxes in.
 
-This module knows e-mail and nothing of games: `pbem.mailloop` decides what to send and
+This module knows e-mail and nothing of games: `pbem.mail.loop` decides what to send and
 what to do with orders that arrive. Every message is written to the outbox before any
 attempt to send it, and the journal (`journal.yaml` beside the .eml files) records per
 Message-ID whether it was delivered, so a server that is down or drops the connection

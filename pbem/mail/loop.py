@@ -1,7 +1,7 @@
 """The mail loop: reports out, orders in, deadlines, reminders, NMR, publishing.
 
 What `pbem mail`, `inbox`, `remind`, `tick` and `publish` do, as functions that return data
-and raise PbemError (pbem/cli/mail.py prints). E-mail itself is pbem/mail.py.
+and raise PbemError (pbem/cli/mail.py prints). E-mail itself is pbem/mail/transport.py.
 
 Settings in campaign.yaml (all optional):
 
@@ -57,8 +57,8 @@ from pbem.schedule import (
     opening_step,
 )
 
-if TYPE_CHECKING:  # pbem.mail (smtplib, imaplib, mailbox) loads only when mail is handled,
-    from pbem import mail as m  # so that `pbem status` stays quick with deadlines set
+if TYPE_CHECKING:  # pbem.mail.transport (smtplib, imaplib, mailbox) loads only when mail is handled,
+    from pbem.mail import transport as m  # so that `pbem status` stays quick with deadlines set
 
 INBOX = "inbox.yaml"
 
@@ -75,7 +75,7 @@ def settings(campaign: Campaign) -> dict[str, Any]:
 
 
 def outbox_of(campaign: Campaign, outbox: Path | None = None) -> m.Outbox:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     folder = outbox or settings(campaign).get("outbox") or Path(PRIVATE) / "outbox"
     path = Path(folder)
@@ -84,7 +84,7 @@ def outbox_of(campaign: Campaign, outbox: Path | None = None) -> m.Outbox:
 
 def smtp_of(campaign: Campaign, smtp: str | None, starttls: bool | None,
             user: str | None) -> m.Smtp:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     conf = settings(campaign)
     where = smtp or conf.get("smtp")
@@ -142,8 +142,9 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     """One message per player: the reports of their factions (text + HTML) and an orders
     template per awaited faction; at most once per phase unless `again`."""
     from pbem import api
-    from pbem import mail as m
-    from pbem import report as report_
+    from pbem.mail import transport as m
+    from pbem.reports.context import build_context
+    from pbem.reports.render import render_context
 
     campaign = Campaign.settled(root)
     state = campaign.state()
@@ -163,9 +164,9 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             continue
         texts, pages, attachments = [], [], []
         for faction in player.factions:
-            context = report_.build_context(root, faction, identities=identities)
-            texts.append(report_.render_context(context, folder, "text"))
-            pages.append(report_.render_context(context, folder, "html"))
+            context = build_context(root, faction, identities=identities)
+            texts.append(render_context(context, folder, "text"))
+            pages.append(render_context(context, folder, "html"))
             for t in context["orders_templates"]:
                 # one attachment per faction; the file for several is offered in the text
                 if t["awaited"] and not t.get("several"):
@@ -193,7 +194,7 @@ def mail(root: Path, outbox: Path | None = None, send: bool = False, smtp: str |
          now: datetime | None = None) -> dict[str, Any]:
     """`pbem mail`: queue this phase's reports in the outbox; with `send`, deliver every
     message still queued (reports, reminders, replies) and record each delivery."""
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     campaign = Campaign.open(root)
     box = outbox_of(campaign, outbox)
@@ -210,7 +211,7 @@ def send(root: Path, outbox: Path | None = None, smtp: str | None = None,
          starttls: bool | None = None, user: str | None = None,
          now: datetime | None = None) -> list[dict[str, Any]]:
     """Deliver what is queued, with the campaign's SMTP settings unless given."""
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     campaign = Campaign.open(root)
     return m.deliver(outbox_of(campaign, outbox), smtp_of(campaign, smtp, starttls, user), now=now)
@@ -223,7 +224,7 @@ def send(root: Path, outbox: Path | None = None, smtp: str | None = None,
 def _template(root: Path, faction: str, status: dict[str, Any],
               seed: str | None) -> m.Attachment | None:
     from pbem import api
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     try:
         body = api.bot(root, faction, seed=seed, template=True)  # pbem sign adds the salts
@@ -244,7 +245,7 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
     those not reminded in this phase yet; with `due_only`, only for the factions whose own
     reminder time (remind_hours before their deadline) has come: what `tick` does."""
     from pbem import api
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     campaign = Campaign.settled(root)
     box = outbox_of(campaign, outbox)
@@ -326,7 +327,7 @@ def tick(root: Path, now: datetime | None = None, *, send: bool = False,
     phase opened, and with `send` deliver what is queued (SMTP settings from campaign.yaml).
     `now` is the clock (the command line's); nothing below reads it."""
     from pbem import api
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     when = now or m.now_utc()
     campaign = Campaign.settled(root)
@@ -398,7 +399,7 @@ class Record:
 
 
 def _sources(maildir: Path | None, mbox: Path | None, imap: str | None) -> Any:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     given = [s for s in (maildir, mbox, imap) if s]
     if len(given) != 1:
@@ -434,7 +435,7 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     queued once (by the key reply:MESSAGE-ID).
     """
     from pbem import api  # noqa: F401 - it finishes a step a killed pbem left (Campaign.resume)
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     campaign = Campaign.settled(root)  # which is done first, before any mail is looked at
     late_policy(campaign)  # a bad setting stops here, before any mail is touched
@@ -517,7 +518,7 @@ def _taking(campaign: Campaign, incoming: m.Incoming, now: datetime | None,
     """The record of a mail whose orders are being applied: if pbem is killed now, the next
     run finds out from the log after `after_seq` whether they went in (`_landed`). A mail
     taken again after a kill keeps the step it was first taken at."""
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     after = prior.get("after_seq") if prior is not None else None
     return {"from": incoming.sender, "subject": incoming.subject, "at": _iso(now or m.now_utc()),
@@ -537,7 +538,7 @@ def _only(incoming: m.Incoming, landed: dict[str, Any] | None) -> m.Incoming:
 
 
 def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]) -> dict[str, Any]:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     return {"message_id": incoming.message_id, "from": incoming.sender,
             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
@@ -551,7 +552,7 @@ def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]
 def _entry_digests(campaign: Campaign, entry: dict[str, Any]) -> set[str]:
     """The digests (as `_digests` makes them) of the orders an orders step recorded: its
     signature digests, and its file: in orders/, or sealed (opened with the referee's key)."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     pending = entry.get("pending") or {}
     records = pending if "factions" in entry else {entry.get("faction"): pending}
@@ -604,7 +605,7 @@ def _landed(campaign: Campaign, incoming: m.Incoming, prior: dict[str, Any]) -> 
 
 
 def _failed(incoming: m.Incoming, now: datetime | None, problem: str) -> dict[str, Any]:
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     return {"message_id": incoming.message_id, "from": incoming.sender,
             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
@@ -616,7 +617,7 @@ def _lateness(campaign: Campaign, incoming: m.Incoming,
               now: datetime | None) -> list[dict[str, str]]:
     """The orders files of the mail that came after their faction's deadline: the mail's
     Date: (else `now`) against the deadline of the phase now awaiting them."""
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     due = deadline_of(campaign)
     if due is None:
@@ -636,7 +637,7 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
           now: datetime | None) -> dict[str, Any]:
     """Apply one mail's orders files like `pbem apply`; every problem as FILE:LINE."""
     from pbem import api
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     done: dict[str, Any] = {"message_id": incoming.message_id, "from": incoming.sender,
                             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
@@ -687,7 +688,7 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
            done: dict[str, Any], now: datetime | None) -> str | None:
     """Queue an answer to the sender when the sender is one of the players (never to a
     stranger: no backscatter). Returns the reply's Message-ID."""
-    from pbem import mail as m
+    from pbem.mail import transport as m
 
     players = {p.email.lower(): p for p in m.players(campaign.factions())}
     player = players.get(incoming.sender)

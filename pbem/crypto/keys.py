@@ -1,8 +1,8 @@
 """The cryptography the rest of pbem uses (DESIGN.md "Secrets").
 
 Canonical JSON, entry signatures, padded age envelopes (`seal`/`unseal`), commitments
-and the key files `pbem keygen` writes. The formats underneath are in `pbem.age` and
-`pbem.sshsig`; this module only combines them.
+and the key files `pbem keygen` writes. The formats underneath are in `pbem.crypto.age`
+and `pbem.crypto.sshsig`; this module only combines them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import age, sshsig
 from pbem.canonical import canonical_json
+from pbem.crypto import age, sshsig
 from pbem.errors import CryptoError, KeyFileError
 
 __all__ = [

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import crypto
+from pbem.crypto import keys as crypto
 from pbem.errors import CryptoError
 
 

@@ -1,4 +1,4 @@
-"""Turn reports: what one reader may know, gathered from views and the log, rendered by Jinja2.
+"""What a turn report says: what one reader may know, gathered from views and the log.
 
 `build_context` collects, for one reader (a faction, "public" or "referee"):
 
@@ -14,10 +14,9 @@
 
 Nothing here reads the game state except through `game.view`, so a report cannot show what
 the view hides; sealed values are shown only when the reader's own key opens them.
-Templates live in `templates/` (the shared layout, and the neutral partials
-`position.*.j2` and `changes.*.j2`) and `games/<id>/templates/` (the game's partials,
-searched first: its own `position`, `changes` and `hand`). jinja2 is imported only when
-rendering (start-up speed).
+The context is plain data; pbem/reports/render.py renders it with Jinja2 (the neutral
+partials `position.*.j2` and `changes.*.j2` of `templates/` show `view_tables` and
+`view_changes`).
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ from pbem.contributions import PHASE as ROUND_PHASE
 from pbem.contributions import TEMPLATE_NOTE
 from pbem.errors import CryptoError, DataError, UsageError
 
-FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
 READERS = ("public", "referee")
 VERIFY = (
     "Every die above is drawn from the referee's seed committed at the start of the campaign, "
@@ -123,7 +121,7 @@ def _snapshot(campaign: Any, entries: list[dict[str, Any]], seq: int) -> dict[st
 
 def _openings(campaign_id: str, entries: list[dict[str, Any]]) -> dict[str, int]:
     """Commitment -> seq of the step that published its opening (reveal or unseal)."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     nodes = [(e["seq"], n) for e in entries for n in sealed.find_sealed(e)]
     out: dict[str, int] = {}
@@ -144,7 +142,7 @@ def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
                   identities: list[str] | None) -> list[dict[str, Any]]:
     """Every sealed value in the log that `who` may know of: its own (everything, for the
     referee; only that something is sealed, for the public), opened when the key allows."""
-    from pbem import sealed
+    from pbem.crypto import sealed
 
     revealed = _openings(campaign_id, entries)
     out: list[dict[str, Any]] = []
@@ -221,7 +219,7 @@ def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, An
 def _cell(value: Any) -> Any:
     """A value of a view as one table cell: numbers stay numbers, a sealed value is only
     said to be sealed, lists and small mappings become text."""
-    from pbem.sealed import is_sealed
+    from pbem.crypto.sealed import is_sealed
 
     if is_sealed(value):
         return SEALED
@@ -242,7 +240,7 @@ def view_tables(view: dict[str, Any]) -> dict[str, Any]:
     """The neutral position (templates/position.*.j2): each part of the view in its order,
     a mapping of records as a table (a row per key, a column per field), any other value
     as one line (`Turn: 3`, `Score: blue 2, gold 1`)."""
-    from pbem.sealed import is_sealed
+    from pbem.crypto.sealed import is_sealed
 
     tables: list[dict[str, Any]] = []
     lines: list[str] = []
@@ -262,7 +260,7 @@ def view_tables(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def _flat(value: Any, path: str, out: dict[str, Any]) -> dict[str, Any]:
-    from pbem.sealed import is_sealed
+    from pbem.crypto.sealed import is_sealed
 
     if isinstance(value, dict) and value and not is_sealed(value):
         for k, v in value.items():
@@ -500,90 +498,3 @@ ROUND_TEXT = ("Nothing is on the board yet. This is the contribution round: ever
               "When every salt is in, the set-up is drawn with a key that mixes them into the "
               "referee's hidden secret, committed to before any salt existed, so that nobody, "
               "the referee included, chose the draws (docs/fairness.md, \"Hidden draws\").")
-
-
-# ---------------------------------------------------------------------------------------
-# rendering
-
-
-def _text_table(rows: list[list[Any]], headers: list[str]) -> str:
-    """Rows as fixed-width columns (numbers right-aligned), for plain-text mail and BBCode."""
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    numeric = [all(r[i].lstrip("+-").isdigit() or r[i] in ("", "-") for r in cells[1:])
-               for i in range(len(headers))]
-
-    def fmt(row: list[str]) -> str:
-        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(row, widths, numeric, strict=True)]
-        return "  ".join(parts).rstrip()
-
-    lines = [fmt(cells[0]), "  ".join("-" * w for w in widths)]
-    lines += [fmt(r) for r in cells[1:]]
-    return "\n".join(lines)
-
-
-def _md_cell(value: Any) -> str:
-    return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
-
-
-_ENVIRONMENTS: dict[tuple[str, str], Any] = {}
-
-
-def environment(game_folder: Path, fmt: str) -> Any:
-    """The Jinja2 environment of one format: the game's partials first, then the shared.
-
-    Kept per process, so `pbem mail` compiles each template once for all its reports."""
-    key = (str(game_folder), fmt)
-    if key not in _ENVIRONMENTS:
-        _ENVIRONMENTS[key] = _environment(game_folder, fmt)
-    return _ENVIRONMENTS[key]
-
-
-def _environment(game_folder: Path, fmt: str) -> Any:
-    import jinja2
-
-    from pbem.game import templates_dir
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(game_folder / "templates"), str(templates_dir())]),
-        autoescape=fmt == "html",
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["texttable"] = _text_table
-    env.filters["mdcell"] = _md_cell
-    env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
-    env.filters["dash"] = lambda v: "-" if v is None else v
-    return env
-
-
-def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    from markupsafe import Markup
-
-    env = environment(game_folder, fmt)
-    ctx = dict(context)
-    if fmt == "html":  # the one value that is markup already (the game escapes its SVG)
-        ctx["map_svg"] = Markup(context["map_svg"] or "")
-    text: str = env.get_template(f"report.{FORMATS[fmt]}.j2").render(**ctx)
-    return text
-
-
-def render(root: Path, who: str, fmt: str, turn: int | None = None,
-           identities: list[str] | None = None) -> str:
-    """The report of `who` for `turn` (default: the latest complete turn and the current one)
-    in `fmt` (text, html, md or bbcode)."""
-    if fmt not in FORMATS:
-        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    from pbem.campaign import Campaign
-
-    context = build_context(root, who, turn, identities)
-    return render_context(context, Campaign.open(root).data.folder, fmt)
-
-
-def report_name(context: dict[str, Any], fmt: str) -> str:
-    """`<campaign>-t<turn>-<who>.<ext>`, the file name of `report --out DIR`."""
-    return f"{context['campaign']}-t{context['turn']}-{context['who']}.{FORMATS[fmt]}"

@@ -1,0 +1,103 @@
+"""Turn reports rendered by Jinja2: the context of pbem/reports/context.py in one format.
+
+`render` builds the context of one reader (`pbem.reports.context.build_context`) and
+renders it; `render_context` renders a context already built (`pbem mail` builds each
+once for its text and HTML parts). Templates live in `templates/` (the shared layout, and
+the neutral partials `position.*.j2` and `changes.*.j2`) and `games/<id>/templates/` (the
+game's partials, searched first: its own `position`, `changes` and `hand`). This is the
+only module of pbem that imports jinja2 and markupsafe, and only when rendering (start-up
+speed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import UsageError
+from pbem.reports.context import build_context
+
+FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
+
+
+def _text_table(rows: list[list[Any]], headers: list[str]) -> str:
+    """Rows as fixed-width columns (numbers right-aligned), for plain-text mail and BBCode."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    numeric = [all(r[i].lstrip("+-").isdigit() or r[i] in ("", "-") for r in cells[1:])
+               for i in range(len(headers))]
+
+    def fmt(row: list[str]) -> str:
+        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(row, widths, numeric, strict=True)]
+        return "  ".join(parts).rstrip()
+
+    lines = [fmt(cells[0]), "  ".join("-" * w for w in widths)]
+    lines += [fmt(r) for r in cells[1:]]
+    return "\n".join(lines)
+
+
+def _md_cell(value: Any) -> str:
+    return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
+
+
+_ENVIRONMENTS: dict[tuple[str, str], Any] = {}
+
+
+def environment(game_folder: Path, fmt: str) -> Any:
+    """The Jinja2 environment of one format: the game's partials first, then the shared.
+
+    Kept per process, so `pbem mail` compiles each template once for all its reports."""
+    key = (str(game_folder), fmt)
+    if key not in _ENVIRONMENTS:
+        _ENVIRONMENTS[key] = _environment(game_folder, fmt)
+    return _ENVIRONMENTS[key]
+
+
+def _environment(game_folder: Path, fmt: str) -> Any:
+    import jinja2
+
+    from pbem.game import templates_dir
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(game_folder / "templates"), str(templates_dir())]),
+        autoescape=fmt == "html",
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["texttable"] = _text_table
+    env.filters["mdcell"] = _md_cell
+    env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
+    env.filters["dash"] = lambda v: "-" if v is None else v
+    return env
+
+
+def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    from markupsafe import Markup
+
+    env = environment(game_folder, fmt)
+    ctx = dict(context)
+    if fmt == "html":  # the one value that is markup already (the game escapes its SVG)
+        ctx["map_svg"] = Markup(context["map_svg"] or "")
+    text: str = env.get_template(f"report.{FORMATS[fmt]}.j2").render(**ctx)
+    return text
+
+
+def render(root: Path, who: str, fmt: str, turn: int | None = None,
+           identities: list[str] | None = None) -> str:
+    """The report of `who` for `turn` (default: the latest complete turn and the current one)
+    in `fmt` (text, html, md or bbcode)."""
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    from pbem.campaign import Campaign
+
+    context = build_context(root, who, turn, identities)
+    return render_context(context, Campaign.open(root).data.folder, fmt)
+
+
+def report_name(context: dict[str, Any], fmt: str) -> str:
+    """`<campaign>-t<turn>-<who>.<ext>`, the file name of `report --out DIR`."""
+    return f"{context['campaign']}-t{context['turn']}-{context['who']}.{FORMATS[fmt]}"
