@@ -649,3 +649,25 @@ def test_a_kept_file_whose_committed_text_is_not_the_revealed_one(camp: Path) ->
     assert again.problems == [f"log/000009.yaml: {path} as committed is not the file the log reveals"]
     assert again._keep("log/000010.yaml", path, head) is None
     assert again.problems[-1] == f"log/000010.yaml: names {path}, which log/000009.yaml named already"
+
+
+def test_a_die_changed_and_signed_again(camp: Path) -> None:
+    """A dishonest referee changes one die of the last step and signs the entry again: the
+    audit names that die, by label and value, against the seed and salts."""
+    name = "log/000035.yaml"
+    entry = yamlio.read_trusted(camp / name)
+    die = entry["dice"][3]
+    die["value"] = die["value"] % die["sides"] + 1
+    amend_head(camp, name, entry)
+    assert (f"{name}: die {die['label']} = {die['value']} is not what the seed and salts give"
+            in problems(camp))
+
+
+def test_a_batch_number_changed_and_signed_again(camp: Path) -> None:
+    name = "log/000035.yaml"
+    entry = yamlio.read_trusted(camp / name)
+    assert entry["batch"] == 13
+    entry["batch"] = 12
+    amend_head(camp, name, entry)
+    assert problems(camp)[0] == (f"{name}: uses batch 12 of the seed chain; the next unused one "
+                                 "is 13 (a reused or skipped chain element)")
