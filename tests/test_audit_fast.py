@@ -422,6 +422,19 @@ def test_sealed_orders_resolved_but_not_revealed(camp: Path) -> None:
         "has card:red-commanders:t1:e0:leader (d6)"]
 
 
+def test_a_resolution_that_reveals_nothing_at_all(camp: Path) -> None:
+    """The whole `revealed` record left out, not one faction's: every sealed file is named,
+    and the audit goes on to the replay."""
+    cheat = Referee(camp)
+    sealed = sorted(cheat.entry(19)["revealed"])
+    del cheat.entry(19)["revealed"]
+    cheat.rewrite()
+    found = problems(camp)
+    assert [p for p in found if "were resolved but not revealed" in p] == [
+        f"log/000019.yaml: the sealed orders of {f} were resolved but not revealed" for f in sealed]
+    assert any("cannot be replayed" in p for p in found)
+
+
 def test_revealed_orders_that_are_not_the_signed_file(camp: Path) -> None:
     """The opening of Red's sealed purchase orders holds another body than the file it
     publishes (sealed again, so the commitment opens)."""
