@@ -684,3 +684,42 @@ def test_a_batch_number_changed_and_signed_again(camp: Path) -> None:
     amend_head(camp, name, entry)
     assert problems(camp)[0] == (f"{name}: uses batch 12 of the seed chain; the next unused one "
                                  "is 13 (a reused or skipped chain element)")
+
+
+def test_a_contribution_round_that_asks_a_faction_the_game_lacks(camp: Path) -> None:
+    """The round must ask exactly the game's factions: one left out, or one added."""
+    everyone = ["north", "red", "siberian", "south"]
+    auditor = audit._Audit(camp)
+    auditor._round("log/000001.yaml", {"contribute": everyone})
+    auditor._round("log/000001.yaml", {})
+    assert auditor.problems == []
+    auditor._round("log/000001.yaml", {"contribute": [*everyone, "martians"]})
+    auditor._round("log/000001.yaml", {"contribute": ["red"]})
+    auditor._round("log/000001.yaml", {"contribute": []})
+    assert auditor.problems == [
+        "log/000001.yaml: the contribution round asks martians, north, red, siberian, south, not "
+        "every faction of the game (differs for martians)",
+        "log/000001.yaml: the contribution round asks red, not every faction of the game (differs "
+        "for north, siberian, south)",
+        "log/000001.yaml: the contribution round asks nobody, not every faction of the game "
+        "(differs for north, red, siberian, south)"]
+
+
+def test_the_audit_knows_every_sealed_value_the_orders_carry(camp: Path) -> None:
+    """Each sealed node of the recorded orders (a sealed file, a secret part, a file sealed
+    for its secret) is listed by what it seals, so that an unopened one can be named."""
+    from pbem.log import recorded
+
+    auditor = audit._Audit(camp)
+    assert auditor.run()["unopened"] == []
+    expected = {}
+    for entry in Campaign.open(camp).entries():
+        if entry["type"] == "orders":
+            for record in recorded(entry).values():
+                for key in ("sealed", "secret", "file_sealed"):
+                    if key in record:
+                        node = record[key]
+                        expected[node["commitment"]] = f"{node['kind']} {node['id']} of {node['owner']}"
+    assert {k: v for k, v in auditor.sealed.items() if k in expected} == expected
+    kinds = {v.split()[0] for v in expected.values()}
+    assert len(kinds) >= 2 and len(expected) == 15 + 2 * 4
