@@ -316,6 +316,11 @@ def _explain(error: ValidationError) -> Iterator[tuple[list[Key], list[Key], str
     yield from _explain_value(error)
 
 
+# a number's bounds, as the message says them
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+           "exclusiveMaximum": "less than"}
+
+
 def _explain_value(error: ValidationError) -> Iterator[tuple[list[Key], list[Key], str]]:
     path, kind, want, value, schema = _fields(error)
     got = f", got {_show(value)}"
@@ -326,14 +331,8 @@ def _explain_value(error: ValidationError) -> Iterator[tuple[list[Key], list[Key
         message = f"expected one of {', '.join(_plain(v) for v in want)}{got}"
     elif kind == "const":
         message = f"expected {_plain(want)}{got}"
-    elif kind == "minimum":
-        message = f"expected at least {want}{got}"
-    elif kind == "maximum":
-        message = f"expected at most {want}{got}"
-    elif kind == "exclusiveMinimum":
-        message = f"expected more than {want}{got}"
-    elif kind == "exclusiveMaximum":
-        message = f"expected less than {want}{got}"
+    elif kind in _BOUNDS:
+        message = f"expected {_BOUNDS[kind]} {want}{got}"
     elif kind in ("minItems", "maxItems"):
         bound = "at least" if kind == "minItems" else "at most"
         message = f"expected {bound} {want} item{'s' if want != 1 else ''}, got {len(value)}"
