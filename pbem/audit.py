@@ -414,7 +414,9 @@ class _Audit:
             self._keep(name, out["file"], sha, value["file"].encode("utf-8"))
             if value.get("signature"):
                 self._keep(name, f"{out['file']}.sig", sha, value["signature"].encode("utf-8"))
-            doc = yamlio.load_untrusted(value["file"], f"{name}: {out['file']}")
+            doc = self._read(name, out["file"], value["file"])
+            if doc is None:
+                continue
             if body_of(doc.data, item["faction"]) != item["body"]:
                 self.problem(f"{name}: {out['file']} is not the orders that were recorded")
             if (item["secret"] in self.opened
@@ -451,10 +453,8 @@ class _Audit:
                    else self._keep(name, record["file"], sha))
             if raw is None:
                 continue
-            try:
-                doc = yamlio.load_untrusted(raw, record["file"])
-            except PbemError as exc:
-                self.problem(f"{name}: {record['file']} cannot be read: {exc.message}")
+            doc = self._read(name, record["file"], raw)
+            if doc is None:
                 continue
             if normal(body_of(doc.data, faction)) != record["body"]:
                 self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
@@ -471,6 +471,16 @@ class _Audit:
             if record.get("sig_digest") != hashlib.sha256(text.encode("utf-8")).hexdigest():
                 self.problem(f"{name}: {sig_path} is not the signature that was recorded")
             self._signature(name, faction, raw, text)
+
+    def _read(self, name: str, path: str, text: str | bytes) -> yamlio.Doc | None:
+        """An orders file as recorded or revealed, parsed as untrusted input; one that does
+        not parse is a problem of the step (the referee recorded it as orders), not the end
+        of the audit."""
+        try:
+            return yamlio.load_untrusted(text, path)
+        except PbemError as exc:
+            self.problem(f"{name}: {path} cannot be read: {exc.message}")
+            return None
 
     def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any],
                   sha: str) -> dict[str, Any]:
@@ -509,10 +519,12 @@ class _Audit:
                                  "the one recorded with them")
                 from pbem.orders import body_of
 
-                doc = yamlio.load_untrusted(value["file"], f"{name}: revealed orders of {faction}")
-                if body_of(doc.data, faction) != value["body"]:
-                    self.problem(f"{name}: the revealed orders of {faction} are not the signed file")
-                self._header(name, faction, record["file"], doc.data, entry)
+                doc = self._read(name, record["file"], value["file"])
+                if doc is not None:
+                    if body_of(doc.data, faction) != value["body"]:
+                        self.problem(f"{name}: the revealed orders of {faction} are not the "
+                                     "signed file")
+                    self._header(name, faction, record["file"], doc.data, entry)
             bodies[faction] = dict(value["body"])
             if value.get("secret") is not None:
                 bodies[faction]["secret"] = value["secret"]

@@ -472,6 +472,64 @@ def test_a_revealed_file_whose_body_is_not_the_record(camp: Path) -> None:
         "and dice"]
 
 
+def _commit_to(cheat: Referee, node: dict[str, Any], value: Any) -> str:
+    """Make `node` a commitment to `value`, as a referee who sealed it so would: the
+    nonce of its opening is returned."""
+    from pbem.crypto import keys, sealed
+
+    node["commitment"], nonce = keys.commit(sealed.node_context(cheat.campaign.id, node), value)
+    return nonce.hex()
+
+
+def _unreadable(text: str, path: str) -> str:
+    """The problem the audit names for an orders file `path` whose text does not parse."""
+    try:
+        yamlio.load_untrusted(text, path)
+    except Exception as exc:  # noqa: BLE001
+        return f"{path} cannot be read: {exc.message}"  # type: ignore[attr-defined]
+    raise AssertionError("the text parses")
+
+
+def test_a_revealed_file_that_cannot_be_read(camp: Path) -> None:
+    """The file Siberia sealed its attack spending in is revealed at the end of the turn as
+    text that is not YAML, committed to so (a referee who sealed that text): the audit names
+    it and goes on to the steps after it."""
+    cheat = Referee(camp)
+    bad = "orders: [\n"
+    out = cheat.entry(29)["files_revealed"][0]
+    assert out["file"] == REVEALED
+    out["value"] = {"file": bad}
+    out["nonce"] = _commit_to(cheat, cheat.entry(21)["pending"]["file_sealed"], out["value"])
+
+    def publish(n: int, changes: dict[str, bytes | None]) -> None:
+        if n >= 28:  # the commit of step 29 writes the revealed file as published
+            changes[REVEALED] = bad.encode()
+            changes[f"{REVEALED}.sig"] = None
+
+    cheat.rewrite(files=publish)
+    assert problems(camp) == [f"log/000029.yaml: {_unreadable(bad, REVEALED)}"]
+
+
+def test_revealed_sealed_orders_whose_file_cannot_be_read(camp: Path) -> None:
+    """Red's sealed purchase orders opened at step 19 with a file that is not YAML beside
+    the body they were resolved with (sealed so): the file is named unreadable, it is not the
+    file committed, and its signature is not Red's signature of it."""
+    cheat = Referee(camp)
+    bad = "orders: [\n"
+    opening = cheat.entry(19)["revealed"]["red"]
+    opening["value"]["file"] = bad
+    record = cheat.entry(15)["pending"]  # red's orders for purchase, sealed
+    assert cheat.entry(15)["faction"] == "red"
+    opening["nonce"] = _commit_to(cheat, record["sealed"], opening["value"])
+    cheat.rewrite()
+    path = record["file"]
+    assert problems(camp) == [
+        f"log/000019.yaml: {path} as committed is not the file the log reveals",
+        "log/000019.yaml: the signature of red's orders does not verify: the signature does "
+        "not match the signed file",
+        f"log/000019.yaml: {_unreadable(bad, path)}"]
+
+
 # ---------------------------------------------------------------------------------------
 # tags
 
