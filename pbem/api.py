@@ -18,7 +18,7 @@ from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign, protected
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
-from pbem.game import Phase, apply_all, clone, game_ids, get_game, load_data
+from pbem.game import apply_all, clone, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -28,6 +28,7 @@ from pbem.log import (
     normal,
     recorded,
     sealed_files,
+    sealed_phase,
     undone_steps,
 )
 from pbem.orders import Checked, Signing, check_orders
@@ -417,12 +418,6 @@ def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> App
             result.resolved = _advance(campaign, state)
     result.status = status(root)
     return result
-
-
-def sealed_phase(phase: Phase) -> bool:
-    """Orders of a phase where several factions act at once stay sealed to the referee
-    until it resolves, so a late player cannot read an early player's orders (DESIGN.md)."""
-    return len(phase.awaiting) > 1
 
 
 def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,

@@ -33,7 +33,16 @@ from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign
 from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
-from pbem.log import GENESIS, Folder, entry_hash, entry_name, normal, recorded, sealed_files
+from pbem.log import (
+    GENESIS,
+    Folder,
+    entry_hash,
+    entry_name,
+    normal,
+    recorded,
+    sealed_files,
+    sealed_phase,
+)
 from pbem.orders import SIGNATURE_NAMESPACE
 
 TURN_TAG = re.compile(r"^turn-\d{4}$")
@@ -432,7 +441,20 @@ class _Audit:
         """Each faction's record (one, or several from one file of one player)."""
         from pbem.orders import body_of
 
+        phase = self.game.phase(self.data, before["game"])
+        if (entry.get("turn"), entry.get("phase")) != (phase.turn, phase.name):
+            self.problem(f"{name}: records orders for turn {entry.get('turn')} "
+                         f"{entry.get('phase')}, but the game is at turn {phase.turn} {phase.name}")
         for faction, record in recorded(entry).items():
+            if faction not in phase.awaiting:
+                self.problem(f"{name}: records orders of {faction}, which the phase does not "
+                             f"await (it awaits {', '.join(phase.awaiting) or 'nobody'})")
+            elif sealed_phase(phase) and "sealed" not in record:
+                # several factions act at once: orders in the open would show one player's
+                # to the others before they send theirs
+                self.problem(f"{name}: the orders of {faction} are recorded in the open in a "
+                             "phase where several factions act at once (they stay sealed until "
+                             "it resolves)")
             if not record.get("sig_digest"):
                 self._unsigned(name, faction, entry)
             for key in ("sealed", "secret", "file_sealed"):
@@ -447,10 +469,8 @@ class _Audit:
             self._legal(name, faction, body, before)
             if "file_sealed" in record:
                 continue  # the file holds the secret: checked when it is revealed
-            # one file for several factions of one player is named by each of them
-            shared = record["file"] in self.kept and self.kept[record["file"]][0] == name
-            raw = (self.store.read_at(sha, record["file"]) if shared
-                   else self._keep(name, record["file"], sha))
+            # (a file for several factions is for a phase where they act at once: sealed)
+            raw = self._keep(name, record["file"], sha)
             if raw is None:
                 continue
             doc = self._read(name, record["file"], raw)
@@ -463,8 +483,7 @@ class _Audit:
             sig_path = f"{record['file']}.sig"
             if not record.get("sig_digest") and self.store.read_at(sha, sig_path) is None:
                 continue  # unsigned (allowed for this faction when it was recorded)
-            signature = (self.store.read_at(sha, sig_path) if shared
-                         else self._keep(name, sig_path, sha))
+            signature = self._keep(name, sig_path, sha)
             if signature is None:
                 continue
             text = signature.decode("ascii", "replace")

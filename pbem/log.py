@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem.canonical import canonical_json
 from pbem.contributions import pre_game
-from pbem.game import Game, GameData, apply_all, clone
+from pbem.game import Game, GameData, Phase, apply_all, clone
 
 ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat")
 # the steps an undo may take back; set-up and the final unseal (its openings are public
@@ -198,6 +198,13 @@ def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, A
     if "settings" in current:
         after["settings"] = clone(current["settings"])
     return after
+
+
+def sealed_phase(phase: Phase) -> bool:
+    """Orders of a phase where several factions act at once stay sealed to the referee
+    until it resolves, so a late player cannot read an early player's orders (DESIGN.md);
+    the audit holds a log to it."""
+    return len(phase.awaiting) > 1
 
 
 def sealed_files(before: dict[str, Any]) -> list[dict[str, Any]]:

@@ -530,6 +530,50 @@ def test_revealed_sealed_orders_whose_file_cannot_be_read(camp: Path) -> None:
         f"log/000019.yaml: {_unreadable(bad, path)}"]
 
 
+def test_orders_recorded_for_another_phase(camp: Path) -> None:
+    """Red's orders of step 6 (Red's placement) relabelled as orders of the reductions."""
+    cheat = Referee(camp)
+    cheat.entry(6)["phase"] = "setup-reduce"
+    cheat.rewrite()
+    assert problems(camp) == [
+        "log/000006.yaml: records orders for turn 0 setup-reduce, but the game is at turn 0 "
+        "setup-place-red",
+        f"log/000006.yaml: {SIGNED} is headed for another phase than the step that records it "
+        "(turn 0, setup-reduce, red)"]
+
+
+def test_orders_recorded_for_a_faction_the_phase_does_not_await(camp: Path) -> None:
+    """Siberia's action orders of step 21 recorded as Red's, in Siberia's impulse."""
+    cheat = Referee(camp)
+    cheat.entry(21)["faction"] = "red"
+    cheat.rewrite()
+    found = problems(camp)
+    assert found[0] == ("log/000021.yaml: records orders of red, which the phase does not await "
+                        "(it awaits siberian)")
+    assert [p for p in found if "does not await" in p] == found[:1]
+
+
+def test_orders_of_a_phase_where_all_act_at_once_recorded_in_the_open(camp: Path) -> None:
+    """Red's purchase orders (step 15) recorded in the open, the file and its signature
+    committed with them, as a referee who shows them to the Whites before they send theirs
+    would: the resolution and its dice are as before."""
+    cheat = Referee(camp)
+    value = cheat.entry(19)["revealed"].pop("red")["value"]
+    record = cheat.entry(15)["pending"]
+    del record["sealed"]
+    record.update(body=value["body"], salt=value["salt"])
+
+    def publish(n: int, changes: dict[str, bytes | None]) -> None:
+        if n >= 14:
+            changes[record["file"]] = value["file"].encode()
+            changes[f"{record['file']}.sig"] = value["signature"].encode()
+
+    cheat.rewrite(files=publish)
+    assert problems(camp) == [
+        "log/000015.yaml: the orders of red are recorded in the open in a phase where several "
+        "factions act at once (they stay sealed until it resolves)"]
+
+
 # ---------------------------------------------------------------------------------------
 # tags
 
