@@ -15,10 +15,19 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
-from pbem.campaign import CONFIG, PRIVATE, STATE, Campaign, protected
+from pbem.campaign import (
+    CONFIG,
+    DORMANT_SEAT,
+    PRIVATE,
+    SEAT_KEYS,
+    STATE,
+    Campaign,
+    entered_seats,
+    protected,
+)
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
-from pbem.game import apply_all, clone, game_ids, get_game, load_data
+from pbem.game import apply_all, clone, dormant, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -121,6 +130,12 @@ def _known_faction(faction: str, known: list[str], flag: str, text: str, game_id
                          f"factions of {game_id}: {', '.join(known)}")
 
 
+def _not_dormant(faction: str, later: list[str], flag: str, text: str) -> None:
+    if faction in later:
+        raise UsageError(f"{flag} {text!r}: {faction} enters later in the game; it is seated "
+                         "when it enters (by the rules, or with pbem seat)")
+
+
 def _check_requires(specs: list[dict[str, Any]], chosen: dict[str, Any]) -> None:
     """An option turned on that needs others (its `requires`) without them is refused."""
     for spec in specs:
@@ -165,24 +180,28 @@ def new_campaign(
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise UsageError(f"{root}: exists and is not empty; choose a new folder")
     known = [f["id"] for f in desc["factions"]]
+    later = dormant(game, data)  # powers that enter mid-game: seated by the step that does it
     factions: dict[str, dict[str, Any]] = {}
     seated: dict[str, list[str]] = {}
     for text in players or []:
         names, pname, email = parse_player(text)
         for faction in names:
             _known_faction(faction, known, "--player", text, game_id)
+            _not_dormant(faction, later, "--player", text)
             if faction in factions:
                 raise UsageError(f"--player {text!r}: {faction} has a player already")
             factions[faction] = {"player": pname, "email": email, "hotseat": False}
         seated[f"{pname} <{email}>"] = seated.get(f"{pname} <{email}>", []) + names
     _check_seating(desc, seated)
     for faction in known:
-        factions.setdefault(faction, {"player": "hot-seat", "email": "", "hotseat": True})
+        factions.setdefault(faction, dict(DORMANT_SEAT) if faction in later
+                            else {"player": "hot-seat", "email": "", "hotseat": True})
     for text in keys or []:
         names, file = parse_key(text)
         recipient, ssh = read_key_card(file)
         for faction in names:
             _known_faction(faction, known, "--key", text, game_id)
+            _not_dormant(faction, later, "--key", text)
             factions[faction].update(age=recipient, ssh=ssh, unsigned_ok=False)
     if keys_dir is not None:
         clash = [keys_dir / f"{f}{s}" for f in known for s in (".key", "_ed25519")
@@ -219,7 +238,7 @@ def new_campaign(
             keys_dir.mkdir(parents=True, exist_ok=True)
             made: dict[str, list[str]] = {}
             for faction in known:
-                if "age" in factions[faction]:
+                if "age" in factions[faction] or faction in later:
                     continue
                 # a player of several factions has one key pair, under each faction's name
                 seat = next((fs for fs in seated.values() if faction in fs), [faction])
@@ -249,8 +268,9 @@ def new_campaign(
         Store.init(root)
         rng = randomness.hidden_rng(secret)  # set-up draws: hidden until unseal
         campaign = Campaign(root, config)
+        playing = [f for f in known if f not in later]  # those seated now contribute
         if contributions:  # nothing hidden is drawn before the players' salts are in
-            game_state = pre_game(chosen, known)
+            game_state = pre_game(chosen, playing)
         else:
             game_state = game.setup(data, chosen, rng)
         phase = campaign.game.phase(data, game_state)
@@ -259,7 +279,7 @@ def new_campaign(
             summary=f"new {desc['name']} campaign {campaign_id}"
                     + (" (reproducible from --seed: NOT secret)" if seed is not None else ""),
             options=chosen, randomness=randomness.published(secret),
-            contribute=known if contributions else None,
+            contribute=playing if contributions else None,
             dice=[r._asdict() for r in rng.rolls] or None, settings=protected(config),
         )
         campaign.write_step(
@@ -311,7 +331,9 @@ def status(root: Path) -> dict[str, Any]:
         "reproducible": bool(campaign.config.get("reproducible")),
         # factions whose orders need no signature: hot-seat, or no key registered
         "unsigned_ok": sorted(f for f, v in campaign.factions().items()
-                              if v.get("unsigned_ok", "ssh" not in v)),
+                              if v.get("unsigned_ok", "ssh" not in v) and not v.get("dormant")),
+        # powers that enter mid-game and have no player yet
+        "unseated": sorted(campaign.unseated()),
         "hidden_draws": hidden_draws(state),  # how the set-up and the shuffles are keyed
     }
     if phase.over:
@@ -358,6 +380,7 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
         check_orders(
             p, campaign_id=campaign.id, phase=phase, game=campaign.game, data=campaign.data,
             game_state=state["game"], factions=factions, signing=sig, players=campaign.players(),
+            unseated=campaign.unseated(),
         )
         for p in paths
     ]
@@ -562,6 +585,32 @@ def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[
     return out
 
 
+def _entered(campaign: Campaign, state: dict[str, Any], new_game: dict[str, Any]
+             ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """What a step that takes the game to `new_game` seats: the seats of the powers it
+    makes enter (pbem.campaign.entered_seats), campaign.yaml as it then reads (to commit
+    with the step) and the engine's state with those seats in its settings."""
+    factions = campaign.factions()
+    seats = entered_seats(campaign.game, campaign.data, state["game"], new_game,
+                          {f: dict(v) for f, v in factions.items()})
+    if not seats:
+        return {}, {}, state
+    config = dict(campaign.config)
+    config["factions"] = {f: dict(v) for f, v in factions.items()}
+    for faction, seat in seats.items():  # what is not the seat (a time zone, say) stays
+        kept = {k: v for k, v in config["factions"].get(faction, {}).items()
+                if k not in SEAT_KEYS}
+        config["factions"][faction] = {**seat, **kept}
+    settings = clone(state.get("settings") or protected(campaign.config))
+    settings.setdefault("factions", {}).update(seats)
+    return seats, {CONFIG: _config_text(config)}, {**state, "settings": settings}
+
+
+def _entered_summary(seats: dict[str, Any]) -> str:
+    return "; ".join(f"{f} enters the game, played by {seat.get('player')}"
+                     for f, seat in sorted(seats.items()))
+
+
 def pending_salts(pending: dict[str, Any], revealed: dict[str, Any]) -> dict[str, str]:
     """The salts the players sent with the orders of the phase being resolved."""
     salts = {}
@@ -620,9 +669,12 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         if defaults:
             summary += (" (no orders from " + ", ".join(f"{f}: {used[f]}" for f in defaults)
                         + ")")
+        seats, seated_files, seated_state = _entered(campaign, state, new_game)
+        if seats:
+            summary += "; " + _entered_summary(seats)
         entry = make_entry(
             seq=seq, prev=state["head"], kind="resolve", turn=phase.turn, phase=phase.name,
-            summary=summary, revealed=revealed or None,
+            summary=summary, revealed=revealed or None, seats=seats or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
             nmr_policy=used or None,
             hidden_draws=hidden_draws or None,
@@ -631,7 +683,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             events=events, dice=[r._asdict() for r in rng.rolls],
         )
         tag = f"turn-{after.turn:04d}" if after.turn != phase.turn else None
-        files = {}
+        files = dict(seated_files)
         for faction, opening in revealed.items():  # the orders files as received, now public
             stored = pending[faction]["file"]
             files[stored] = opening["value"]["file"]
@@ -641,7 +693,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             files[out["file"]] = out["value"]["file"]
             if out["value"].get("signature"):
                 files[f"{out['file']}.sig"] = out["value"]["signature"]
-        campaign.write_step(entry, {**state, "game": new_game, **after_resolve(state, entry)},
+        campaign.write_step(entry, {**seated_state, "game": new_game, **after_resolve(state, entry)},
                             f"step {seq}: {summary}", extra=files, tag=tag)
         state = campaign.state()
         resolved.append({"seq": seq, "phase": phase.name, "turn": phase.turn,
@@ -882,8 +934,7 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
         config = dict(campaign.config)
         config["factions"] = {f: dict(v) for f, v in campaign.factions().items()}
         for faction in factions:  # what is not the seat (a time zone, say) stays
-            kept = {k: v for k, v in config["factions"][faction].items()
-                    if k not in ("player", "email", "age", "ssh", "hotseat", "unsigned_ok")}
+            kept = {k: v for k, v in config["factions"][faction].items() if k not in SEAT_KEYS}
             config["factions"][faction] = {**new, **kept}
         settings = protected(config)
         seq = state["seq"] + 1
@@ -924,13 +975,20 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
         phase = campaign.phase(state)
         seq = state["seq"] + 1
         summary = f"adjustment ({len(events)} event{'s' if len(events) != 1 else ''}): {reason.strip()}"
+        try:
+            seats, files, seated_state = _entered(campaign, state, game_state)
+        except ValueError as exc:
+            raise InputFileError(f"{path}: {exc}") from None
+        if seats:
+            summary += "; " + _entered_summary(seats)
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,
                            phase=phase.name, summary=summary, reason=reason.strip(),
-                           events=normal(events))
+                           events=normal(events), seats=seats or None)
         # the engine's other fields (sealed orders, salts, heads) stay as they were: the
         # snapshot is exactly the fold of the log, which `audit` checks
-        kept = {k: v for k, v in state.items() if k not in ("seq", "head")}
-        campaign.write_step(entry, {**kept, "game": game_state}, f"step {seq}: {summary}")
+        kept = {k: v for k, v in seated_state.items() if k not in ("seq", "head")}
+        campaign.write_step(entry, {**kept, "game": game_state}, f"step {seq}: {summary}",
+                            extra=files)
     return {"seq": seq, **status(root)}
 
 

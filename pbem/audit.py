@@ -29,10 +29,11 @@ from typing import Any
 
 from pbem import dice as dice_
 from pbem import yamlio
-from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign
+from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign, entered_seats
 from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
+from pbem.game import dormant
 from pbem.log import (
     GENESIS,
     Folder,
@@ -316,6 +317,8 @@ class _Audit:
                     for text in found:
                         self.problem(f"{name}: {text}")
             self.folder.fold(entry)
+            if kind in ("resolve", "adjust"):
+                self._seats(name, entry, before)
             if kind == "resolve":
                 turn = self.game.phase(self.data, self.folder.state["game"]).turn
                 if turn != entry["turn"]:  # this step began a turn: its commit is tagged
@@ -325,13 +328,33 @@ class _Audit:
             return False
         return True
 
+    def _seats(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
+        """A step whose events make a power enter seats it as the rules say (the seat of the
+        player who takes it on), and no step seats a faction otherwise but `pbem seat`."""
+        seats = before.get("settings", {}).get("factions") or self.factions
+        want = entered_seats(self.game, self.data, before["game"], self.folder.state["game"],
+                             seats)
+        got = entry.get("seats") or {}
+        for faction in sorted(set(want) | set(got)):
+            if faction not in want:
+                self.problem(f"{name}: seats {faction}, which the rules do not make enter here")
+            elif faction not in got:
+                self.problem(f"{name}: {faction} enters the game here, but the step does not "
+                             "seat it")
+            elif normal(got[faction]) != normal(want[faction]):
+                self.problem(f"{name}: seats {faction} otherwise than the rules give (the seat "
+                             "of the player who takes it on)")
+
     def _round(self, name: str, entry: dict[str, Any]) -> None:
-        """A contribution round asks every faction of the game: one left out could not
-        contribute, and the referee's choice of who may would itself steer the key."""
+        """A contribution round asks every faction of the game that is seated at the start
+        (not the powers that enter later): one left out could not contribute, and the
+        referee's choice of who may would itself steer the key."""
         asked = entry.get("contribute")
         if asked is None:
             return
-        known = sorted(f["id"] for f in self.game.describe(self.data)["factions"])
+        later = dormant(self.game, self.data)
+        known = sorted(f["id"] for f in self.game.describe(self.data)["factions"]
+                       if f["id"] not in later)
         if sorted(asked) != known:
             left = sorted(set(known) - set(asked)) or sorted(set(asked) - set(known))
             self.problem(f"{name}: the contribution round asks {', '.join(sorted(asked)) or 'nobody'}, "

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from pbem import yamlio
 from pbem.errors import Busy, CampaignError
-from pbem.game import Game, GameData, Phase, clone, get_game, load_data
+from pbem.game import Game, GameData, Phase, clone, get_game, load_data, seating
 from pbem.log import entry_name, finish
 
 CONFIG = "campaign.yaml"
@@ -43,7 +43,9 @@ _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
 # player, address and keys). Only a recorded step changes them (`new`, `seat`); the rest
 # (deadlines, mail settings, absences, NMR policies) the moderator edits freely, and pbem
 # commits those edits with its next step so that every clone agrees.
-SEAT_KEYS = ("player", "email", "age", "ssh", "hotseat", "unsigned_ok")
+SEAT_KEYS = ("player", "email", "age", "ssh", "hotseat", "unsigned_ok", "dormant")
+# a dormant faction's seat at `pbem new`: nobody plays it yet
+DORMANT_SEAT = {"player": "nobody yet", "email": "", "hotseat": False, "dormant": True}
 
 
 def protected(config: dict[str, Any]) -> dict[str, Any]:
@@ -57,6 +59,23 @@ def protected(config: dict[str, Any]) -> dict[str, Any]:
                        for f, seat in (config.get("factions") or {}).items()}
     result: dict[str, Any] = normal(out)
     return result
+
+
+def entered_seats(game: Game, data: GameData, before: dict[str, Any], after: dict[str, Any],
+                  seats: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The seats a step gives to the dormant factions its events made enter: each takes on
+    the seat (player, e-mail, keys) of the faction the game names, as `seats` (the
+    settings before the step) hold it. A faction the moderator seats gets none here."""
+    was = seating(game, data, before)
+    out: dict[str, dict[str, Any]] = {}
+    for faction, host in sorted(seating(game, data, after).items()):
+        if faction in was or host is None:
+            continue
+        seat = seats.get(host)
+        if seat is None or seat.get("dormant"):
+            raise ValueError(f"{faction} enters played by the player of {host}, who has no seat")
+        out[faction] = {k: v for k, v in seat.items() if k in SEAT_KEYS}
+    return out
 
 
 def differences(a: Any, b: Any, where: str = "") -> list[str]:
@@ -132,6 +151,10 @@ class Campaign:
 
     def factions(self) -> dict[str, dict[str, Any]]:
         return dict(self.config.get("factions", {}))
+
+    def unseated(self) -> frozenset[str]:
+        """The factions nobody plays yet: powers that enter mid-game, not yet seated."""
+        return frozenset(f for f, seat in self.factions().items() if (seat or {}).get("dormant"))
 
     def players(self) -> dict[str, str | None]:
         """Who plays each faction, as 'NAME <EMAIL>', the same for every faction of one

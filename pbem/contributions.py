@@ -41,6 +41,7 @@ from pbem.game import (
     State,
     apply_all,
     clone,
+    seating,
 )
 
 PHASE = "contribute"
@@ -143,6 +144,9 @@ class Contributing:
                 state = self.apply(data, state, event)
             return state
         return apply_all(self.game, data, state, events)
+
+    def seating(self, data: GameData, state: State) -> dict[str, str | None]:
+        return {} if is_pre_game(state) else seating(self.game, data, state)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         if is_pre_game(state):

@@ -113,6 +113,16 @@ class Game(Protocol):
     - "secrets": the sealed values to list as such, a part of `secrets` (default: all);
     - "orders_note": the lines (no "# ") under the header of the orders template the
       report offers (default: pbem's note on the bot's example).
+
+    A power that enters mid-game is a faction `describe` marks `dormant: true`: it has no
+    seat at `pbem new` (no player, key or mail; not asked to contribute) until a recorded
+    step seats it. The game says when it enters, and who then plays it, with::
+
+        seating(data, state) -> dict[str, str | None]
+
+    a faction for each dormant one that has entered by `state`, to the faction whose player
+    takes it on (its seat, keys and mail are copied to it by the step that made it enter),
+    or to None when the moderator chooses its player (`pbem seat`).
     """
 
     id: str
@@ -178,6 +188,18 @@ def clone(data: Any) -> Any:
     if isinstance(data, list):
         return [clone(v) for v in data]
     return data
+
+
+def seating(game: Any, data: GameData, state: State) -> dict[str, str | None]:
+    """The dormant factions that have entered by `state`, each to the faction whose player
+    takes it on (None: the moderator seats it); {} for a game without dormant factions."""
+    own = getattr(game, "seating", None)
+    return {} if own is None else dict(own(data, state))
+
+
+def dormant(game: Any, data: GameData) -> list[str]:
+    """The factions that have no seat until they enter the game (describe: dormant)."""
+    return [f["id"] for f in game.describe(data)["factions"] if f.get("dormant")]
 
 
 def apply_all(game: Any, data: GameData, state: State, events: list[Event]) -> State:

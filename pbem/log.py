@@ -80,7 +80,6 @@ class Folder:
             after = clone(before)
         elif kind == "seat":  # a faction's player or keys changed, with a reason
             after = clone(before)
-            after.setdefault("settings", {}).setdefault("factions", {}).update(entry["seats"])
         elif kind == "undo":
             if not self.stack:
                 raise ValueError("nothing to undo")
@@ -90,6 +89,9 @@ class Folder:
             after = after_undo(previous, before)
         else:
             raise ValueError(f"unknown entry type {kind!r} (known: {', '.join(ENTRY_TYPES)})")
+        if "seats" in entry and kind in ("seat", "resolve", "adjust"):
+            # `pbem seat`, or a step whose events made a power enter
+            after.setdefault("settings", {}).setdefault("factions", {}).update(entry["seats"])
         if kind in UNDOABLE:
             self.stack.append((entry["seq"], before))
         self.state = finish(after, entry)

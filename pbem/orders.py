@@ -136,11 +136,13 @@ def check_orders(
     factions: list[str],
     signing: Signing | None = None,
     players: dict[str, str | None] | None = None,
+    unseated: frozenset[str] = frozenset(),
 ) -> Checked:
     """Header checks, the signature, then the game's own validation; every problem at once.
 
     `players` gives who plays each faction (None: hot-seat): a file may name several
-    factions only if one player plays them all."""
+    factions only if one player plays them all. `unseated`: the factions nobody plays yet
+    (powers that enter mid-game, not yet seated), whose orders nobody may send."""
     try:
         raw = yamlio.read_input(path, what=ORDERS_FILE)
         doc = yamlio.load_untrusted(raw, str(path))
@@ -178,7 +180,7 @@ def check_orders(
             f"{doc.where(('phase',))}: orders for phase {data_['phase']!r}, "
             f"but the phase is {phase.name!r}"
         )
-    names = _check_factions(checked, factions, phase, players)
+    names = _check_factions(checked, factions, phase, players, unseated)
     _check_bodies(checked, names)
     salts = _check_salt(checked, names, signing)
     if problems:
@@ -255,7 +257,8 @@ def shown(value: Any) -> str:
 
 
 def _check_factions(checked: Checked, factions: list[str], phase: Phase,
-                    players: dict[str, str | None] | None) -> list[str]:
+                    players: dict[str, str | None] | None,
+                    unseated: frozenset[str] = frozenset()) -> list[str]:
     """The factions the header names: one (`faction: south`), or several of one player, all
     awaited now (`faction: [south, north]`). Returns them as written, wrong ones included,
     so that the bodies are checked against what the header says."""
@@ -287,6 +290,10 @@ def _check_factions(checked: Checked, factions: list[str], phase: Phase,
         elif faction in names:
             problems.append(f"{doc.where(where)}: {faction} is named twice")
             continue
+        elif faction in unseated:
+            problems.append(f"{doc.where(where)}: {faction} has no player yet (it enters later "
+                            f"in the game): the moderator seats it first, with 'pbem seat "
+                            f"{faction} --player \"NAME <EMAIL>\" --reason ...'")
         elif faction not in phase.awaiting:
             awaited = ", ".join(phase.awaiting) or "nobody"
             problems.append(f"{doc.where(where)}: {faction} is not awaited in phase {phase.name} "

@@ -31,7 +31,9 @@ def games(as_json: JsonOpt = False) -> None:
         return
     for g in found:
         _say(f"{g['id']}: {g['name']}")
-        _say("  factions: " + ", ".join(f"{f['id']} ({f['name']})" for f in g["factions"]))
+        _say("  factions: " + ", ".join(
+            f"{f['id']} ({f['name']}{', enters later' if f.get('dormant') else ''})"
+            for f in g["factions"]))
         for o in g["options"]:
             needs = f", requires {', '.join(o['requires'])}" if o.get("requires") else ""
             _say(f"  --option {o['id']}=... (default {o['default']}{needs}): {o['help']}")
@@ -114,6 +116,12 @@ def _print_status(s: dict[str, Any]) -> None:
         _say(f"  orders received from: {', '.join(s['received'])}")
     if s.get("unsigned_ok"):
         _say(f"  unsigned orders accepted from: {', '.join(s['unsigned_ok'])} (hot-seat or no key)")
+    for faction in s.get("unseated") or []:
+        if faction in s["awaiting"]:
+            _say(f"  {faction} has entered the game and has no player yet: seat it with "
+                 f"'pbem seat {faction} --player \"NAME <EMAIL>\" --key CARD --reason ...'")
+        else:
+            _say(f"  {faction} enters later in the game: it is seated when it does")
     if s.get("hidden_draws"):
         _say(f"  hidden draws: {s['hidden_draws']}")
 

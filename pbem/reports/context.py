@@ -306,7 +306,11 @@ def _check_who(who: str, factions: list[str]) -> None:
 
 
 def _turn_name(data: Any, turn: int) -> str:
-    names = data["game"].get("turns") or []
+    """A turn as the game names it: game.yaml `turns`, when it is a list of names (a
+    season, a year); otherwise "turn N"."""
+    names = data["game"].get("turns")
+    if not isinstance(names, list):
+        names = []
     if turn == 0:
         return "Set-up"
     if 1 <= turn <= len(names):
