@@ -696,12 +696,13 @@ def _witnessed(paths: list[Path], campaign_id: str, hashes: dict[int, str]) -> l
         except ValueError:
             continue
         head = str(msg["X-Pbem-Head"]).strip()
-        subject = str(msg.get("Subject", ""))
+        subject = str(msg.get("Subject") or "").strip()
+        mail = f"{where} ({subject})" if subject else where
         if seq not in hashes:
-            out.append(f"{where} ({subject}) was made at step {seq}, which the log no longer has: "
+            out.append(f"{mail} was made at step {seq}, which the log no longer has: "
                        "the history was rewritten")
         elif hashes[seq] != head:
-            out.append(f"{where} ({subject}) was made at step {seq} with head {head[:16]}, but the "
+            out.append(f"{mail} was made at step {seq} with head {head[:16]}, but the "
                        f"log's step {seq} is {hashes[seq][:16]}: the history was rewritten")
     return out
 

@@ -530,6 +530,68 @@ def test_revealed_sealed_orders_whose_file_cannot_be_read(camp: Path) -> None:
         f"log/000019.yaml: {_unreadable(bad, path)}"]
 
 
+def test_a_revealed_signature_committed_otherwise(camp: Path) -> None:
+    """Red's sealed purchase orders are published at step 19 with a .sig file that is not
+    the signature the log reveals (one more line at its end)."""
+    cheat = Referee(camp)
+    value = cheat.entry(19)["revealed"]["red"]["value"]
+    sig = f"{cheat.entry(15)['pending']['file']}.sig"
+
+    def files(n: int, changes: dict[str, bytes | None]) -> None:
+        if n >= 18:
+            changes[sig] = (value["signature"] + "\n").encode()
+
+    cheat.rewrite(files=files)
+    assert problems(camp) == [f"log/000019.yaml: {sig} as committed is not the file the log "
+                              "reveals"]
+
+
+def test_signed_orders_of_a_faction_campaign_yaml_does_not_seat(camp: Path) -> None:
+    """Red's signed orders of step 6 recorded as orders of Poland, a minor that no player
+    plays: its signature has no key to be checked with."""
+    cheat = Referee(camp)
+    cheat.entry(6)["faction"] = "poland"
+    cheat.rewrite()
+    found = problems(camp)
+    assert "log/000006.yaml: orders of poland are signed but campaign.yaml has no key for it" \
+        in found
+    assert found[0] == ("log/000006.yaml: records orders of poland, which the phase does not "
+                        "await (it awaits red)")
+
+
+def test_a_log_without_the_settings_in_its_first_step(camp: Path) -> None:
+    """A log from before the first step recorded campaign.yaml's settings: the seats and
+    keys are those of campaign.yaml as first committed, and every signature is checked
+    with them."""
+    signatures = audit.audit(camp)["checked"]["signatures"]
+    (camp / ".git" / audit.VERIFIED).unlink()  # this clone saw the history before: forget it
+    cheat = Referee(camp)
+    del cheat.entry(1)["settings"]
+    cheat.rewrite()
+    report = audit.audit(camp)
+    assert report["problems"] == []
+    assert report["checked"]["signatures"] == signatures
+
+
+def test_a_first_step_without_the_anchor_of_the_seed_chain(camp: Path) -> None:
+    """With no anchor published, the first batch's seed links to nothing: that step is
+    named, and the first step still replays."""
+    cheat = Referee(camp)
+    del cheat.entry(1)["randomness"]["anchor"]
+    cheat.rewrite()
+    assert problems(camp) == ["log/000005.yaml: its seed is not the next element of the seed "
+                              "chain (SHA-256 of it must be the seed before it, or the anchor)"]
+
+
+def test_a_resolution_without_dice_may_leave_out_the_key(camp: Path) -> None:
+    """Step 7 (Red's placement) rolled nothing: `dice` left out is no dice, not a problem."""
+    cheat = Referee(camp)
+    assert cheat.entry(7)["dice"] == []
+    del cheat.entry(7)["dice"]
+    cheat.rewrite()
+    assert problems(camp) == []
+
+
 def test_orders_recorded_for_another_phase(camp: Path) -> None:
     """Red's orders of step 6 (Red's placement) relabelled as orders of the reductions."""
     cheat = Referee(camp)
@@ -636,9 +698,11 @@ def test_a_memory_kept_only_when_the_audit_is_clean(camp: Path) -> None:
     assert not (camp / ".git" / audit.VERIFIED).exists()
 
 
-def _mail(campaign: str | None, step: str | None, head: str | None, subject: str) -> EmailMessage:
+def _mail(campaign: str | None, step: str | None, head: str | None,
+          subject: str | None) -> EmailMessage:
     msg = EmailMessage()
-    msg["Subject"] = subject
+    if subject is not None:
+        msg["Subject"] = subject
     if campaign is not None:
         msg["X-Pbem-Campaign"] = campaign
     if step is not None:
@@ -664,14 +728,19 @@ def test_mails_witness_a_rewritten_history(camp: Path, tmp_path: Path) -> None:
     box.flush()
     maildir = mailbox.Maildir(str(tmp_path / "md"), create=True)
     key = maildir.add(_mail(cid, "36", "cc" * 32, "from the future"))
-    report = audit.audit(camp, witnesses=[eml, wrong, tmp_path / "box.mbox", tmp_path / "md"])
+    untitled = tmp_path / "three.eml"  # a mail without a subject is named by its file alone
+    untitled.write_bytes(_mail(cid, "41", hashes[35], None).as_bytes())
+    report = audit.audit(camp, witnesses=[eml, wrong, tmp_path / "box.mbox", tmp_path / "md",
+                                          untitled])
     assert report["problems"] == [
         f"{wrong} (reminder) was made at step 34 with head {'ff' * 8}, but the log's step 34 "
         f"is {hashes[34][:16]}: the history was rewritten",
         f"{tmp_path / 'box.mbox'}#1 (later report) was made at step 40, which the log no "
         "longer has: the history was rewritten",
         f"{tmp_path / 'md'}/{key} (from the future) was made at step 36, which the log no "
-        "longer has: the history was rewritten"]
+        "longer has: the history was rewritten",
+        f"{untitled} was made at step 41, which the log no longer has: the history was "
+        "rewritten"]
     assert report["ok"] is False
     assert not (camp / ".git" / audit.VERIFIED).exists()
 
