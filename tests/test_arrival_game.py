@@ -20,7 +20,7 @@ import pytest
 from conftest import git
 from test_audit_tamper import Referee
 
-from pbem import api, audit, yamlio
+from pbem import audit, yamlio
 from pbem.campaign import CONFIG, Campaign
 from tests.conftest import Result
 
