@@ -301,8 +301,9 @@ def new_campaign(
 def _config_text(config: dict[str, Any]) -> str:
     head = (
         "# pbem campaign settings. You may edit players, e-mail addresses, deadlines and\n"
-        "# overrides (corrections to the game's data, e.g. overrides: {map: {zones: {Orel:\n"
-        "# {money: 3}}}}). Do not change 'game', 'campaign' or 'options' once play has begun.\n"
+        "# overrides (corrections to the game's data: overrides: {FILE: {KEY: {KEY: VALUE}}},\n"
+        "# merged into the game's FILE.yaml). Do not change 'game', 'campaign' or 'options'\n"
+        "# once play has begun.\n"
     )
     return head + yamlio.dump(config)
 

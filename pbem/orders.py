@@ -271,8 +271,9 @@ def _check_factions(checked: Checked, factions: list[str], phase: Phase,
     if not isinstance(named, list):
         named, paths = [named], [("faction",)]
     elif not named:
+        one, two = (factions + ["FACTION", "FACTION"])[:2]
         problems.append(f"{doc.where(('faction',))}: name the factions of these orders "
-                        "(faction: [south, north] for several of yours, or faction: south)")
+                        f"(faction: {one}, or faction: [{one}, {two}] for several of yours)")
         return []
     else:
         paths = [("faction", i) for i in range(len(named))]
@@ -280,7 +281,7 @@ def _check_factions(checked: Checked, factions: list[str], phase: Phase,
     for faction, where in zip(named, paths, strict=True):
         if not isinstance(faction, str):
             problems.append(f"{doc.where(where)}: a faction is named as text (faction: "
-                            f"{factions[0] if factions else 'red'}, or faction: [FACTION, "
+                            f"{factions[0] if factions else 'FACTION'}, or faction: [FACTION, "
                             f"FACTION] for several of yours), not {shown(faction)}")
             continue
         if faction not in factions:

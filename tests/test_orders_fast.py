@@ -207,12 +207,18 @@ def test_one_faction_not_awaited_or_unknown(tmp_path: Path) -> None:
     assert check(other, factions=[]).problems == [f"{other}:4: unknown faction 'zzz' (factions: )"]
     number = write(tmp_path, GOOD.replace("south", "5"), "n.yaml")
     assert check(number, factions=[]).problems == [
-        f"{number}:4: a faction is named as text (faction: red, or faction: [FACTION, FACTION] "
-        "for several of yours), not the whole number 5"]
+        f"{number}:4: a faction is named as text (faction: FACTION, or faction: [FACTION, "
+        "FACTION] for several of yours), not the whole number 5"]
+    assert check(number).problems == [  # the example is one of the game's factions
+        f"{number}:4: a faction is named as text (faction: {FACTIONS[0]}, or faction: [FACTION, "
+        "FACTION] for several of yours), not the whole number 5"]
     empty = write(tmp_path, GOOD.replace("south", "[]"), "e.yaml")
+    assert check(empty, factions=["only"]).problems[0] == (
+        f"{empty}:4: name the factions of these orders (faction: only, or faction: [only, "
+        "FACTION] for several of yours)")
     assert check(empty).problems == [
-        f"{empty}:4: name the factions of these orders (faction: [south, north] for several of "
-        "yours, or faction: south)",
+        f"{empty}:4: name the factions of these orders (faction: {FACTIONS[0]}, or faction: "
+        f"[{FACTIONS[0]}, {FACTIONS[1]}] for several of yours)",
         f"{empty}:5: in a file for several factions 'orders' is a mapping by faction (orders: "
         "{FACTION: ...})"]
 
