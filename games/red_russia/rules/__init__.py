@@ -23,7 +23,9 @@ from . import (
     combat,
     decisions,
     economy,
+    events,
     famine,
+    fold,
     minors,
     movement,
     play,
@@ -33,9 +35,13 @@ from . import (
 )
 from . import report as report_
 from .board import MAJORS, WHITES
-from .common import commander, order_items
-from .events import apply as apply_event
-from .events import apply_all as apply_events
+from .common import commander, defenders_of, order_items
+from .fold import apply as apply_event
+from .fold import apply_all as apply_events
+
+# the composition root: every rules module's events, in one table (rules/fold.py)
+fold.register(events.APPLY, economy.APPLY, politics.APPLY, cards.APPLY, decisions.APPLY,
+              play.APPLY, minors.APPLY, famine.APPLY)
 
 STANDING_KEYS: dict[str, Any] = {
     # 10.8.1: Lenin in Moscow lets the Reds add or subtract 2 from their initiative roll
@@ -665,7 +671,7 @@ def _bot_attacks(data: GameData, state: State, faction: str, body: Orders, rng: 
     spend: dict[str, int] = {}
     for zone in sorted({p["zone"] for pid, p in work["units"].items()
                         if p["status"] == "map" and commander(work, pid) == faction}):
-        if zone not in board_.board(data).zones or not combat.defenders_of(work, zone, faction):
+        if zone not in board_.board(data).zones or not defenders_of(work, zone, faction):
             continue
         mine = [u for u in combat.commanded(work, zone, faction)
                 if work["units"][u]["type"] in ("inf", "cav", "tank")]

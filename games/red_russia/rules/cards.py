@@ -186,7 +186,7 @@ def _draw(data: GameData, state: State, secrets: Secrets, who: str, count: int,
           why: str) -> list[Event]:
     """14.5: `count` cards off the pile; an empty pile is made again from the discards
     (the rulebook is silent; see the game's README)."""
-    from .events import apply
+    from .fold import apply
 
     events: list[Event] = []
     nodes: list[dict[str, Any]] = []
@@ -222,7 +222,7 @@ def deal(data: GameData, state: State, secrets: Secrets) -> list[Event]:
     "formed" card leaves the game first (3.0). Famine stays without its rule (19.2): 3.0
     takes out only the Czech Legion card; 14.0 keeps a card whose condition of use is not
     met in the hand, with no effect, to be discarded (`dead_weight`)."""
-    from .events import apply
+    from .fold import apply
 
     events: list[Event] = []
     ids = sorted(deck(data))
@@ -249,7 +249,7 @@ def card_phase(data: GameData, state: State, orders: dict[str, Any], secrets: Se
     on a winter turn the reshuffle of every card not in a hand or removed (14.8), then a draw
     up to the hand limit with the ORI bonus (14.3, 14.5), once."""
     from .common import order_items
-    from .events import apply
+    from .fold import apply
 
     events: list[Event] = []
     work = state

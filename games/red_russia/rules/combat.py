@@ -33,6 +33,7 @@ from .common import (
     allegiance,
     check_keys,
     commander,
+    defenders_of,
     enemies,
     friendly_zone,
     id_list,
@@ -41,7 +42,7 @@ from .common import (
     piece_id,
     place_name,
 )
-from .events import Folding, apply_with
+from .fold import Folding, apply_with
 
 LEVELS = {1: ("probe", 1), 3: ("assault", 2), 5: ("invasion", 0)}  # 8.3: cost -> rounds
 INVASION_ROUNDS = 4  # 8.3 an invasion goes on until the attacker stops: default standing
@@ -77,11 +78,6 @@ def standing_of(state: State, standing: dict[str, dict[str, Any]], faction: str)
         boss = allegiance(state, faction)
         return standing.get(boss, {}) if boss in MAJORS else {}
     return standing.get(faction, {})
-
-
-def defenders_of(state: State, zone: str, attacker: str) -> set[str]:
-    return {state["units"][u]["faction"] for u in _units(state, zone)
-            if enemies(state, attacker, state["units"][u]["faction"])}
 
 
 # ---------------------------------------------------------------------------------------

@@ -115,6 +115,21 @@ def enemy_units_at(state: State, place: str, faction: str) -> list[str]:
             and enemies(state, faction, state["units"][pid]["faction"])]
 
 
+def defenders_of(state: State, zone: str, attacker: str) -> set[str]:
+    """The factions whose units (not leaders) in `zone` are the attacker's enemies."""
+    return {state["units"][u]["faction"] for u in enemy_units_at(state, zone, attacker)}
+
+
+def rail_capacity(b: Board, state: State, faction: str) -> int:
+    """7.6, 19.1: rail movements a faction has this turn (movement, and the famine's
+    relief, 19.2)."""
+    if state["options"].get("railways"):  # 19.1: one unit per rail dot of the zones held
+        held = sum(int(z.get("rail", 0)) for n, z in b.zones.items() if state["control"].get(n) == faction)
+    else:
+        held = int(b.game["movement"]["rail_moves"].get(faction, 0))
+    return held + int((state.get("rail_bonus") or {}).get(faction, 0))  # 7.6 event cards
+
+
 def iron_cross_closed(b: Board, state: State, zone: str) -> bool:
     """11.0: iron-cross zones are out of play on turns 1 and 2."""
     return bool(b.zones.get(zone, {}).get("iron_cross")) and state["turn"] <= 2

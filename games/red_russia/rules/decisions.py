@@ -27,7 +27,7 @@ from typing import Any
 from pbem.game import Event, Problem, State
 
 from .board import MAJORS, Board
-from .common import Path_, allegiance, order_items
+from .common import Path_, allegiance, defenders_of, order_items
 
 ASK = "ask"
 ASKABLE = ("retreat_before_combat", "lenin_initiative")
@@ -38,7 +38,7 @@ def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
                       ) -> tuple[list[dict[str, Any]], list[Event]]:
     """8.4: the defenders of the declared battles who must be asked, and a note for each
     one not asked because no retreat before combat is open to it (it stands and fights)."""
-    from .combat import defenders_of, retreat_before_possible
+    from .combat import retreat_before_possible
 
     out = []
     notes: list[Event] = []

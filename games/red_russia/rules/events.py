@@ -1,7 +1,6 @@
-"""Folding Red Russia's events into its state: pure, no I/O, no randomness.
-
-Every event is checked as it is applied, so a referee's hand-written adjustment that
-names an unknown unit or zone fails with a message instead of corrupting the state.
+"""The apply functions of Red Russia's common events (units placed, moved, reduced;
+control, sieges, retreats, the turn's record): pure, no I/O, no randomness. They are
+folded into the state by rules/fold.py, with the other modules' events.
 """
 
 from __future__ import annotations
@@ -9,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import Event, GameData, State, clone
-from pbem.kit.fold import Fold
+from pbem.game import Event, State
 
-from .board import MAJORS, MINORS, Board, board
+from .board import MAJORS, MINORS, Board
 from .common import side
 
 STOPPED = 99  # half movement points: a unit that entered enemy units may not move on (7.3)
@@ -306,76 +304,3 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "set_unit": _set_unit,
     "set_resources": _set_resources,
 }
-# events that only record what happened (dice, explanations); they change nothing
-RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over", "segment",
-               "referee_decides", "infighting",
-               "naval_search", "blockade_run", "naval_battle_over")  # 8.92 at sea
-
-
-def apply(data: GameData, state: State, event: Event) -> State:
-    return apply_with(board(data), state, event)
-
-
-class Folding(Fold):
-    """The kit's fold (pbem.kit.fold) over this game's events, on a board."""
-
-    def __init__(self, b: Board, state: State) -> None:
-        super().__init__(lambda s, e: apply_with(b, s, e), state)
-        self.b = b
-
-
-# what the political phase judges a turn by (17.5): kept in the state until the turn ends
-TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "reduced")
-
-
-def apply_with(b: Board, state: State, event: Event) -> State:
-    """The state after one event, in a copy (`state` is left as it is)."""
-    if not _changes(event):
-        return state
-    new: State = clone(state)
-    _apply_in_place(b, new, event)
-    return new
-
-
-def apply_all(data: GameData, state: State, events: list[Event]) -> State:
-    """The state after every event of a step: one copy of the state for the whole step, not
-    one per event. Neither `state` nor `events` is changed: the events are copied too, so
-    that what an event puts into the state is never the log's own object."""
-    b = board(data)
-    new: State = clone(state)
-    for event in clone(events):
-        if _changes(event):
-            _apply_in_place(b, new, event)
-    return new
-
-
-def _changes(event: Event) -> bool:
-    """Whether the event changes the state (an unknown type is refused)."""
-    kind = event.get("type")
-    if kind not in APPLY and kind not in RECORD_ONLY:
-        raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
-    return not (kind in RECORD_ONLY and kind not in TURN_RECORD)
-
-
-def _apply_in_place(b: Board, state: State, event: Event) -> None:
-    kind = event["type"]
-    if kind in TURN_RECORD:
-        state.setdefault("turn_events", []).append(dict(event))
-    if kind in APPLY:
-        APPLY[kind](b, state, event)
-
-
-def _merge() -> None:
-    """Rules modules with their own events (economy) add their apply functions here."""
-    from . import cards, decisions, economy, famine, minors, play, politics
-
-    APPLY.update(economy.APPLY)
-    APPLY.update(politics.APPLY)
-    APPLY.update(cards.APPLY)
-    APPLY.update(decisions.APPLY)
-    APPLY.update(play.APPLY)
-    APPLY.update(minors.APPLY)
-    APPLY.update(famine.APPLY)  # 19.2
-
-
-_merge()

@@ -35,7 +35,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 
 from .board import Board, board
-from .common import label_part
+from .common import label_part, rail_capacity
 
 # 19.2: the Red response roll: 1-2 averted, 3-5 applies, 6 spreads
 AVERTED, APPLIES, SPREADS = "averted", "applies", "spreads"
@@ -102,8 +102,6 @@ def food_left(b: Board, state: State) -> list[str]:
 
 def rail_left(b: Board, state: State) -> int:
     """7.6, 19.1: the Reds' rail movements not yet used this turn."""
-    from .movement import rail_capacity
-
     return rail_capacity(b, state, "red") - int(state["rail_used"].get("red", 0))
 
 
@@ -127,7 +125,7 @@ def relief_order(state: State, zones: list[str]) -> list[str]:
 def famine(data: GameData, state: State, play: dict[str, Any], rng: Rng, why: str) -> list[Event]:
     """19.2: the Famine card. The struck zones, the Red attempts to avert it (standing
     `famine_relief`), then the famine in every struck zone not saved."""
-    from .events import Folding
+    from .fold import Folding
 
     if not state["options"].get("famine"):
         return [{"type": "note", "zone": "", "text": f"{why}: no effect, optional rule 19.2 "

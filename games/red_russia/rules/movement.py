@@ -47,8 +47,9 @@ from .common import (
     order_items,
     piece_id,
     place_name,
+    rail_capacity,
 )
-from .events import apply
+from .fold import apply
 
 CASPIAN = "Caspian Sea"
 LEADER_MOVE = {"trotsky": 3}  # 10.83 Trotsky moves 3; other leaders 2 (10.3)
@@ -94,15 +95,6 @@ def allowance(b: Board, state: State, stack: Stack, problems: list[Problem], pat
         problems.append(Problem(path, f"{names} can command at most {command} units (10.1); "
                                       f"this stack has {len(stack.units)}"))
     return 2 * max(LEADER_MOVE.get(lid, 2) for lid in stack.leaders)
-
-
-def rail_capacity(b: Board, state: State, faction: str) -> int:
-    """7.6, 19.1: rail movements a faction has this turn."""
-    if state["options"].get("railways"):  # 19.1: one unit per rail dot of the zones held
-        held = sum(int(z.get("rail", 0)) for n, z in b.zones.items() if state["control"].get(n) == faction)
-    else:
-        held = int(b.game["movement"]["rail_moves"].get(faction, 0))
-    return held + int((state.get("rail_bonus") or {}).get(faction, 0))  # 7.6 event cards
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from pbem.names import suggest
 
 from .board import MAJORS, board
 from .cards import NOT_WITH_POLAND_MAJOR, deck, holder, holders, seat_of, year
-from .common import order_items, poland_major
+from .common import defenders_of, order_items, poland_major
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
@@ -156,7 +156,7 @@ def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segm
     played at once that are of it, then for the players whose standing `play_cards` is
     `auto` (only those in `auto_for`, when given) every card of it that needs no choice,
     in the purchase phase's order."""
-    from .events import apply
+    from .fold import apply
 
     fold = Fold(lambda s, e: apply(data, s, e), state)
 
@@ -218,7 +218,7 @@ def _play(data: GameData, state: State, play: dict[str, Any], secrets: Secrets, 
 
 def _carry_out(data: GameData, state: State, play: dict[str, Any], node: dict[str, Any], rng: Rng,
                forced: bool) -> list[Event]:
-    from .events import apply
+    from .fold import apply
 
     card = deck(data)[play["card"]]
     played: Event = {"type": "card_played", "holder": play["holder"], "faction": play["faction"],
@@ -410,8 +410,7 @@ def defend_with(data: GameData, state: State, zone: str, attacker: str, secrets:
     """14.2 by mail: a defender plays the battle cards its standing `battle_cards` lists, when
     a battle it defends begins (the one trigger point pbem checks outside the player's own
     phase), if it holds them and may play them now."""
-    from .combat import defenders_of
-    from .events import apply
+    from .fold import apply
 
     events: list[Event] = []
     work = state
@@ -493,7 +492,7 @@ def triggered(data: GameData, state: State, when: str, actor: str, secrets: Secr
     order; only `factions` when given) plays the cards its standing `play_when` lists for
     it, if it holds them, may play them now, and (for Coup de main and Cossack raids) the
     card would take effect. A battle card for `defending` is played on the battle's zone."""
-    from .events import apply
+    from .fold import apply
 
     b = board(data)
     events: list[Event] = []
