@@ -50,6 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # Fast unit tests only: a test that builds a campaign costs ~1.5 s and every surviving
 # mutant runs all the tests that reach it (pbem/dice.py with tests/test_fair_dice.py too
 # takes over 30 minutes on 2 cores); add such files with --tests when there is time.
+COMBAT_TESTS = [f"tests/games/red_russia/test_rr_{name}.py" for name in (
+    "combat", "combat_mutants", "thresholds", "clauses", "sea_retreat", "naval", "minors", "play",
+    "cards")]
 TESTS: dict[str, list[str]] = {
     "pbem/dice.py": ["tests/test_dice.py"],
     "pbem/crypto/sshsig.py": ["tests/test_sshsig.py", "tests/test_crypto.py"],
@@ -60,15 +63,11 @@ TESTS: dict[str, list[str]] = {
     "pbem/orders.py": ["tests/test_multi_faction_orders.py", "tests/test_sshsig.py",
                        "tests/test_secrets.py"],
     "pbem/audit.py": ["tests/test_audit_tamper.py", "tests/test_fair_dice.py"],
-    # combat.py also holds the naval combat (8.92), minors' battles (12.x) and battle cards
-    "games/red_russia/rules/combat.py": ["tests/games/red_russia/test_rr_combat.py",
-                                         "tests/games/red_russia/test_rr_thresholds.py",
-                                         "tests/games/red_russia/test_rr_clauses.py",
-                                         "tests/games/red_russia/test_rr_sea_retreat.py",
-                                         "tests/games/red_russia/test_rr_naval.py",
-                                         "tests/games/red_russia/test_rr_minors.py",
-                                         "tests/games/red_russia/test_rr_play.py",
-                                         "tests/games/red_russia/test_rr_cards.py"],
+    # combat.py (the attacks), battle.py (a battle's rounds), forces.py (what a battle asks
+    # of the board), siege.py (9.x, partisan hunts) and naval.py (8.92, retreats by sea):
+    # one set of tests, with the minors' battles (12.x) and battle cards
+    **{f"games/red_russia/rules/{stem}.py": COMBAT_TESTS
+       for stem in ("combat", "battle", "forces", "siege", "naval")},
     # movement.py also lands the units at sea after a retreat by sea (8.4) and moves minors'
     # and allied units (12.x, 13.6x)
     "games/red_russia/rules/movement.py": ["tests/games/red_russia/test_rr_movement.py",

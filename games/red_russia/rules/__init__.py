@@ -17,8 +17,8 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
 from pbem.names import suggest
 
-from . import board as board_
 from . import (
+    battle,
     cards,
     combat,
     decisions,
@@ -26,13 +26,17 @@ from . import (
     events,
     famine,
     fold,
+    forces,
     minors,
     movement,
+    naval,
     play,
     politics,
     setup,
+    siege,
     turn,
 )
+from . import board as board_
 from . import report as report_
 from .board import MAJORS, WHITES
 from .common import commander, defenders_of, order_items
@@ -267,7 +271,7 @@ def action(
         spent = 0
         if isinstance(secret, dict) and "sealed" not in secret:
             spent = sum(v for v in (secret.get("spend") or {}).values() if isinstance(v, int))
-        combat.check_sieges(b, work, faction, sieges, work["money"][faction] - spent, problems,
+        siege.check_sieges(b, work, faction, sieges, work["money"][faction] - spent, problems,
                             after_battle={s["zone"] for s in specs})
         return events, problems
     if problems:
@@ -296,14 +300,14 @@ def action(
         events += found
         work = _fold(data, work, found)
     ok: list[Problem] = []
-    siege_specs = combat.check_sieges(b, work, faction, sieges, work["money"][faction], ok)
+    siege_specs = siege.check_sieges(b, work, faction, sieges, work["money"][faction], ok)
     if ok:  # a battle changed the position: the sieges it made impossible do not happen
         events.append({"type": "note", "zone": "", "text": "sieges not possible after the battles: "
                        + "; ".join(p.message for p in ok)})
         siege_specs = [s for s in siege_specs if not any(s["zone"] in p.message for p in ok)]
-    besieged, work = combat.resolve_sieges(b, data, work, faction, siege_specs, rng)
+    besieged, work = siege.resolve_sieges(b, data, work, faction, siege_specs, rng)
     events += besieged
-    events += combat.lift_sieges(b, work)
+    events += siege.lift_sieges(b, work)
     return events, problems
 
 
@@ -336,9 +340,9 @@ def _check_standing(standing: dict[str, Any]) -> list[Problem]:
             if not isinstance(value, bool):
                 problems.append(Problem(("standing", key), f"{key} is true or false"))
         elif STANDING_KEYS[key] is int:
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= combat.MAX_ROUNDS:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= battle.MAX_ROUNDS:
                 problems.append(Problem(("standing", key), f"{key} is a number of rounds, 1 to "
-                                                           f"{combat.MAX_ROUNDS}"))
+                                                           f"{battle.MAX_ROUNDS}"))
         elif isinstance(value, bool) or not isinstance(value, str | int) or value not in STANDING_KEYS[key]:
             choices = ", ".join(str(c) for c in STANDING_KEYS[key] if isinstance(c, str)) or ", ".join(
                 str(c) for c in STANDING_KEYS[key])
@@ -358,7 +362,7 @@ def describe_event(data: GameData, e: Event) -> str:
     if told is None:
         told = play.describe(e)
     if told is None:
-        told = combat.describe(e)  # 8.92 searches and blockades
+        told = naval.describe(e)  # 8.92 searches and blockades
     if told is None:
         told = minors.describe(e)
     if told is None:
@@ -673,11 +677,11 @@ def _bot_attacks(data: GameData, state: State, faction: str, body: Orders, rng: 
                         if p["status"] == "map" and commander(work, pid) == faction}):
         if zone not in board_.board(data).zones or not defenders_of(work, zone, faction):
             continue
-        mine = [u for u in combat.commanded(work, zone, faction)
+        mine = [u for u in forces.commanded(work, zone, faction)
                 if work["units"][u]["type"] in ("inf", "cav", "tank")]
         if not mine:
             continue
-        if minors.free_force(work, combat.commanded(work, zone, faction)):
+        if minors.free_force(work, forces.commanded(work, zone, faction)):
             body["orders"].append({"attack": {"zone": zone}})  # 12.41 nothing to spend
             continue
         cost = rng.choice(f"bot:spend:{faction}:{zone}", [1, 3, 3, 5])
@@ -696,9 +700,9 @@ def _bot_attacks(data: GameData, state: State, faction: str, body: Orders, rng: 
         if zone in spend or zone not in b.zones:
             continue
         trial: list[Problem] = []
-        combat.check_sieges(b, work, faction, [(0, {"zone": zone, "rounds": 2})], money, trial)
-        if not trial and money >= 2 * combat.siege_cost(b):
-            money -= 2 * combat.siege_cost(b)
+        siege.check_sieges(b, work, faction, [(0, {"zone": zone, "rounds": 2})], money, trial)
+        if not trial and money >= 2 * forces.siege_cost(b):
+            money -= 2 * forces.siege_cost(b)
             body["orders"].append({"siege": {"zone": zone, "rounds": 2}})
 
 

@@ -38,7 +38,7 @@ def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
                       ) -> tuple[list[dict[str, Any]], list[Event]]:
     """8.4: the defenders of the declared battles who must be asked, and a note for each
     one not asked because no retreat before combat is open to it (it stands and fights)."""
-    from .combat import retreat_before_possible
+    from .naval import retreat_before_possible
 
     out = []
     notes: list[Event] = []

@@ -13,7 +13,7 @@ Units at sea since a retreat by sea (8.4) land in a friendly port of that sea:
 
     - move: {units: [red-inf-04, trotsky], from: Baltic Sea, to: Reval}
 
-Among the moves, in the order they happen, fleets act at sea (8.92, combat.py):
+Among the moves, in the order they happen, fleets act at sea (8.92, naval.py):
 
     - search: {zone: Baltic Sea}       # seek out the enemy fleets there: 2d6, contact on 7+
     - blockade: {port: Reval}          # from the sea next to the port
@@ -34,7 +34,7 @@ from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.kit import graph
 from pbem.kit.fold import Fold
 
-from . import combat, minors
+from . import forces, minors, naval
 from .board import WHITES, Board, board
 from .common import (
     Path_,
@@ -113,9 +113,9 @@ def plan(
     problems: list[Problem] = []
     fold = Fold(lambda s, e: apply(data, s, e), state)
 
-    for lifted in combat.stale_blockades(b, state):  # 8.92 their fleet has gone
+    for lifted in forces.stale_blockades(b, state):  # 8.92 their fleet has gone
         fold.emit(lifted)
-    for lost in combat.stranded(b, fold.state):  # 8.4 units at sea whose fleet has gone
+    for lost in forces.stranded(b, fold.state):  # 8.4 units at sea whose fleet has gone
         fold.emit(lost)
     searched: set[str] = set()
     diverged = False
@@ -127,11 +127,11 @@ def plan(
         if verb == "move":
             event = _one_move(b, fold.state, faction, arg, path, found)
         elif verb == "search":
-            spec = combat.check_search(b, fold.state, faction, arg, path, searched, found)
+            spec = naval.check_search(b, fold.state, faction, arg, path, searched, found)
         elif verb == "blockade":
-            event = combat.check_blockade(b, fold.state, faction, arg, path, found)
+            event = naval.check_blockade(b, fold.state, faction, arg, path, found)
         else:
-            event = combat.check_lift(b, fold.state, faction, arg, path, found)
+            event = naval.check_lift(b, fold.state, faction, arg, path, found)
         if found:
             if rng is not None and diverged:
                 where = next((str(arg[k]) for k in ("zone", "port", "to")
@@ -146,7 +146,7 @@ def plan(
                 continue
             # 8.92 the player in the phase seeks out the enemy fleet
             label = f"naval:{label_part(spec['zone'])}:t{fold.state['turn']}:{faction}:o{i}"
-            more, after, contact = combat.search(b, data, fold.state, faction, spec["zone"], spec["fleets"],
+            more, after, contact = naval.search(b, data, fold.state, faction, spec["zone"], spec["fleets"],
                                                 label, rng, phasing=True)
             fold.join(more, after)
             diverged = diverged or contact
@@ -189,14 +189,14 @@ def _carry_out(
             for f in mine:  # 8.92 a blockade lasts until the fleet leaves
                 fold.emit({"type": "blockade_lifted", "port": fold.state["blockade"][f], "fleets": [f],
                       "why": f"the fleet sailed to {dest}"})
-        if combat.blockaders(b, fold.state, port, faction):
+        if forces.blockaders(b, fold.state, port, faction):
             # 8.92 entering or leaving a blockaded port is a fight, no search needed
             label = f"naval:{label_part(sea)}:t{fold.state['turn']}:{faction}:{tail}:blockade"
-            more, after = combat.blockade_run(b, data, fold.state, faction, list(event["units"]), start,
+            more, after = naval.blockade_run(b, data, fold.state, faction, list(event["units"]), start,
                                              dest, port, label, rng)
             return fold.events + more, after, True
         if dest == sea:  # 8.92 putting to sea where an opponent's fleet lies
-            more, after, contact = combat.opponent_searches(b, data, fold.state, faction, sea, tail, rng, {})
+            more, after, contact = naval.opponent_searches(b, data, fold.state, faction, sea, tail, rng, {})
             return fold.events + more, after, contact
         return fold.events, fold.state, False
     # 7.5 a naval transport at sea; a landing (8.4, the route starts at sea) sails nowhere
@@ -205,7 +205,7 @@ def _carry_out(
         carrier = event["fleets"][j]
         cargo = {carrier: list(event["units"])}
         leg = tail if j == 0 else f"{tail}-{j}"
-        more, after, contact = combat.opponent_searches(b, data, fold.state, faction, sea, leg, rng, cargo)
+        more, after, contact = naval.opponent_searches(b, data, fold.state, faction, sea, leg, rng, cargo)
         fold.join(more, after)
         if contact:
             # 8.92 only without contact may the move go on: the units turn back to the port
@@ -348,7 +348,7 @@ def _fleet_move(
                                                    f"the {sea} and its ports ({', '.join(sorted(ports))}) (7.43)"))
         if state["moved"].get(fid, 0):
             problems.append(Problem((*path, "units"), f"{fid} has already moved or transported this phase"))
-        cargo = combat.aboard(b, state, fid)
+        cargo = forces.aboard(b, state, fid)
         if cargo:  # 8.4, 7.5 the fleet stays at sea while it carries them
             problems.append(Problem((*path, "units"), f"{fid} carries {', '.join(cargo)} at sea (8.4): "
                                                       f"land them first (move: {{units: [{', '.join(cargo)}], "
@@ -493,7 +493,7 @@ def _landing(
     carriers: list[str] = []
     for pid in stack.pieces:
         fid = (state.get("aboard") or {}).get(pid)
-        if fid is None or pid not in combat.aboard(b, state, fid):
+        if fid is None or pid not in forces.aboard(b, state, fid):
             problems.append(Problem((*path, "units"), f"{pid} is in the {sea} aboard no fleet (8.4)"))
         elif fid not in carriers:
             carriers.append(fid)
@@ -561,7 +561,7 @@ def _transport(
         if (fleet["faction"] == faction and fleet["type"] == "fleet" and fleet["status"] == "map"
                 and fleet["zone"] in places and b.counters[fid]["sea"] == sea
                 and fid not in state["moved"] and not state.get("transport", {}).get(fid)
-                and not combat.aboard(b, state, fid)):  # 8.4 full with the units it carries
+                and not forces.aboard(b, state, fid)):  # 8.4 full with the units it carries
             return [fid]
     problems.append(Problem(where, f"no {faction} fleet at sea in the {sea} is free to carry them "
                                    "this phase (7.5)"))
@@ -640,8 +640,8 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
             work = apply(data, work, event)
     # 8.4 units at sea since a retreat by sea land in the first friendly port that takes them
     for sea in b.seas:
-        for fid in [f for f in combat.fleets_at(work, sea) if work["units"][f]["faction"] == faction]:
-            cargo = combat.aboard(b, work, fid)
+        for fid in [f for f in forces.fleets_at(work, sea) if work["units"][f]["faction"] == faction]:
+            cargo = forces.aboard(b, work, fid)
             for port in sorted(b.ports.get(sea, [])) if cargo else []:
                 order = {"move": {"units": cargo, "from": sea, "to": port}}
                 events, problems = plan(data, work, faction, {"orders": [order]})
@@ -652,8 +652,8 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
                     break
     # 8.92 seek out an enemy fleet at sea when ours are at least as strong
     for sea in b.seas:
-        mine = [f for f in combat.fleets_at(work, sea) if work["units"][f]["faction"] == faction]
-        theirs = combat.enemy_fleets_at(work, sea, faction)
+        mine = [f for f in forces.fleets_at(work, sea) if work["units"][f]["faction"] == faction]
+        theirs = forces.enemy_fleets_at(work, sea, faction)
         if not mine or not theirs:
             continue
         strength = {f: b.counters[f]["reduced" if work["units"][f]["reduced"] else "full"][0]
@@ -661,6 +661,6 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
         if sum(strength[f] for f in mine) < sum(strength[f] for f in theirs):
             continue
         trial: list[Problem] = []
-        if combat.check_search(b, work, faction, {"zone": sea}, ("orders",), set(), trial) and not trial:
+        if naval.check_search(b, work, faction, {"zone": sea}, ("orders",), set(), trial) and not trial:
             orders.append({"search": {"zone": sea}})
     return orders

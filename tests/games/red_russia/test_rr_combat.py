@@ -11,6 +11,7 @@ from position import GAME, FixedRng, OpenSecrets, data, messages, orders, positi
 from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
+forces = importlib.import_module("pbem_game_red_russia.forces")
 
 
 def fight(pieces: dict[str, str], zone: str, spend: int, dice: list[int], *, actor: str = "red",
@@ -30,22 +31,22 @@ def kinds(events: list[dict[str, Any]]) -> list[str]:
 
 def test_8_6_the_rulebook_example_three_losses_on_defences_2_2_1() -> None:
     # "2 losses must be assigned to the defence-2 unit and one loss to the defence-1 unit"
-    chosen = combat.allocate(3, [("a", 2, False), ("b", 2, False), ("c", 1, False)], [],
+    chosen = forces.allocate(3, [("a", 2, False), ("b", 2, False), ("c", 1, False)], [],
                              lambda u: 1)
     assert sorted(chosen) in (["a", "c"], ["b", "c"])
 
 
 def test_8_6_every_unit_loses_a_step_before_one_loses_two() -> None:
-    chosen = combat.allocate(5, [("a", 2, False), ("b", 2, False)], [], lambda u: 1)
+    chosen = forces.allocate(5, [("a", 2, False), ("b", 2, False)], [], lambda u: 1)
     assert sorted(chosen) == ["a", "a", "b"]  # 2+2, then a's reduced defence 1
 
 
 def test_8_6_the_loss_order_chooses_among_equal_allocations() -> None:
-    assert combat.allocate(2, [("a", 2, False), ("b", 2, False)], ["b"], lambda u: 1) == ["b"]
+    assert forces.allocate(2, [("a", 2, False), ("b", 2, False)], ["b"], lambda u: 1) == ["b"]
 
 
 def test_8_6_too_few_hits_for_any_step_are_lost() -> None:
-    assert combat.allocate(1, [("a", 2, False)], [], lambda u: 1) == []
+    assert forces.allocate(1, [("a", 2, False)], [], lambda u: 1) == []
 
 
 def test_8_3_a_probe_is_one_round_and_costs_one() -> None:

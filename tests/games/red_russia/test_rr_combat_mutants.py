@@ -14,6 +14,7 @@ from position import GAME, FixedRng, OpenSecrets, data, messages, orders, positi
 from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
+naval = importlib.import_module("pbem_game_red_russia.naval")
 
 Events = list[dict[str, Any]]
 HIDDEN = ("phase", "standing", "segment")
@@ -58,21 +59,21 @@ def test_8_4_a_retreat_by_sea_is_told_with_its_fleet_and_what_it_carries() -> No
     e = {"type": "retreat", "by": "sea", "units": ["red-inf-01", "trotsky", "red-fleet-01"],
          "fleet": "red-fleet-01", "faction": "red", "zone": "Petrograd", "to": "Baltic Sea",
          "when": "before combat"}
-    assert combat.describe(e) == ("red red-inf-01, trotsky retreat(s) by sea with red-fleet-01 "
+    assert naval.describe(e) == ("red red-inf-01, trotsky retreat(s) by sea with red-fleet-01 "
                                   "from Petrograd to the Baltic Sea (before combat, 8.4)")
     # a retreat over land is land combat's to tell
-    assert combat.describe({**e, "by": None}) is None
-    assert combat.describe({"type": "moved"}) is None and combat.describe({}) is None
+    assert naval.describe({**e, "by": None}) is None
+    assert naval.describe({"type": "moved"}) is None and naval.describe({}) is None
 
 
 def test_8_92_a_search_is_told_with_its_dice_their_sum_and_the_result() -> None:
     e = {"type": "naval_search", "phasing": True, "faction": "red", "zone": "Baltic Sea",
          "fleets": ["red-fleet-01"], "targets": ["allied-fleet-03"], "dice": [3, 4], "contact": True}
-    assert combat.describe(e) == ("red searches the Baltic Sea with red-fleet-01 for allied-fleet-03: "
+    assert naval.describe(e) == ("red searches the Baltic Sea with red-fleet-01 for allied-fleet-03: "
                                   "3+4 = 7, contact: one round of naval combat (8.92)")
     e.update(phasing=False, fleets=["red-fleet-01", "red-fleet-02"],
              targets=["allied-fleet-03", "allied-fleet-04"], dice=[1, 2], contact=False)
-    assert combat.describe(e) == ("red (not in its phase) searches the Baltic Sea with red-fleet-01, "
+    assert naval.describe(e) == ("red (not in its phase) searches the Baltic Sea with red-fleet-01, "
                                   "red-fleet-02 for allied-fleet-03, allied-fleet-04: 1+2 = 3, "
                                   "no contact (8.92)")
 
@@ -81,24 +82,24 @@ def test_8_92_a_blockade_run_and_the_end_of_a_naval_battle_are_told() -> None:
     run_ = {"type": "blockade_run", "fleets": ["red-fleet-01", "red-fleet-02"], "way": "leaving",
             "port": "Petrograd", "blockaders": ["allied-fleet-03", "allied-fleet-04"],
             "zone": "Baltic Sea"}
-    assert combat.describe(run_) == ("red-fleet-01, red-fleet-02 leaving blockaded Petrograd must "
+    assert naval.describe(run_) == ("red-fleet-01, red-fleet-02 leaving blockaded Petrograd must "
                                      "fight allied-fleet-03, allied-fleet-04 in the Baltic Sea to a "
                                      "decision (8.92)")
     over = {"type": "naval_battle_over", "zone": "Baltic Sea", "attacker": "red",
             "attacker_left": ["red-fleet-01", "red-fleet-02"], "defender_left": []}
-    assert combat.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
+    assert naval.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
                                      "red-fleet-01, red-fleet-02, the other side none")
     over.update(attacker_left=[], defender_left=["allied-fleet-03", "allied-fleet-04"])
-    assert combat.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
+    assert naval.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
                                      "none, the other side allied-fleet-03, allied-fleet-04")
 
 
 def test_8_92_a_blockade_and_its_lifting_are_told() -> None:
     fleets = ["allied-fleet-03", "allied-fleet-04"]
-    assert combat.describe({"type": "blockade", "faction": "allies", "fleets": fleets,
+    assert naval.describe({"type": "blockade", "faction": "allies", "fleets": fleets,
                             "port": "Petrograd", "sea": "Baltic Sea"}) == (
         "allies allied-fleet-03, allied-fleet-04 blockade Petrograd from the Baltic Sea (8.92)")
-    assert combat.describe({"type": "blockade_lifted", "port": "Petrograd", "fleets": fleets,
+    assert naval.describe({"type": "blockade_lifted", "port": "Petrograd", "fleets": fleets,
                             "why": "allies lifts it"}) == (
         "blockade of Petrograd by allied-fleet-03, allied-fleet-04 lifted: allies lifts it (8.92)")
 
@@ -803,7 +804,7 @@ def test_8_92_8_7_a_defending_fleet_outnumbered_withdraws_by_choice_with_its_car
     state["standing"] = standing_({"red": {"voluntary_retreat": "when_outnumbered",
                                            "retreat_to": ["Reval", "Petrograd"]}})
     rng = SixSided(*[1] * 9)
-    battle = combat.NavalBattle(board_rules.board(data()), data(), state, "allies",
+    battle = naval.NavalBattle(board_rules.board(data()), data(), state, "allies",
                                 {"zone": "Baltic Sea", "units": ["allied-fleet-03", "allied-fleet-04"],
                                  "defenders": ["red-fleet-01"]}, rng, "naval:test")
     battle.naval_rounds(None)
@@ -822,7 +823,7 @@ def test_8_92_8_7_a_searching_fleet_outnumbered_withdraws_after_its_round() -> N
     state = position({"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea", "allied-fleet-04": "Baltic Sea"})
     state["standing"] = standing_({"red": {"voluntary_retreat": "when_outnumbered"}})
     rng = SixSided(*[3, 4] + [1] * 9)
-    events, after, contact = combat.search(board_rules.board(data()), data(), state, "red", "Baltic Sea",
+    events, after, contact = naval.search(board_rules.board(data()), data(), state, "red", "Baltic Sea",
                                            ["red-fleet-01"], "naval:y", rng, phasing=True)
     assert contact is True
     assert events == [
@@ -837,7 +838,7 @@ def test_8_92_8_7_a_searching_fleet_outnumbered_withdraws_after_its_round() -> N
     assert rng.labels[:2] == ["naval:y:search:d1", "naval:y:search:d2"] and rng.values == []
     # without the standing instruction both stay: the search is one round only
     state["standing"] = standing_()
-    events, _, _ = combat.search(board_rules.board(data()), data(), state, "red", "Baltic Sea",
+    events, _, _ = naval.search(board_rules.board(data()), data(), state, "red", "Baltic Sea",
                                  ["red-fleet-01"], "naval:y", SixSided(*[3, 4] + [1] * 9), phasing=True)
     assert events[-1] == {"type": "naval_battle_over", "zone": "Baltic Sea", "attacker": "red",
                           "attacker_left": ["red-fleet-01"],
@@ -851,7 +852,7 @@ def test_8_92_a_blockade_run_without_a_decision_turns_back_after_a_hundred_round
     state["standing"] = standing_()
     state["blockade"] = {"allied-fleet-03": "Petrograd"}
     rng = SixSided(*[1] * 600)
-    events, after = combat.blockade_run(board_rules.board(data()), data(), state, "red", ["red-fleet-01"],
+    events, after = naval.blockade_run(board_rules.board(data()), data(), state, "red", ["red-fleet-01"],
                                         "Petrograd", "Baltic Sea", "Petrograd", "naval:x", rng)
     assert events[0] == {"type": "blockade_run", "zone": "Baltic Sea", "port": "Petrograd", "faction": "red",
                          "fleets": ["red-fleet-01"], "blockaders": ["allied-fleet-03"], "way": "leaving"}
@@ -1045,12 +1046,12 @@ def test_8_92_an_opponent_searches_a_passing_fleet_only_when_his_standing_says_a
     state = position({"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea", "red-inf-01": "Baltic Sea"})
     state["standing"] = standing_()
     rng = SixSided()
-    assert combat.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", rng, {}) == ([], state, False)
+    assert naval.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", rng, {}) == ([], state, False)
     assert rng.labels == []
     state["standing"] = standing_({"allies": {"naval_search": "always"}})
     # contact; two British hits reduce the Red fleet and, 8.92, the unit it carries
     rng = SixSided(*[3, 4] + [6, 6, 1] + [1, 1, 1])
-    events, after, contact = combat.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", rng,
+    events, after, contact = naval.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", rng,
                                                       {"red-fleet-01": ["red-inf-01"]})
     assert contact is True
     assert events[:4] == [
@@ -1064,5 +1065,5 @@ def test_8_92_an_opponent_searches_a_passing_fleet_only_when_his_standing_says_a
                               "naval:baltic-sea:t3:allies:on-red:o5:search:d2"]
     assert after["units"]["red-inf-01"]["reduced"]
     # no contact (3+3): nothing else happens
-    events, _, contact = combat.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", SixSided(3, 3), {})
+    events, _, contact = naval.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", SixSided(3, 3), {})
     assert contact is False and [e["type"] for e in events] == ["naval_search"]

@@ -19,7 +19,6 @@ from pbem import yamlio
 from pbem.log import normal
 
 rules = importlib.import_module("pbem_game_red_russia")
-combat = importlib.import_module("pbem_game_red_russia.combat")
 economy = importlib.import_module("pbem_game_red_russia.economy")
 
 HIDDEN = ("phase", "standing", "segment")
