@@ -192,14 +192,15 @@ def problems(root: Path) -> list[str]:
     return list(audit.audit(root)["problems"])
 
 
-def config_with(root: Path, grey: dict[str, Any]) -> Callable[[int, dict[str, bytes | None]], None]:
-    """campaign.yaml as a careful cheat commits it from step 7 on: Grey's seat as given."""
+def config_with(root: Path, seat: dict[str, Any], faction: str = "grey",
+                step: int = 7) -> Callable[[int, dict[str, bytes | None]], None]:
+    """campaign.yaml as a careful cheat commits it from `step` on: `faction`'s seat as given."""
     config = yamlio.load_trusted((root / CONFIG).read_text())
-    config["factions"]["grey"] = grey
+    config["factions"][faction] = seat
     text = yamlio.dump(config).encode()
 
     def files(n: int, changes: dict[str, bytes | None]) -> None:
-        if n >= 6:
+        if n >= step - 1:
             changes[CONFIG] = text
 
     return files
@@ -227,16 +228,7 @@ def test_a_seat_the_rules_do_not_give(played: Path) -> None:
     """Step 4 (the set-up) also reseats Blue with Gold's player."""
     cheat = Referee(played)
     cheat.entry(4)["seats"] = {"blue": cheat.entry(7)["seats"]["grey"]}
-    blue = dict(cheat.entry(7)["seats"]["grey"])
-    config = yamlio.load_trusted((played / CONFIG).read_text())
-    config["factions"]["blue"] = blue
-    text = yamlio.dump(config).encode()
-
-    def files(n: int, changes: dict[str, bytes | None]) -> None:
-        if n >= 3:
-            changes[CONFIG] = text
-
-    cheat.rewrite(files=files)
+    cheat.rewrite(files=config_with(played, dict(cheat.entry(7)["seats"]["grey"]), "blue", 4))
     found = problems(played)
     assert found[0] == "log/000004.yaml: seats blue, which the rules do not make enter here"
     assert [p for p in found if "seat" in p and "blue" in p] == found[:1]
