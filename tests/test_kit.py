@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.dice import KeyedRng, ReplayRng, Roll
+from pbem.game import Problem
 from pbem.kit import graph, pools
 from pbem.kit.fold import Fold
 
@@ -148,3 +149,56 @@ def test_what_a_phase_leaves_out() -> None:
         table.resolve(None, end, {}, None, None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"unknown phase 'chat' \(known: talk, count, end\)"):
         table.phase(None, {"phase": "chat", "turn": 1})  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------
+# asking by mail
+
+from pbem.kit import ask  # noqa: E402
+
+QUESTIONS = [{"faction": "blue", "zone": "Ford", "rule": "1.1"},
+             {"faction": "gold", "zone": "Ford", "rule": "1.1"},
+             {"faction": "blue", "zone": "Hill", "rule": "1.1"}]
+
+
+def asked_state() -> dict[str, object]:
+    state: dict[str, object] = {"turn": 2}
+    ask.apply_asked(state, ask.ask("gold", {"orders": [{"attack": "Ford"}]}, QUESTIONS))
+    return state
+
+
+def test_asked_stops_the_step_and_awaits_each_faction_asked_once() -> None:
+    event = ask.ask("gold", {"orders": []}, QUESTIONS)
+    assert event == {"type": "asked", "actor": "gold", "orders": {"orders": []},
+                     "questions": QUESTIONS}
+    state = asked_state()
+    assert ask.awaiting(state) == ("blue", "gold")
+    assert [q["zone"] for q in ask.questions(state, "blue")] == ["Ford", "Hill"]
+    assert ask.questions(state, "red") == [] and len(ask.questions(state)) == 3
+    ask.apply_answered(state, {"type": "answered"})
+    assert state == {"turn": 2} and ask.awaiting(state) == ()
+
+
+def test_each_answer_answers_a_question_of_its_own_faction_once() -> None:
+    problems: list[Problem] = []
+    answering = ask.Answering(asked_state(), "blue", "zone")
+    answering.check(("orders", 0), "Ford", problems)
+    answering.check(("orders", 1), "Hill", problems)
+    assert problems == []
+    answering.check(("orders", 2), "Ford", problems)
+    answering.check(("orders", 3), "Mill", problems)
+    assert problems == [Problem(("orders", 2), "Ford is answered twice"),
+                        Problem(("orders", 3), "you are not asked about Mill (asked: Ford, Hill)")]
+    nobody: list[Problem] = []
+    ask.Answering(asked_state(), "red", "zone").check(("orders", 0), "Ford", nobody)
+    assert nobody == [Problem(("orders", 0), "you are not asked about Ford (asked: nothing)")]
+
+
+def test_a_question_nobody_answered_gets_the_rules_default() -> None:
+    given = {"Ford": {"blue": "retreat"}}
+    event = ask.answered(asked_state(), given, "zone", lambda q: f"stand ({q['rule']})")
+    assert event == {"type": "answered", "given": given,
+                     "answers": {"Ford": {"blue": "retreat", "gold": "stand (1.1)"},
+                                 "Hill": {"blue": "stand (1.1)"}}}
+    everyone = {"Ford": {"blue": "a", "gold": "b"}, "Hill": {"blue": "c"}}
+    assert ask.answered(asked_state(), everyone, "zone", lambda q: "x")["answers"] == everyone

@@ -9,6 +9,9 @@
 - `phases.PhaseTable`: a game's phases as one table (who is awaited, the orders each takes,
   how it resolves, the bot, the default for an absent faction) instead of an if-chain over
   the phase names in every method of the Game protocol.
+- `ask`: a question put to players by mail in the middle of a step (a retreat before a
+  battle, the losses to take), awaited in a phase of its own, and the step resumed with the
+  answers, or the rules' default for a question nobody answered.
 
 Nothing here names a game; a game passes its own apply, costs and tests in.
 """

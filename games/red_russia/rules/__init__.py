@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.kit import ask
 from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
 from pbem.names import suggest
@@ -722,19 +723,15 @@ def _resolve_decision(data: GameData, work: State, orders: dict[str, Orders], rn
                       secrets: Secrets | None) -> list[Event]:
     """8.4 the answers came: the battles are fought."""
     asked = work["asked"]
-    given = decisions.answers(orders)
-    full = {**decisions.unanswered(work, given)}
-    for zone, by in given.items():
-        full.setdefault(zone, {}).update(by)
-    answered = {"type": "answered", "answers": full, "given": given}
+    answered = decisions.answered_event(work, decisions.answers(orders))
     return [answered, *_act(data, apply_event(data, work, answered), asked["actor"], asked["orders"],
-                            rng, secrets, full)]
+                            rng, secrets, answered["answers"])]
 
 
 def _bot_decision(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
     """8.4: stand and fight."""
     return {"orders": [{"decide": {"zone": q["zone"], "retreat": False}}
-                       for q in state["asked"]["questions"] if q["faction"] == faction]}
+                       for q in ask.questions(state, faction)]}
 
 
 def _resolve_victory(data: GameData, work: State, orders: dict[str, Orders], rng: Rng,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, State
+from pbem.kit import ask
 
 from .board import MAJORS, Board
 from .common import Path_, allegiance, defenders_of, order_items
@@ -70,15 +71,12 @@ def lenin_asked(state: State) -> bool:
 
 
 def awaiting(state: State) -> tuple[str, ...]:
-    asked = state.get("asked") or {}
-    return tuple(sorted({q["faction"] for q in asked.get("questions", [])}))
+    return ask.awaiting(state)
 
 
 def prompt(state: State) -> str:
-    asked = state.get("asked") or {}
-    parts = [f"{q['faction']}: {q['attacker']} attacks {q['zone']}; retreat before combat? (8.4)"
-             for q in asked.get("questions", [])]
-    return "; ".join(parts)
+    return "; ".join(f"{q['faction']}: {q['attacker']} attacks {q['zone']}; retreat before "
+                     "combat? (8.4)" for q in ask.questions(state))
 
 
 def validate(state: State, faction: str, body: dict[str, Any], b: Board) -> list[Problem]:
@@ -86,21 +84,13 @@ def validate(state: State, faction: str, body: dict[str, Any], b: Board) -> list
     a battle left unanswered is fought (the rulebook has no default; staying is the only
     choice that is always legal). `to` may name a sea area (8.4 by sea)."""
     problems: list[Problem] = []
-    mine = {q["zone"] for q in (state.get("asked") or {}).get("questions", [])
-            if q["faction"] == faction}
-    seen: set[str] = set()
+    answering = ask.Answering(state, faction, "zone")
     for i, _verb, arg in order_items(body, ("decide",), problems):
         path: tuple[str | int, ...] = ("orders", i, "decide")
         if not isinstance(arg, dict) or not isinstance(arg.get("zone"), str):
             problems.append(Problem(path, "decide: {zone: ZONE, retreat: true|false, to: [ZONES]}"))
             continue
-        zone = arg["zone"]
-        if zone not in mine:
-            asked = ", ".join(sorted(mine)) or "nothing"
-            problems.append(Problem(path, f"you are not asked about {zone} (asked: {asked})"))
-        elif zone in seen:
-            problems.append(Problem(path, f"{zone} is answered twice"))
-        seen.add(zone)
+        answering.check(path, arg["zone"], problems)
         if not isinstance(arg.get("retreat"), bool):
             problems.append(Problem(path + ("retreat",), "retreat is true or false"))
         to = arg.get("to", [])
@@ -146,13 +136,10 @@ def answers(orders: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-def unanswered(state: State, given: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
-    """The questions nobody answered: fought (retreat_before_combat never)."""
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for q in (state.get("asked") or {}).get("questions", []):
-        if q["faction"] not in given.get(q["zone"], {}):
-            out.setdefault(q["zone"], {})[q["faction"]] = {"retreat_before_combat": "never"}
-    return out
+def answered_event(state: State, given: dict[str, Any]) -> Event:
+    """The answers, and for a question nobody answered the battle fought (retreat before
+    combat never: the only choice that is always legal)."""
+    return ask.answered(state, given, "zone", lambda q: {"retreat_before_combat": "never"})
 
 
 def asked_event(actor: str, body: dict[str, Any], questions: list[dict[str, Any]]) -> Event:
@@ -160,16 +147,16 @@ def asked_event(actor: str, body: dict[str, Any], questions: list[dict[str, Any]
     rest = {k: v for k, v in body.items() if k not in ("orders", "standing")}
     rest["orders"] = [item for item in body.get("orders") or []  # the moves, searches
                       if isinstance(item, dict) and set(item) & {"attack", "siege"}]  # are done
-    return {"type": "asked", "actor": actor, "orders": rest, "questions": questions}
+    return ask.ask(actor, rest, questions)
 
 
 def apply_asked(_b: Any, s: State, e: Event) -> None:
-    s["asked"] = {"actor": e["actor"], "orders": e["orders"], "questions": e["questions"]}
+    ask.apply_asked(s, e)
     s["phase"] = "decision"
 
 
 def apply_answered(_b: Any, s: State, e: Event) -> None:
-    s.pop("asked", None)
+    ask.apply_answered(s, e)
     s["phase"] = "action"  # the actor's phase goes on where it stopped
 
 
