@@ -592,8 +592,12 @@ def _entered(campaign: Campaign, state: dict[str, Any], new_game: dict[str, Any]
     makes enter (pbem.campaign.entered_seats), campaign.yaml as it then reads (to commit
     with the step) and the engine's state with those seats in its settings."""
     factions = campaign.factions()
-    seats = entered_seats(campaign.game, campaign.data, state["game"], new_game,
-                          {f: dict(v) for f, v in factions.items()})
+    try:
+        seats = entered_seats(campaign.game, campaign.data, state["game"], new_game,
+                              {f: dict(v) for f, v in factions.items()})
+    except ValueError as exc:  # the game's own error: nothing is written
+        raise CampaignError(f"the rules of {campaign.config['game']} seat a power wrongly: "
+                            f"{exc}") from None
     if not seats:
         return {}, {}, state
     config = dict(campaign.config)
@@ -976,10 +980,7 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
         phase = campaign.phase(state)
         seq = state["seq"] + 1
         summary = f"adjustment ({len(events)} event{'s' if len(events) != 1 else ''}): {reason.strip()}"
-        try:
-            seats, files, seated_state = _entered(campaign, state, game_state)
-        except ValueError as exc:
-            raise InputFileError(f"{path}: {exc}") from None
+        seats, files, seated_state = _entered(campaign, state, game_state)
         if seats:
             summary += "; " + _entered_summary(seats)
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,

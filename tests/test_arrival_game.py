@@ -97,10 +97,11 @@ def test_a_dormant_power_has_no_seat_until_the_rules_give_it_gold_s(cli: Cli, tm
     root, keys = new(cli, tmp_path)
     assert sorted(p.name for p in keys.glob("*_ed25519")) == ["blue_ed25519", "gold_ed25519"]
     s = status(cli, root)
-    assert s["unseated"] == ["grey"] and s["awaiting"] == ["blue", "gold"]  # the contributions
+    assert s["unseated"] == ["grey", "pink"] and s["awaiting"] == ["blue", "gold"]  # contributions
     assert "grey" not in s["unsigned_ok"]
     text = ok(cli("-C", root, "status")).out
     assert "grey enters later in the game: it is seated when it does" in text
+    assert "pink enters later in the game: it is seated when it does" in text
     first = next(iter(Campaign.open(root).entries()))
     assert first["contribute"] == ["blue", "gold"]
     assert first["settings"]["factions"]["grey"] == {"player": "nobody yet", "email": "",
@@ -116,7 +117,7 @@ def test_a_dormant_power_has_no_seat_until_the_rules_give_it_gold_s(cli: Cli, tm
 
     turn_one(cli, root, keys)
     s = status(cli, root)
-    assert (s["turn"], s["awaiting"], s["unseated"]) == (2, ["blue", "gold", "grey"], [])
+    assert (s["turn"], s["awaiting"], s["unseated"]) == (2, ["blue", "gold", "grey"], ["pink"])
     assert seat_of(root, "grey") == seat_of(root, "gold")  # the player of Gold, keys and all
     assert "dormant" not in Campaign.open(root).factions()["grey"]
     (step,) = [e for e in Campaign.open(root).entries() if e.get("seats")]
@@ -131,9 +132,14 @@ def test_a_dormant_power_has_no_seat_until_the_rules_give_it_gold_s(cli: Cli, tm
     ok(cli("-C", root, "apply", orders(cli, root, "blue", keys / "blue_ed25519")))
     both = orders(cli, root, "gold,grey", keys / "gold_ed25519", call="ahoy")
     ok(cli("-C", root, "apply", both))
-    s = status(cli, root)
-    assert s["turn"] == 3 and s["awaiting"] == ["blue", "gold", "grey"]
-    assert Campaign.open(root).state()["game"]["score"] == {"blue": 2, "gold": 2, "grey": 1}
+    s = status(cli, root)  # Pink entered at the end of turn 2: the player of Blue's
+    assert (s["turn"], s["awaiting"], s["unseated"]) == (3, ["blue", "gold", "grey", "pink"], [])
+    assert seat_of(root, "pink") == seat_of(root, "blue")
+    assert Campaign.open(root).state()["game"]["score"] == {"blue": 2, "gold": 2, "grey": 1,
+                                                            "pink": 0}
+    seated = [(e["seq"], sorted(e["seats"])) for e in Campaign.open(root).entries()
+              if e.get("seats")]
+    assert seated == [(7, ["grey"]), (10, ["pink"])]  # each once, by the step it entered at
     report = json.loads(ok(cli("-C", root, "audit", "--json")).out)
     assert report["ok"], report["problems"]
     # mail: Grey's report goes to the player of Gold, in Bo's one message
@@ -144,15 +150,53 @@ def test_a_dormant_power_has_no_seat_until_the_rules_give_it_gold_s(cli: Cli, tm
 
 
 def test_the_games_list_says_which_power_enters_later(cli: Cli) -> None:
-    assert ("factions: blue (Blue), gold (Gold), grey (Grey, enters later)"
-            in ok(cli("games")).out)
+    assert ("factions: blue (Blue), gold (Gold), grey (Grey, enters later), pink (Pink, enters "
+            "later)" in ok(cli("games")).out)
+
+
+def test_a_power_takes_on_its_hosts_seat_as_it_is_when_it_enters(cli: Cli, tmp_path: Path) -> None:
+    """Gold's player has a new key before Grey enters: Grey takes on that one."""
+    root, keys = new(cli, tmp_path)
+    ok(cli("keygen", "--out", tmp_path / "bo2"))
+    ok(cli("-C", root, "seat", "gold", "--player", "Bo <bo@arrival.invalid>",
+           "--key", tmp_path / "bo2.card", "--reason", "Bo has a new machine"))
+    keys_gold = tmp_path / "bo2_ed25519"
+    for faction, key in (("blue", keys / "blue_ed25519"), ("gold", keys_gold)):
+        path = root.parent / f"{faction}-contribution.yaml"
+        ok(cli("-C", root, "bot", faction, "--out", path))
+        ok(cli("-C", root, "sign", path, "--key", key))
+        ok(cli("-C", root, "apply", path))
+    ok(cli("-C", root, "apply", orders(cli, root, "blue", keys / "blue_ed25519")))
+    ok(cli("-C", root, "apply", orders(cli, root, "gold", keys_gold)))
+    assert seat_of(root, "grey") == seat_of(root, "gold")
+    first = next(iter(Campaign.open(root).entries()))["settings"]["factions"]["gold"]
+    assert seat_of(root, "grey")["ssh"] != first["ssh"]  # the new key, not the first
+    report = json.loads(ok(cli("-C", root, "audit", "--json")).out)
+    assert report["ok"], report["problems"]
+
+
+def test_rules_that_seat_a_power_with_a_player_who_has_none_are_refused(
+        cli: Cli, tmp_path: Path) -> None:
+    """grey_to=pink: Grey would enter played by Pink's player, and Pink has no seat yet."""
+    root, keys = new(cli, tmp_path, "--option", "grey_to=pink")
+    head = git(root, "rev-parse", "HEAD")
+    r = None
+    try:
+        turn_one(cli, root, keys)
+    except AssertionError as exc:
+        r = str(exc)
+    assert r is not None and ("the rules of arrival seat a power wrongly: grey enters played by "
+                              "the player of pink, who has no seat") in r
+    assert git(root, "rev-parse", "HEAD") != head  # the orders were recorded
+    assert Campaign.open(root).state()["game"]["turn"] == 1  # the turn did not resolve
+    assert "dormant" in Campaign.open(root).factions()["grey"]
 
 
 def test_the_moderator_seats_a_power_the_rules_leave_to_them(cli: Cli, tmp_path: Path) -> None:
     root, keys = new(cli, tmp_path, "--option", "grey_to=moderator")
     turn_one(cli, root, keys)
     s = status(cli, root)
-    assert s["awaiting"] == ["blue", "gold", "grey"] and s["unseated"] == ["grey"]
+    assert s["awaiting"] == ["blue", "gold", "grey"] and s["unseated"] == ["grey", "pink"]
     assert "grey has entered the game and has no player yet: seat it with 'pbem seat grey" in \
         ok(cli("-C", root, "status")).out
     assert not [e for e in Campaign.open(root).entries() if e.get("seats")]
@@ -163,7 +207,7 @@ def test_the_moderator_seats_a_power_the_rules_leave_to_them(cli: Cli, tmp_path:
     ok(cli("keygen", "--out", tmp_path / "cy"))
     ok(cli("-C", root, "seat", "grey", "--player", "Cy <cy@arrival.invalid>",
            "--key", tmp_path / "cy.card", "--reason", "Cy takes on Grey"))
-    assert status(cli, root)["unseated"] == []
+    assert status(cli, root)["unseated"] == ["pink"]
     seat = seat_of(root, "grey")
     assert (seat["player"], seat["email"]) == ("Cy", "cy@arrival.invalid")
     r = cli("-C", root, "apply", orders(cli, root, "grey", keys / "gold_ed25519"))

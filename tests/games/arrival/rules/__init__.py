@@ -1,8 +1,10 @@
 """Arrival: a test game for pbem, about a power that enters mid-game.
 
-Blue and Gold play from the start; Grey is dormant (game.yaml) and enters at the end of
-turn 1. The option `grey_to` says who then plays it: the player of Gold (the default), of
-Blue, or `moderator` (the moderator seats it with `pbem seat`). Each turn every faction in
+Blue and Gold play from the start; Grey and Pink are dormant (game.yaml) and enter at the
+end of turns 1 and 2 (game.yaml `enters`). The option `grey_to` says who then plays Grey:
+the player of Gold (the default), of Blue, or of Pink (who has no seat yet then: a game
+that names such a host is wrong, and pbem says so), or `moderator` (the moderator seats it
+with `pbem seat`). Pink is played by the player of Blue. Each turn every faction in
 the game calls out one word, or nothing (`orders: [{call: WORD}]` or `orders: []`); a
 faction's score is the number of its calls; after turn 3 the highest score wins.
 
@@ -18,7 +20,8 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
 
 WORD = re.compile(r"^[a-z]{1,20}$")
-HOSTS = ("gold", "blue", "moderator")
+HOSTS = ("gold", "blue", "pink", "moderator")
+PINK_TO = "blue"
 
 
 def _factions(data: GameData) -> list[str]:
@@ -35,7 +38,7 @@ class Arrival:
                 "factions": [{"id": f["id"], "name": f["name"], "dormant": bool(f.get("dormant"))}
                              for f in g["factions"]],
                 "options": [{"id": "grey_to", "default": "gold",
-                             "help": "who plays Grey when it enters: gold, blue or moderator"}],
+                             "help": "who plays Grey when it enters: gold, blue, pink or moderator"}],
                 "phases": ["call", "over"]}
 
     def check_data(self, data: GameData) -> list[str]:
@@ -49,9 +52,10 @@ class Arrival:
                 "score": {f: 0 for f in _factions(data)}, "result": None}
 
     def seating(self, data: GameData, state: State) -> dict[str, str | None]:
-        if "grey" not in state["in_game"]:
-            return {}
-        return {"grey": None if state["grey_to"] == "moderator" else state["grey_to"]}
+        hosts = {"grey": None if state["grey_to"] == "moderator" else state["grey_to"],
+                 "pink": PINK_TO}
+        return {f["id"]: hosts[f["id"]] for f in data["game"]["factions"]
+                if f.get("dormant") and f["id"] in state["in_game"]}
 
     def phase(self, data: GameData, state: State) -> Phase:
         if state["result"] is not None:
@@ -76,8 +80,10 @@ class Arrival:
         for f in state["in_game"]:
             for item in (orders.get(f) or {}).get("orders") or []:
                 events.append({"type": "called", "faction": f, "word": item["call"]})
-        if state["turn"] == 1:
-            events.append({"type": "arrived", "faction": "grey", "played_by": state["grey_to"]})
+        for faction, turn in sorted(data["game"]["enters"].items()):
+            if turn == state["turn"]:
+                played_by = state["grey_to"] if faction == "grey" else PINK_TO
+                events.append({"type": "arrived", "faction": faction, "played_by": played_by})
         if state["turn"] < data["game"]["turns"]:
             events.append({"type": "turn", "turn": state["turn"] + 1})
             return events
