@@ -45,6 +45,15 @@ def test_8_6_the_loss_order_chooses_among_equal_allocations() -> None:
     assert forces.allocate(2, [("a", 2, False), ("b", 2, False)], ["b"], lambda u: 1) == ["b"]
 
 
+def test_8_6_a_unit_type_in_the_loss_order_chooses_units_of_that_type() -> None:
+    # loss_order: [inf] names a type (the middle part of an id): the infantry loses first,
+    # though the cavalry sorts first by its id
+    units = [("red-cav-01", 2, False), ("red-inf-01", 2, False)]
+    assert forces.allocate(2, units, ["inf"], lambda u: 1) == ["red-inf-01"]
+    assert forces.allocate(2, units, ["red-inf-01"], lambda u: 1) == ["red-inf-01"]
+    assert forces.allocate(2, units, [], lambda u: 1) == ["red-cav-01"]  # no order: by id
+
+
 def test_8_6_too_few_hits_for_any_step_are_lost() -> None:
     assert forces.allocate(1, [("a", 2, False)], [], lambda u: 1) == []
 
