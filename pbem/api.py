@@ -600,15 +600,21 @@ def _entered(campaign: Campaign, state: dict[str, Any], new_game: dict[str, Any]
                             f"{exc}") from None
     if not seats:
         return {}, {}, state
-    config = dict(campaign.config)
-    config["factions"] = {f: dict(v) for f, v in factions.items()}
-    for faction, seat in seats.items():  # what is not the seat (a time zone, say) stays
-        kept = {k: v for k, v in config["factions"].get(faction, {}).items()
-                if k not in SEAT_KEYS}
-        config["factions"][faction] = {**seat, **kept}
+    config = _seated(campaign, seats)
     settings = clone(state.get("settings") or protected(campaign.config))
     settings.setdefault("factions", {}).update(seats)
     return seats, {CONFIG: _config_text(config)}, {**state, "settings": settings}
+
+
+def _seated(campaign: Campaign, seats: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """campaign.yaml's settings with these seats given; what is not a seat (a time zone,
+    say) stays with its faction."""
+    config = dict(campaign.config)
+    config["factions"] = {f: dict(v) for f, v in campaign.factions().items()}
+    for faction, seat in seats.items():
+        kept = {k: v for k, v in config["factions"].get(faction, {}).items() if k not in SEAT_KEYS}
+        config["factions"][faction] = {**seat, **kept}
+    return config
 
 
 def _entered_summary(seats: dict[str, Any]) -> str:
@@ -936,11 +942,7 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
         new.update(age=recipient, ssh=ssh, unsigned_ok=False)
     with campaign.locked():
         state = campaign.state()
-        config = dict(campaign.config)
-        config["factions"] = {f: dict(v) for f, v in campaign.factions().items()}
-        for faction in factions:  # what is not the seat (a time zone, say) stays
-            kept = {k: v for k, v in config["factions"][faction].items() if k not in SEAT_KEYS}
-            config["factions"][faction] = {**new, **kept}
+        config = _seated(campaign, {f: new for f in factions})
         settings = protected(config)
         seq = state["seq"] + 1
         phase = campaign.phase(state)

@@ -328,10 +328,16 @@ class _Audit:
             return False
         return True
 
+    def _seats_of(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The seats in force in `state`: its settings, or for a log from before the first
+        step recorded them, campaign.yaml as first committed."""
+        found: dict[str, Any] = state.get("settings", {}).get("factions") or self.factions
+        return found
+
     def _seats(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
         """A step whose events make a power enter seats it as the rules say (the seat of the
         player who takes it on), and no step seats a faction otherwise but `pbem seat`."""
-        seats = before.get("settings", {}).get("factions") or self.factions
+        seats = self._seats_of(before)
         want = entered_seats(self.game, self.data, before["game"], self.folder.state["game"],
                              seats)
         got = entry.get("seats") or {}
@@ -578,7 +584,7 @@ class _Audit:
         reason in the entry; otherwise they may be the referee's own invention."""
         if entry.get("on_behalf"):
             return
-        seats = self.folder.state.get("settings", {}).get("factions") or self.factions
+        seats = self._seats_of(self.folder.state)
         seat = seats.get(faction, {})
         if seat.get("ssh") and not seat.get("unsigned_ok", False):
             self.problem(f"{name}: the orders of {faction} were recorded without a signature, "
@@ -609,7 +615,7 @@ class _Audit:
         from pbem.crypto import sshsig
         from pbem.errors import KeyFileError, SignatureError
 
-        seats = self.folder.state.get("settings", {}).get("factions") or self.factions
+        seats = self._seats_of(self.folder.state)
         key = seats.get(faction, {}).get("ssh")
         if key is None:
             self.problem(f"{name}: orders of {faction} are signed but campaign.yaml has no key for it")
