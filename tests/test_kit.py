@@ -172,11 +172,15 @@ def test_asked_stops_the_step_and_awaits_each_faction_asked_once() -> None:
     assert event == {"type": "asked", "actor": "gold", "orders": {"orders": []},
                      "questions": QUESTIONS}
     state = asked_state()
+    assert state["asked"] == {"actor": "gold", "orders": {"orders": [{"attack": "Ford"}]},
+                              "questions": QUESTIONS}
     assert ask.awaiting(state) == ("blue", "gold")
     assert [q["zone"] for q in ask.questions(state, "blue")] == ["Ford", "Hill"]
     assert ask.questions(state, "red") == [] and len(ask.questions(state)) == 3
     ask.apply_answered(state, {"type": "answered"})
     assert state == {"turn": 2} and ask.awaiting(state) == ()
+    ask.apply_answered(state, {"type": "answered"})  # nothing asked: nothing to take back
+    assert state == {"turn": 2}
 
 
 def test_each_answer_answers_a_question_of_its_own_faction_once() -> None:
