@@ -87,6 +87,18 @@ class FixedRng:
         return items[0]
 
 
+class SixSided(FixedRng):
+    """FixedRng that also records how many sides each die asked for had."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(*values)
+        self.sides: list[int] = []
+
+    def roll(self, label: str, sides: int = 6) -> int:
+        self.sides.append(sides)
+        return super().roll(label, sides)
+
+
 class OpenSecrets(sealed._Secrets):
     """The referee's secrets in plain view, for rule tables: a sealed node made here keeps
     its value beside it (no encryption), and shuffles use a fixed hidden key."""

@@ -10,7 +10,17 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position, problems
+from position import (
+    GAME,
+    FixedRng,
+    OpenSecrets,
+    SixSided,
+    data,
+    messages,
+    orders,
+    position,
+    problems,
+)
 from position import standing as standing_
 
 combat = importlib.import_module("pbem_game_red_russia.combat")
@@ -18,18 +28,6 @@ naval = importlib.import_module("pbem_game_red_russia.naval")
 
 Events = list[dict[str, Any]]
 HIDDEN = ("phase", "standing", "segment")
-
-
-class SixSided(FixedRng):
-    """FixedRng that also records how many sides each die asked for had."""
-
-    def __init__(self, *values: int) -> None:
-        super().__init__(*values)
-        self.sides: list[int] = []
-
-    def roll(self, label: str, sides: int = 6) -> int:
-        self.sides.append(sides)
-        return super().roll(label, sides)
 
 
 def run(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[Events, dict[str, Any], FixedRng]:
@@ -712,6 +710,7 @@ board_rules = importlib.import_module("pbem_game_red_russia.board")
 def resolve_attacks(state: dict[str, Any], attacks: list[dict[str, Any]], secret: Any,
                     dice: list[int], secrets: Any = None) -> Events:
     rng = SixSided(*dice)
+    events: Events
     events, _ = combat.resolve_attacks(board_rules.board(data()), data(), state, state["actor"],
                                        attacks, secret, rng, secrets or OpenSecrets())
     assert rng.values == []
@@ -1067,3 +1066,173 @@ def test_8_92_an_opponent_searches_a_passing_fleet_only_when_his_standing_says_a
     # no contact (3+3): nothing else happens
     events, _, contact = naval.opponent_searches(b, data(), state, "red", "Baltic Sea", "o5", SixSided(3, 3), {})
     assert contact is False and [e["type"] for e in events] == ["naval_search"]
+
+
+# ---------------------------------------------------------------------------------------
+# 8.1, 13.61, 15.2, 18.1 declared attacks refused (the survivors of combat.py, second pass)
+
+
+def test_8_1_allied_units_fight_only_when_named_in_units() -> None:
+    # 13.61 North may take allied-inf-01 in hand, but only by naming it: without `units` it
+    # has no land units of its own in Vologda
+    state = minor_state({"allied-inf-01": "Vologda", "red-inf-01": "Vologda"}, "north", allied_control={"north": 1})
+    assert attack_problems(state, [{"attack": {"zone": "Vologda"}}]) == [
+        ((*AT, "zone"), "you have no land units in Vologda to attack with (8.1: only units in the zone fight)")]
+    assert attack_problems(state, [{"attack": {"zone": "Vologda", "units": ["allied-inf-01"]}}]) == []
+
+
+def test_13_61_allied_units_taken_count_within_one_attack_and_across_three() -> None:
+    no_more = ("is an allied unit: north may use 2 allied unit(s) this turn, from the foreign "
+               "intervention table, and has no more to take (13.61)")
+    state = minor_state({"allied-inf-01": "Vologda", "allied-inf-02": "Vologda", "allied-inf-03": "Vologda",
+                         "red-inf-01": "Vologda"}, "north", allied_control={"north": 2})
+    three = ["allied-inf-01", "allied-inf-02", "allied-inf-03"]
+    assert attack_problems(state, [{"attack": {"zone": "Vologda", "units": three}}]) == [
+        ((*AT, "units", 2), f"allied-inf-03 {no_more}")]
+    assert attack_problems(state, [{"attack": {"zone": "Vologda", "units": three[:2]}}]) == []
+    pieces = {"allied-inf-01": "Vologda", "allied-inf-02": "Kotlas", "allied-inf-03": "Onega",
+              "red-inf-01": "Vologda", "red-inf-02": "Kotlas", "red-inf-03": "Onega"}
+    state = minor_state(pieces, "north", allied_control={"north": 2})
+    attacks = [{"attack": {"zone": z, "units": [u]}} for z, u in
+               (("Vologda", "allied-inf-01"), ("Kotlas", "allied-inf-02"), ("Onega", "allied-inf-03"))]
+    assert attack_problems(state, attacks) == [
+        (("orders", 2, "attack", "units", 0), f"allied-inf-03 {no_more}"),
+        (("secret", "spend"), "give the money spent on Onega under secret: spend: (1 probe, 3 assault, "
+                              "5 invasion; 8.3)")]
+    # the two taken in one attack are both in its battle (13.61 allies_taken)
+    state = minor_state({"allied-inf-01": "Vologda", "allied-inf-02": "Vologda", "red-inf-01": "Vologda"},
+                        "north", allied_control={"north": 2})
+    events, _, _ = run(state, orders({"attack": {"zone": "Vologda", "units": three[:2]}}), [1] * 24)
+    assert events[0] == {"type": "allies_taken", "faction": "north", "units": ["allied-inf-01", "allied-inf-02"]}
+
+
+def test_15_2_18_1_partisans_of_a_white_faction_are_no_enemy_of_another() -> None:
+    # 15.2 "an enemy unit attacks it"; 18.1 White factions never attack each other
+    state = position({"south-inf-01": "Tver"}, actor="south")
+    state["partisans"] = {"Tver": "siberian"}
+    assert attack_problems(state, [{"attack": {"zone": "Tver"}}], {"spend": {"Tver": 1}}) == [
+        ((*AT, "zone"), "there are no enemy units in Tver (White factions never attack each other, 18.1)")]
+    state["partisans"] = {"Tver": "red"}
+    assert attack_problems(state, [{"attack": {"zone": "Tver"}}], {"spend": {"Tver": 1}}) == []
+
+
+def test_8_1_every_unknown_unit_named_is_refused() -> None:
+    # 8.1 only units in the zone fight: each name in `units` is checked, all problems told
+    state = position(TVER)
+    assert attack_problems(state, [{"attack": {"zone": "Tver", "units": ["nobody", "red-inf-01", "nobodyelse"]}}],
+                           {"spend": {"Tver": 1}}) == [
+        ((*AT, "units", 0), "unknown unit or leader 'nobody'"),
+        ((*AT, "units", 2), "unknown unit or leader 'nobodyelse'")]
+
+
+# ---------------------------------------------------------------------------------------
+# 8.2-8.4, 12.1, 12.41, 15.2 the battles in order (the survivors of combat.py, second pass)
+
+
+def test_12_1_a_battle_in_a_neutral_minors_zone_does_not_bring_the_owner_in() -> None:
+    # unlike a siege (12.1 "besieged"), a battle against the South in Gulai Polye leaves the
+    # anarchists, who have no unit there, neutral
+    events, after, _ = fight({"red-inf-01": "Gulai Polye", "south-inf-01": "Gulai Polye"}, "Gulai Polye", 1,
+                             [1] * 10)
+    assert kinds(events) == ["attack", "combat_round", "battle_over"]
+    assert events[0] == probe("Gulai Polye", "red", ["south"])
+    assert after["minors"]["anarchists"]["status"] == "neutral"
+
+
+def test_12_41_a_minors_battle_whose_defender_retreats_before_combat() -> None:
+    state = minor_state({"finland-inf-02": "Petrograd", "red-inf-01": "Petrograd"}, "south",
+                        minor={"finland": {"status": "active", "controller": "south"}})
+    state["standing"] = standing_({"red": {"retreat_before_combat": "always"}})
+    events, _, _ = run(state, orders({"attack": {"zone": "Petrograd"}}), [])
+    assert events == [
+        {"type": "retreat", "zone": "Petrograd", "faction": "red", "units": ["red-inf-01"], "to": "Novgorod",
+         "when": "before combat"},
+        probe("Petrograd", "south", [], spend=0, level="minors' battle", rounds=0),
+    ]
+
+
+def test_8_4_an_answer_by_mail_keeps_the_rest_of_the_standing_instructions() -> None:
+    # the South answers "always" by mail; its standing retreat_to (Petrograd, not Moscow
+    # first by name) still says where
+    state = position(TVER, control={"Moscow": "south", "Petrograd": "south"})
+    state["standing"] = standing_({"south": {"retreat_to": ["Petrograd"]}})
+    b = board_rules.board(data())
+    events, _ = combat.resolve_attacks(b, data(), state, "red", [spec("Tver", ["red-inf-01"])], {"spend": {"Tver": 1}},
+                                       SixSided(), OpenSecrets(), {"Tver": {"south": {"retreat_before_combat": "always"}}})
+    assert events == [
+        {"type": "retreat", "zone": "Tver", "faction": "south", "units": ["south-inf-01"], "to": "Petrograd",
+         "when": "before combat"},
+        probe("Tver", "red", [], rounds=0),
+    ]
+
+
+def test_8_3_a_sealed_spending_is_opened_for_the_battles() -> None:
+    # 8.3, 8.4 the spending, sealed to the referee, is opened after the retreats before combat
+    state = position(TVER)
+    state["standing"] = standing_()
+    secrets = OpenSecrets()
+    sealed_spend = secrets.seal("spend", "o1", "red", 3, {"spend": {"Tver": 3}})
+    events = resolve_attacks(state, [spec("Tver", ["red-inf-01"])], sealed_spend, [1] * 20, secrets)
+    assert events[0] == probe("Tver", "red", ["south"], spend=3, level="assault", rounds=2)
+
+
+def test_8_4_a_unit_retreating_from_the_last_battle_may_stop_where_a_battle_was_fought() -> None:
+    # Novgorod first, then Tver: south-inf-01, reduced in Tver, retreats to Novgorod (its
+    # retreat_to), whose battle is over; no battle is still to come
+    state = position({"red-inf-01": "Tver", "south-inf-01": "Tver", "red-inf-02": "Novgorod",
+                      "south-inf-02": "Novgorod"}, control={"Novgorod": "south", "Moscow": "south"})
+    state["standing"] = standing_({"south": {"retreat_to": ["Novgorod"]}})
+    body = orders({"attack": {"zone": "Novgorod"}}, {"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Novgorod": 1, "Tver": 1}}
+    events, after, _ = run(state, body, [1] * 11 + [6, 6, 1, 1, 1] + [1] * 5)
+    assert [e for e in events if e["type"] == "retreat"] == [
+        {"type": "retreat", "zone": "Tver", "faction": "south", "units": ["south-inf-01"], "to": "Novgorod",
+         "when": "after a round"}]
+    assert after["units"]["south-inf-01"]["zone"] == "Novgorod"
+
+
+def test_15_2_a_partisan_hunt_between_two_battles_and_partisans_with_a_defender() -> None:
+    # the battles before and after a hunt are fought and told
+    state = position({"red-inf-01": "Tver", "red-inf-02": "Novgorod", "south-inf-02": "Novgorod",
+                      "red-inf-03": "Pskov", "north-inf-01": "Pskov"})
+    state["standing"] = standing_()
+    state["partisans"] = {"Tver": "south"}
+    body = orders({"attack": {"zone": "Novgorod"}}, {"attack": {"zone": "Tver"}}, {"attack": {"zone": "Pskov"}})
+    body["secret"] = {"spend": {"Novgorod": 1, "Tver": 1, "Pskov": 1}}
+    events, after, _ = run(state, body, [1] * 10 + [6, 1, 1, 1, 1] + [1, 1] + [1] * 9)
+    assert [(e["type"], e["zone"]) for e in events if e["type"] in ("attack", "battle_over")] == [
+        ("attack", "Novgorod"), ("battle_over", "Novgorod"), ("attack", "Tver"), ("battle_over", "Tver"),
+        ("attack", "Pskov"), ("battle_over", "Pskov")]
+    assert events[3] == HUNT and after["partisans"] == {}
+    # partisans in a zone with an enemy unit: a battle against the unit, not a hunt
+    state = position(TVER)
+    state["standing"] = standing_()
+    state["partisans"] = {"Tver": "south"}
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    events, after, _ = run(state, body, [1] * 10)
+    assert events[0] == probe("Tver", "red", ["south"])
+    assert kinds(events) == ["attack", "combat_round", "battle_over"] and after["partisans"] == {"Tver": "south"}
+
+
+def test_14_2_a_defender_plays_a_battle_card_when_attacked_by_the_faction_its_standing_names() -> None:
+    # the South's play_when: Stubborn Defence when defending against the Reds; the Reds hit
+    # twice, south-inf-01 is reduced and the card keeps it in Tver
+    state = position({"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver"},
+                     control={"Tver": "south", "Moscow": "south"})
+    state["standing"] = standing_({"south": {"play_when": [
+        {"card": "stubborn-defence", "when": "defending", "of": "red"}]}})
+    state["cards"]["hands"]["south"] = [OpenSecrets().seal("card", "c1", "south", 1, "stubborn-defence")]
+    body = orders({"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    events, after, _ = run(state, body, [6, 6] + [1] * 14)
+    assert kinds(events) == ["card_played", "battle_card", "attack", "combat_round", "reduced",
+                             "battle_card_used", "battle_over"]
+    assert events[1] == {"type": "battle_card", "zone": "Tver", "faction": "south", "card": "stubborn-defence",
+                         "modifier": {"cancel_retreat": True}}
+    assert after["units"]["south-inf-01"]["zone"] == "Tver" and after["units"]["south-inf-01"]["reduced"]
+    # against another attacker's battles it is kept: the unit retreats
+    state["standing"]["south"]["play_when"][0]["of"] = "siberian"
+    events, after, _ = run(state, body, [6, 6] + [1] * 14)
+    assert "card_played" not in kinds(events)
+    assert after["units"]["south-inf-01"]["zone"] == "Moscow"
