@@ -225,8 +225,9 @@ class Battle:
         return [u for u in self.side_units(side) if self.state["units"][u]["type"] != "fleet"]
 
     def air_alone(self) -> bool:
-        """8.93: aircraft caught alone retreat at once and lose a step on 1-2."""
-        units = self.land("def")
+        """8.93: aircraft caught alone retreat at once and lose a step on 1-2; a fleet in a
+        port zone takes part in its land battle (8.92), so aircraft with one are not alone."""
+        units = self.side_units("def")
         if not units or any(self.state["units"][u]["type"] != "air" for u in units):
             return False
         for u in units:
