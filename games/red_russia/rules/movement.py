@@ -424,11 +424,12 @@ def _walk(
     for k in range(first, len(route)):
         here, there = route[k - 1], route[k]
         where = (*path, "via", k - 1) if k < len(route) - 1 else (*path, "to")
+        if here in b.seas or here == CASPIAN:
+            continue  # the landing half of a transport step, already counted (and checked
+            # for enemy units in the port it lands in, below: they stop it there, 7.3)
         if entered_enemy:
             problems.append(Problem(where, f"the units must stop in {here}: enemy units are there (7.3)"))
             return None
-        if here in b.seas or here == CASPIAN:
-            continue  # the landing half of a transport step, already counted
         if there in b.seas or there == CASPIAN:
             if k + 1 >= len(route):
                 problems.append(Problem(where, "land units cannot end their move at sea; name the port "

@@ -12,6 +12,7 @@ from typing import Any
 
 from position import (
     FixedRng,
+    SixSided,
     data,
     orders,
     position,
@@ -285,6 +286,20 @@ def test_7_5_a_naval_transport_carries_one_unit_between_friendly_ports_of_the_fl
     for state in (nofleet, busy):
         assert refused(state, move(["red-inf-01"], "Reval", via=["Baltic Sea"])) == [
             (via, "no red fleet at sea in the Baltic Sea is free to carry them this phase (7.5)")]
+
+
+def test_7_3_7_5_a_transport_lands_in_a_friendly_port_with_enemy_units_and_stops_there() -> None:
+    # 7.5 a friendly port to land in; 7.3 enemy units there stop the move (it is not refused);
+    # going on beyond that port is refused, at the leg after it
+    state = position({**TRANSPORT, "north-inf-01": "Reval"}, control={"Reval": "red"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01"], "Reval", via=["Baltic Sea"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Petrograd", "Baltic Sea", "Reval"], "cost": 2, "stopped": True,
+                       "fleets": ["red-fleet-01"]}]
+    assert refused(state, move(["red-inf-01"], "Pskov",
+                               via=["Baltic Sea", "Reval"])) == [
+        (("orders", 0, "move", "to"), "the units must stop in Reval: enemy units are there (7.3)")]
 
 
 def test_7_7_the_caspian_crossing_needs_no_fleet_between_its_ports_only() -> None:
@@ -561,3 +576,445 @@ def test_8_92_a_fleet_driven_back_by_a_blockade_leaves_its_search_undone_with_a_
                           "after this phase's dice: you have no fleet at sea in the Baltic Sea to search with (8.92)"}
     assert rng.labels[0] == "naval:baltic-sea:t3:red:o0:blockade:atk:r1:d1"
     assert after["units"]["red-fleet-01"]["zone"] == "Petrograd" and after["units"]["red-fleet-01"]["reduced"]
+
+
+# ---------------------------------------------------------------------------------------
+# second round of survivors: exact refusals of _stack, _one_move, allowance and _check_end
+
+
+def test_10_3_every_bad_name_in_a_move_is_reported_not_only_the_first() -> None:
+    """10.3: each piece named is checked; one refusal does not hide the next."""
+    state = position({"red-inf-01": "Moscow", "south-inf-01": "Moscow"})
+    units = ("units",)
+    assert refused(state, move(["nobody", "south-inf-01", "red-inf-03", "red-inf-01", "red-inf-01", "red-inf-04"],
+                               "Tver")) == [
+        ((*MOVE, *units, 0), "unknown unit or leader 'nobody'"),
+        ((*MOVE, *units, 1), "south-inf-01 belongs to south, not red"),
+        ((*MOVE, *units, 2), "red-inf-03 is not on the map"),
+        ((*MOVE, *units, 4), "red-inf-01 is named twice"),
+        ((*MOVE, *units, 5), "red-inf-04 is not on the map"),
+    ]
+
+
+def test_12_11_a_minor_under_limited_control_is_refused_at_the_units_key() -> None:
+    """12.11: under limited control a minor moves two units and one leader a turn."""
+    state = position({"finland-inf-02": "Vyborg", "finland-inf-03": "Vyborg", "finland-inf-04": "Vyborg"},
+                     actor="south", turn=5)
+    state["minors"] = {"finland": {"status": "limited", "controller": "south", "until": 5,
+                                   "zones": ["Helsinki", "Vyborg"]}}
+    assert refused(state, move(["finland-inf-02", "finland-inf-03", "finland-inf-04"], "Helsinki")) == [
+        ((*MOVE, "units"), "finland is under limited control: it moves at most 2 units and 1 leader a turn (12.11)")]
+    assert refused(state, move(["finland-inf-02", "finland-inf-03"], "Helsinki")) == []
+
+
+def test_7_1_an_unknown_from_zone_is_refused_at_the_from_key() -> None:
+    """7.1: `from` names a zone; an unknown one is reported where it was written."""
+    state = position({"red-inf-01": "Moscow"})
+    assert refused(state, move(["red-inf-01"], "Tver", **{"from": "Nowhere"})) == [
+        ((*MOVE, "from"), "unknown zone 'Nowhere'")]
+
+
+def test_10_1_two_leaders_add_up_what_they_command() -> None:
+    """10.1: a stack's leaders command the sum of their level plus one."""
+    pieces = {f"red-inf-0{n}": "Moscow" for n in range(1, 6)}
+    state = position({**pieces, "budyonny": "Moscow", "vatsetis": "Moscow"})
+    five = [*pieces, "budyonny", "vatsetis"]
+    assert refused(state, move(five, "Tver")) == [
+        ((*MOVE, "units"), "Budyonny, Vatsetis can command at most 4 units (10.1); this stack has 5")]
+    assert refused(state, move([*five[1:]], "Tver")) == []
+
+
+def test_10_3_a_leader_other_than_trotsky_gives_two_movement_points() -> None:
+    """10.3: a stack with a leader moves 2 movement points (Trotsky 3, 10.83)."""
+    state = position({"red-inf-01": "Moscow", "budyonny": "Moscow"},
+                     control={"Tver": "south", "Novgorod": "south", "Pskov": "south"})
+    assert refused(state, move(["red-inf-01", "budyonny"], "Pskov", via=["Tver", "Novgorod"])) == [
+        ((*MOVE, "to"), "this path costs 3 movement points; red-inf-01 has 2 left (7.1, 7.2)")]
+    assert refused(state, move(["red-inf-01", "budyonny"], "Novgorod", via=["Tver"])) == []
+
+
+def test_18_1_the_refusal_names_every_other_white_faction_there() -> None:
+    """18.1: White factions may pass through but not stop with another White's units."""
+    state = position({"south-inf-01": "Samara", "north-inf-01": "Samara", "siberian-inf-01": "Ufa"},
+                     actor="siberian", control={"Samara": "siberian"})
+    assert refused(state, move(["siberian-inf-01"], "Samara")) == [
+        ((*MOVE, "to"), "White factions may pass through but not stop with north, south units in Samara (18.1)")]
+
+
+# ---------------------------------------------------------------------------------------
+# 7.1, 7.2, 7.42, 7.6 what a move costs and what is left
+
+
+def test_7_1_7_2_a_given_path_counts_the_points_already_spent() -> None:
+    """7.1, 7.2: a unit that has spent its movement point goes no further this phase."""
+    state = position({"red-inf-01": "Moscow"})
+    state["moved"] = {"red-inf-01": 2}
+    assert refused(state, move(["red-inf-01"], "Novgorod", via=["Tver"])) == [
+        ((*MOVE, "to"), "this path costs 1 movement points; red-inf-01 has 0 left (7.1, 7.2)")]
+
+
+def test_7_2_what_is_left_is_that_of_the_piece_that_has_moved_most() -> None:
+    """7.2: entering a friendly zone costs half a point; the stack has what its most-moved piece has left."""
+    state = position({"red-inf-01": "Moscow", "trotsky": "Moscow"})
+    state["moved"] = {"red-inf-01": 6}  # Trotsky has not moved
+    assert refused(state, move(["red-inf-01", "trotsky"], "Tver")) == [
+        ((*MOVE, "to"), "Tver cannot be reached from Moscow this phase: entering it costs 0.5 movement points "
+                        "and these units have 0 left (7.1, 7.2)")]
+
+
+def test_7_42_cavalry_pays_a_full_point_on_a_difficult_route() -> None:
+    """7.42: cavalry moves 2 zones, but a difficult route costs it a whole point."""
+    state = position({"red-cav-01": "Tver"})
+    state["moved"] = {"red-cav-01": 1}
+    assert refused(state, move(["red-cav-01"], "Novgorod")) == [
+        ((*MOVE, "to"), "Novgorod cannot be reached from Tver this phase: entering it costs 1 movement points "
+                        "and these units have 0.5 left (7.1, 7.2)")]
+    assert refused(state, move(["red-cav-01"], "Moscow")) == []
+
+
+def test_7_6_rail_adds_one_movement_point_not_more() -> None:
+    """7.6: rail movement adds one movement point."""
+    state = position({"red-inf-01": "Moscow"})
+    state["moved"] = {"red-inf-01": 4}
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == [
+        ((*MOVE, "to"), "Tver cannot be reached from Moscow this phase by rail: entering it costs 0.5 movement "
+                        "points and these units have 0 left (7.1, 7.2)")]
+    state["moved"] = {"red-inf-01": 3}
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == []
+
+
+def test_7_6_rail_may_enter_a_zone_with_the_factions_own_units() -> None:
+    """7.6: only enemy units close a zone to rail movement."""
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Tver"})
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == []
+
+
+def test_19_1_with_railways_a_rail_move_needs_one_rail_movement_a_unit() -> None:
+    """19.1: with the railways option each unit moved by rail uses one rail movement."""
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Moscow"}, options={"railways": True})
+    state["rail_used"] = {"red": 7}  # of 8
+    assert refused(state, move(["red-inf-01", "red-inf-02"], "Tver", rail=True)) == [
+        ((*MOVE, "rail"), "red has 1 rail movement(s) left this turn; this needs 2 (7.6, 19.1)")]
+    assert refused(state, move(["red-inf-01"], "Tver", rail=True)) == []
+
+
+def test_7_3_the_cheapest_path_passes_through_the_factions_own_units() -> None:
+    """7.3: only enemy units stop a move; the cheapest path goes through friendly stacks."""
+    state = position({"red-inf-01": "Moscow", "trotsky": "Moscow", "red-inf-02": "Tver"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01", "trotsky"], "Novgorod")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                       "path": ["Moscow", "Tver", "Novgorod"], "cost": 2, "stopped": False}]
+
+
+def test_7_1_a_move_to_the_zone_the_units_are_in_costs_nothing_and_stops_nothing() -> None:
+    """7.1: a path of no step costs no movement point."""
+    state = position({"red-inf-01": "Moscow"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01"], "Moscow")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"], "path": ["Moscow"],
+                       "cost": 0, "stopped": False}]
+
+
+# ---------------------------------------------------------------------------------------
+# 7.43, 7.5, 7.7, 8.4 at sea: who stops where, what is carried, what is refused
+
+
+def test_7_43_a_fleet_entering_a_port_held_by_its_own_units_does_not_stop() -> None:
+    """7.43, 7.3: only enemy units stop a fleet that enters a port."""
+    state = position({"red-fleet-01": "Baltic Sea", "red-inf-01": "Petrograd"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-fleet-01"], "Petrograd")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-fleet-01"],
+                       "path": ["Baltic Sea", "Petrograd"], "cost": 2, "stopped": False}]
+
+
+def test_8_4_a_fleet_with_a_unit_and_a_leader_aboard_names_both_to_land() -> None:
+    """8.4, 7.5: a fleet carrying units at sea stays there until they land."""
+    state = at_sea()
+    assert refused(state, move(["red-fleet-01"], "Petrograd")) == [
+        ((*MOVE, "units"), "red-fleet-01 carries red-inf-01, trotsky at sea (8.4): land them first (move: {units: "
+                           "[red-inf-01, trotsky], from: Baltic Sea, to: PORT}); the fleet may sail once they are "
+                           "ashore, in a later phase (7.5)")]
+
+
+def test_8_4_7_3_units_landing_stop_only_where_enemy_units_are() -> None:
+    """8.4, 7.3: a landing in a port with enemy units stops there; with its own units it does not."""
+    own = at_sea()
+    own["units"]["red-inf-02"].update(status="map", zone="Petrograd")
+    own["standing"] = standing_()
+    events, _, _ = run(own, orders(move(["red-inf-01"], "Petrograd")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Baltic Sea", "Petrograd"], "cost": 2, "stopped": False,
+                       "fleets": ["red-fleet-01"]}]
+    enemy = at_sea()
+    enemy["units"]["north-inf-01"].update(status="map", zone="Petrograd")
+    enemy["standing"] = standing_()
+    events, _, _ = run(enemy, orders(move(["red-inf-01"], "Petrograd")), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Baltic Sea", "Petrograd"], "cost": 2, "stopped": True,
+                       "fleets": ["red-fleet-01"]}]
+    assert refused(enemy, move(["red-inf-01", "trotsky"], "Novgorod", via=["Petrograd"])) == [
+        ((*MOVE, "to"), "the units must stop in Petrograd: enemy units are there (7.3)")]
+
+
+def test_8_4_a_landing_is_not_searched_at_sea() -> None:
+    """8.4: units landing from the sea sail nowhere: no opponent searches them."""
+    state = at_sea()
+    state["units"]["allied-fleet-03"].update(status="map", zone="Baltic Sea")
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    events, _, rng = run(state, orders(move(["red-inf-01"], "Petrograd")), [])
+    assert [e["type"] for e in events] == ["moved"] and rng.labels == []
+
+
+def test_7_5_7_3_a_transport_landing_among_its_own_units_does_not_stop() -> None:
+    """7.5, 7.3: only enemy units in the landing port stop a transport there."""
+    own = position({**TRANSPORT, "red-inf-02": "Reval"}, control={"Reval": "red"})
+    own["standing"] = standing_()
+    events, _, _ = run(own, orders(move(["red-inf-01"], "Reval", via=["Baltic Sea"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01"],
+                       "path": ["Petrograd", "Baltic Sea", "Reval"], "cost": 2, "stopped": False,
+                       "fleets": ["red-fleet-01"]}]
+
+
+def test_7_5_10_3_a_transported_leader_goes_on_over_land_and_pays_for_it() -> None:
+    """7.5, 10.3: after the landing a leader and his unit may go on; every step is counted."""
+    state = position({**TRANSPORT, "trotsky": "Petrograd"}, control={"Reval": "red", "Pskov": "red"})
+    state["standing"] = standing_()
+    events, _, _ = run(state, orders(move(["red-inf-01", "trotsky"], "Pskov", via=["Baltic Sea", "Reval"])), [])
+    assert events == [{"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                       "path": ["Petrograd", "Baltic Sea", "Reval", "Pskov"], "cost": 3, "stopped": False,
+                       "fleets": ["red-fleet-01"]}]
+
+
+TWO_LEGS = ["Baltic Sea", "Reval", "Baltic Sea"]
+
+
+def test_7_5_8_92_a_move_with_two_sea_legs_is_costed_and_searched_leg_by_leg() -> None:
+    """7.5: each sea leg costs one movement point; 8.92 the opponent searches each leg."""
+    state = position({**TRANSPORT, "trotsky": "Petrograd", "allied-fleet-03": "Baltic Sea"},
+                     control={"Reval": "red", "Riga": "red"})
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    body = orders(move(["red-inf-01", "trotsky"], "Riga", via=TWO_LEGS))
+    # no contact on either leg (3+3): the move is made, each leg searched under its own label
+    events, _, rng = run(state, body, [3, 3, 3, 3])
+    assert events[-1] == {"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                          "path": ["Petrograd", *TWO_LEGS, "Riga"], "cost": 4, "stopped": False,
+                          "fleets": ["red-fleet-01", "red-fleet-01"]}
+    assert rng.labels == ["naval:baltic-sea:t3:allies:on-red:o0:search:d1",
+                          "naval:baltic-sea:t3:allies:on-red:o0:search:d2",
+                          "naval:baltic-sea:t3:allies:on-red:o0-1:search:d1",
+                          "naval:baltic-sea:t3:allies:on-red:o0-1:search:d2"]
+    # contact on the first leg (3+4), a round without hits: they turn back with the first fleet only
+    events, _, _ = run(state, body, [3, 4] + [1] * 6)
+    assert events[-1] == {"type": "moved", "faction": "red", "units": ["red-inf-01", "trotsky"],
+                          "path": ["Petrograd"], "cost": 4, "stopped": True, "fleets": ["red-fleet-01"],
+                          "why": "turned back at sea, no more movement this phase (8.92)"}
+
+
+def test_8_92_a_transport_whose_only_unit_is_lost_at_sea_turns_nobody_back() -> None:
+    """8.92: the unit a fleet carries shares its damage; with it lost nobody turns back."""
+    state = position(TRANSPORT, control={"Reval": "red"}, reduced=("red-inf-01",))
+    state["units"]["allied-fleet-03"].update(status="map", zone="Baltic Sea")
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    events, after, _ = run(state, orders(move(["red-inf-01"], "Reval", via=["Baltic Sea"])), [3, 4, 6, 6, 1, 1, 1, 1])
+    assert events[-1] == {"type": "note", "zone": "Baltic Sea",
+                          "text": "the transport was met at sea: nobody turn(s) back to Petrograd (8.92)"}
+    assert after["units"]["red-inf-01"]["status"] == "eliminated"
+
+
+def test_8_92_a_leader_whose_unit_is_lost_at_sea_turns_back_alone() -> None:
+    """8.92: the leader of a transport whose unit is lost turns back to the port he left."""
+    state = position({**TRANSPORT, "trotsky": "Petrograd", "allied-fleet-03": "Baltic Sea"},
+                     control={"Reval": "red"}, reduced=("red-inf-01",))
+    state["standing"] = standing_({"allies": {"naval_search": "always"}})
+    body = orders(move(["red-inf-01", "trotsky"], "Reval", via=["Baltic Sea"]))
+    events, _, _ = run(state, body, [3, 4, 6, 6, 1, 1, 1, 1])
+    assert events[-1] == {"type": "moved", "faction": "red", "units": ["trotsky"], "path": ["Petrograd"],
+                          "cost": 2, "stopped": True, "fleets": ["red-fleet-01"],
+                          "why": "turned back at sea, no more movement this phase (8.92)"}
+
+
+def test_8_92_a_friends_blockade_does_not_stop_a_fleet_entering_the_port() -> None:
+    """8.92: only a port blockaded by an enemy fleet is a fight to enter."""
+    state = position({"south-fleet-01": "Black Sea", "allied-fleet-02": "Black Sea"}, actor="south",
+                     control={"Odessa": "red"})
+    state["standing"] = standing_()
+    state["blockade"] = {"allied-fleet-02": "Odessa"}
+    events, _, rng = run(state, orders(move(["south-fleet-01"], "Odessa")), [])
+    assert events == [{"type": "moved", "faction": "south", "units": ["south-fleet-01"],
+                       "path": ["Black Sea", "Odessa"], "cost": 2, "stopped": False}]
+    assert rng.labels == []
+
+
+def test_8_92_a_fleet_leaving_a_blockaded_port_runs_the_blockade_in_its_own_name() -> None:
+    """8.92: leaving a port blockaded against it, the fleet fights the blockaders."""
+    state = position({"red-fleet-01": "Petrograd", "allied-fleet-03": "Baltic Sea"})
+    state["standing"] = standing_()
+    state["blockade"] = {"allied-fleet-03": "Petrograd"}
+    events, _, _ = run(state, orders(move(["red-fleet-01"], "Baltic Sea")), [1, 1, 1, 6, 6, 1])
+    assert events[1] == {"type": "blockade_run", "zone": "Baltic Sea", "port": "Petrograd", "faction": "red",
+                         "fleets": ["red-fleet-01"], "blockaders": ["allied-fleet-03"], "way": "leaving"}
+
+
+# ---------------------------------------------------------------------------------------
+# 8.91 tanks, 8.92 searches, 13.52, 13.63 and the order of the orders in movement.plan
+
+
+def planned(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[Events, list[Any], SixSided]:
+    """movement.plan with these dice (all used), as the action phase resolves the moves."""
+    rng = SixSided(*dice)
+    events, found = movement.plan(data(), state, state["actor"], body, rng)
+    assert rng.values == [], f"dice left over: {rng.values}"
+    return events, [(p.path, p.message) for p in found], rng
+
+
+def test_8_91_a_tank_behind_another_unit_rolls_its_one_six_sided_die() -> None:
+    """8.91: each tank entering a neutral or enemy zone rolls a die; it breaks down on a 6."""
+    state = position({"red-inf-01": "Tsaritsyn", "red-tank-01": "Tsaritsyn"})
+    events, found, rng = planned(state, orders(move(["red-inf-01", "red-tank-01"], "Novocherkassk")), [5])
+    assert found == []
+    assert events[-1] == {"type": "tank_breakdown", "unit": "red-tank-01", "zone": "Novocherkassk",
+                          "label": "tank:t3:red:o0:red-tank-01:novocherkassk", "roll": 5}
+    assert rng.sides == [6]
+
+
+def test_8_91_8_92_without_dice_having_changed_anything_a_bad_order_is_refused() -> None:
+    """8.91, 8.92: only an order the phase's dice made impossible is noted instead of refused."""
+    bad = move(["red-inf-03"], "Tver")
+    refusal = [(("orders", 1, "move", "units", 0), "red-inf-03 is not on the map")]
+    # a land move without dice, a fleet entering a port, a tank that does not break down (a 5)
+    state = position({"red-inf-01": "Moscow", "red-fleet-01": "Baltic Sea", "red-tank-01": "Tsaritsyn"})
+    for first, dice in ((move(["red-inf-01"], "Tver"), []), (move(["red-fleet-01"], "Petrograd"), []),
+                        (move(["red-tank-01"], "Novocherkassk"), [5])):
+        events, found, _ = planned(state, orders(first, bad), dice)
+        assert found == refusal and events[-1]["type"] in ("moved", "tank_breakdown")
+    assert planned(state, orders(bad), [])[:2] == ([], [(("orders", 0, "move", "units", 0),
+                                                         "red-inf-03 is not on the map")])
+
+
+def test_8_91_an_order_the_dice_made_impossible_is_noted_where_it_was_to_happen() -> None:
+    """8.91: after a breakdown the orders it made impossible are noted, each at its place."""
+    state = position({"red-tank-01": "Tsaritsyn"}, reduced=("red-tank-01",))
+    body = orders(move(["red-tank-01"], "Novocherkassk"), {"search": "Baltic Sea"},
+                  {"blockade": {"port": "Reval"}})
+    events, found, _ = planned(state, body, [6])
+    assert found == []
+    assert events[-2:] == [
+        {"type": "note", "zone": "", "text": "search (order 2) is not carried out after this phase's dice: "
+                                             "expected a mapping with zone"},
+        {"type": "note", "zone": "Reval", "text": "blockade (order 3) is not carried out after this phase's "
+                                                  "dice: you have no fleet at sea in the Baltic Sea, adjacent to "
+                                                  "Reval, to blockade it (8.92)"},
+    ]
+
+
+def test_8_92_a_search_that_makes_contact_leaves_a_later_blockade_undone_with_a_note() -> None:
+    """8.92: the phasing player's search; its fleet, damaged, retreats; its blockade is noted."""
+    state = position({"red-fleet-01": "Baltic Sea", "allied-fleet-03": "Baltic Sea"})
+    state["standing"] = standing_()
+    body = orders({"search": {"zone": "Baltic Sea"}}, {"blockade": {"port": "Reval"}})
+    events, after, rng = run(state, body, [3, 4] + [1, 1, 1] + [6, 6, 1])
+    assert events[0] == {"type": "naval_search", "zone": "Baltic Sea", "faction": "red", "phasing": True,
+                         "fleets": ["red-fleet-01"], "targets": ["allied-fleet-03"], "dice": [3, 4],
+                         "contact": True}
+    assert events[-1] == {"type": "note", "zone": "Reval", "text": "blockade (order 2) is not carried out after "
+                          "this phase's dice: you have no fleet at sea in the Baltic Sea, adjacent to Reval, "
+                          "to blockade it (8.92)"}
+    assert after["units"]["red-fleet-01"]["zone"] == "Petrograd" and after.get("blockade", {}) == {}
+    assert rng.labels[:2] == ["naval:baltic-sea:t3:red:o0:search:d1", "naval:baltic-sea:t3:red:o0:search:d2"]
+    # no contact (3+3): the blockade is declared
+    events, after, _ = run(state, body, [3, 3])
+    assert events[-1] == {"type": "blockade", "faction": "red", "port": "Reval", "sea": "Baltic Sea",
+                          "fleets": ["red-fleet-01"]}
+    assert after["blockade"] == {"red-fleet-01": "Reval"}
+
+
+def test_14_2_play_orders_are_left_to_the_cards() -> None:
+    """14.2: a card played in the action phase is no order movement.plan refuses."""
+    state = position({"red-inf-01": "Moscow"})
+    assert planned(state, orders({"play": {"card": "anything"}}, move(["red-inf-01"], "Tver")), [])[1] == []
+
+
+def test_13_52_greater_poland_answers_only_a_move_into_ukraine() -> None:
+    """13.52: after Greater Poland a major entering Ukrainian territory brings Poland in."""
+    state = position({"red-inf-01": "Moscow", "red-inf-02": "Chernigov"})
+    state["standing"] = standing_()
+    state["flags"] = {"greater_poland": "south"}
+    events, _, _ = run(state, orders(move(["red-inf-01"], "Tver")), [])
+    assert [e["type"] for e in events] == ["moved"]
+    events, _, _ = run(state, orders(move(["red-inf-02"], "Kiev")), [])
+    assert events[0] == {"type": "minor_status", "minor": "poland", "faction": "red", "roll": None,
+                         "status": "active", "controller": "south",
+                         "why": "red went against Ukraine after Greater Poland: Poland joins south (13.52)"}
+
+
+def test_13_63_allied_units_go_as_far_as_they_like_inside_the_sponsors_control() -> None:
+    """13.63: allied units may not go more than two zones in a row outside the sponsor's control."""
+    pieces = {"allied-inf-01": "Archangel", "miller": "Archangel"}
+    inside = position(pieces, actor="north", control={"Onega": "north", "Kem": "north", "Murmansk": "north"})
+    inside["allied_control"] = {"north": 1}
+    assert refused(inside, move(["allied-inf-01", "miller"], "Murmansk", via=["Onega", "Kem"])) == []
+    outside = position(pieces, actor="north", control={"Onega": "south", "Kem": "south", "Murmansk": "south"})
+    outside["allied_control"] = {"north": 1}
+    assert refused(outside, move(["allied-inf-01", "miller"], "Murmansk", via=["Onega", "Kem"])) == [
+        ((*MOVE, "to"), "allied-inf-01 may not go more than 2 zones in a row outside north's control (13.63): "
+                        "Murmansk")]
+
+
+# ---------------------------------------------------------------------------------------
+# the bot's moves, zone by zone
+
+
+def test_bot_a_refused_stack_does_not_stop_the_next_zones_stack() -> None:
+    """7.3: Tula's stack may not move; Tver's still does."""
+    state = position({"red-inf-01": "Tula", "south-inf-01": "Tula", "red-inf-02": "Tver"})
+    orders_, rng = bot(state, [2, 2], [0, 0])
+    assert orders_ == [{"move": {"units": ["red-inf-02"], "from": "Tver", "to": "Moscow"}}]
+    assert [a[0] for a in rng.asked] == ["bot:move:red:tula", "bot:dest:red:tula", "bot:move:red:tver",
+                                         "bot:dest:red:tver"]
+
+
+def test_bot_10_3_a_leader_alone_and_a_fleet_in_port_are_not_moved() -> None:
+    """10.3: the bot moves stacks of units: a leader alone asks no die, a fleet is not counted."""
+    alone, rng = bot(position({"trotsky": "Kazan"}), [], [])
+    assert alone == [] and rng.asked == []
+    orders_, rng = bot(position({"red-inf-01": "Petrograd", "red-fleet-01": "Petrograd"}), [2], [0])
+    assert orders_ == [{"move": {"units": ["red-inf-01"], "from": "Petrograd", "to": "Novgorod"}}]
+    assert [a[0] for a in rng.asked] == ["bot:move:red:petrograd", "bot:dest:red:petrograd"]
+
+
+def test_bot_11_0_a_stack_with_no_open_neighbour_does_not_stop_the_next_zones_stack() -> None:
+    """11.0: around Poznan every zone is closed on turns 1-2; Samara's stack still moves."""
+    state = position({"poland-inf-01": "Poznan", "siberian-inf-01": "Samara"}, actor="siberian", turn=2)
+    state["minors"] = {"poland": {"status": "active", "controller": "siberian", "until": None}}
+    orders_, rng = bot(state, [2, 2], [0])
+    assert [a[0] for a in rng.asked] == ["bot:move:siberian:poznan", "bot:move:siberian:samara",
+                                         "bot:dest:siberian:samara"]
+    assert [o["move"]["from"] for o in orders_] == ["Samara"]
+
+
+def test_bot_13_61_allied_units_beyond_those_granted_do_not_stop_the_next_zones_stack() -> None:
+    """13.61: one allied unit granted; once taken at Archangel the one at Murmansk is not the bot's."""
+    state = position({"allied-inf-01": "Archangel", "allied-inf-02": "Murmansk", "north-inf-01": "Onega"},
+                     actor="north")
+    state["allied_control"] = {"north": 1}
+    orders_, rng = bot(state, [2, 2, 2], [2, 0])
+    assert orders_ == [{"move": {"units": ["allied-inf-01"], "from": "Archangel", "to": "Vologda"}},
+                       {"move": {"units": ["north-inf-01"], "from": "Onega", "to": "Archangel"}}]
+    assert [a[0] for a in rng.asked] == ["bot:move:north:archangel", "bot:dest:north:archangel",
+                                         "bot:move:north:murmansk", "bot:move:north:onega",
+                                         "bot:dest:north:onega"]
+
+
+def test_7_7_no_crossing_to_batumi_while_an_enemy_fleet_is_in_the_black_sea() -> None:
+    """7.7: the Batumi crossing needs a Black Sea free of enemy fleets."""
+    via = ("orders", 0, "move", "via", 0)
+    control: dict[str, str | None] = {"Novorossiysk": "red", "Batumi": "red"}
+    state = position({"red-inf-01": "Novorossiysk", "south-fleet-01": "Black Sea"}, control=control)
+    assert refused(state, move(["red-inf-01"], "Batumi", via=["Black Sea"])) == [
+        (via, "no crossing to Batumi while an enemy fleet is in the Black Sea (7.7)")]
+    # the enemy fleet in port, not at sea: the crossing fails only for want of a Red fleet
+    state = position({"red-inf-01": "Novorossiysk", "south-fleet-01": "Sevastopol"}, control=control)
+    assert refused(state, move(["red-inf-01"], "Batumi", via=["Black Sea"])) == [
+        (via, "no red fleet at sea in the Black Sea is free to carry them this phase (7.5)")]
