@@ -155,6 +155,7 @@ class PartisanHunt(OneSided):
                                   "hits": hits["def"]})
             self.emit({"type": "combat_round", "zone": self.zone, "round": r, "attacker": self.attacker,
                        "dice": rolled, "hits": hits})
+            self.commissar_losses("atk", r)  # 10.82 "a battle or siege": a hunt is a battle
             self.attacker_losses(hits["def"], standing)
             if hits["atk"] >= int(spec.get("defence", 1)):
                 self.emit({"type": "partisans_gone", "zone": self.zone, "why": "destroyed in battle"})
