@@ -318,7 +318,8 @@ def _check_buy(
             if pid is None:
                 continue
             unit = state["units"][pid]
-            if unit["faction"] != faction or unit["type"] == "leader":
+            # 13.54: Poland's units are the faction's own that plays Poland as a major
+            if not belongs(state, unit["faction"], faction) or unit["type"] == "leader":
                 problems.append(Problem(upath, f"{pid} is not a unit of {faction}"))
                 continue
             if pid in chosen:
@@ -414,7 +415,7 @@ def _check_repair(
         if pid is None:
             continue
         unit = state["units"][pid]
-        if unit["faction"] != faction or unit["type"] == "leader":
+        if not belongs(state, unit["faction"], faction) or unit["type"] == "leader":  # 13.54
             problems.append(Problem(upath, f"{pid} is not a unit of {faction}"))
         elif unit["status"] != "map":
             problems.append(Problem(upath, f"{pid} is not on the map (5.4)"))
@@ -670,7 +671,7 @@ def _bought(b: Board, s: State, e: Event) -> None:
         raise ValueError(f"arrival turn {arrives} is not after turn {s['turn']} within the game")
     for pid in e["units"]:
         unit = _unit(s, pid)
-        if unit["faction"] != faction:
+        if not belongs(s, unit["faction"], faction):  # 13.54 Poland's, to its major
             raise ValueError(f"{pid} belongs to {unit['faction']}, not {faction}")
         if unit["status"] not in ("pool", "eliminated") or (
                 unit["type"] == "fleet" and unit["status"] == "eliminated"):
@@ -684,8 +685,8 @@ def _repaired(b: Board, s: State, e: Event) -> None:
     faction = _major(e["faction"])
     for pid in e["units"]:
         unit = _unit(s, pid)
-        if unit["faction"] != faction or unit["status"] != "map" or not unit["reduced"]:
-            raise ValueError(f"{pid} is not a reduced {faction} unit on the map (5.4)")
+        if not belongs(s, unit["faction"], faction) or unit["status"] != "map" or not unit["reduced"]:
+            raise ValueError(f"{pid} is not a reduced {faction} unit on the map (5.4, 13.54)")
         if unit["type"] == "fleet" and unit["zone"] not in b.zones:
             raise ValueError(f"{pid} is at sea: fleets are repaired in a port (5.4)")
     _spend(s, faction, _amount(e, "money"), _amount(e, "manpower"))

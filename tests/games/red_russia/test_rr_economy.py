@@ -531,3 +531,27 @@ def test_bot_purchase_is_legal(turn: int) -> None:
     events = economy.resolve_purchase(econ(), state, {"red": red})
     assert "arrived" in {e["type"] for e in events}
     apply_all(state, events)
+
+
+def test_13_54_the_faction_playing_poland_repairs_and_buys_polish_units_by_name() -> None:
+    """13.54: Poland's units count as the faction's own that plays Poland as a major faction
+    (common.belongs: buying, upkeep, victory); the bot repaired them, the check refused it."""
+    state = with_money(position({"poland-inf-01": "Warsaw"}, turn=5, reduced=["poland-inf-01"]),
+                       "south", 30, 40)
+    state["flags"]["poland_major"] = "south"
+    result = purchase(state, "south", {"repair": {"units": ["poland-inf-01"]}})
+    assert isinstance(result, list) and result[0]["type"] == "repaired"
+    assert result[0]["units"] == ["poland-inf-01"]
+    after = apply_all(state, result)
+    assert after["units"]["poland-inf-01"]["reduced"] is False
+    assert after["money"]["south"] == 30 - result[0]["money"]
+    assert purchase(state, "north", {"repair": {"units": ["poland-inf-01"]}}) == (
+        "poland-inf-01 is not a unit of north")
+    pool = with_money(position({}, turn=5), "south", 30, 40)
+    pool["flags"]["poland_major"] = "south"
+    result = purchase(pool, "south", {"buy": {"units": ["poland-inf-02"]}})
+    assert isinstance(result, list) and result[0]["units"] == ["poland-inf-02"], result
+    assert apply_all(pool, result)["units"]["poland-inf-02"]["status"] == "bought"
+    pool["flags"]["poland_major"] = False
+    assert purchase(pool, "south", {"buy": {"units": ["poland-inf-02"]}}) == (
+        "poland-inf-02 is not a unit of south")
