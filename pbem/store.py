@@ -1,18 +1,30 @@
-"""Git, through GitPython: the only module that imports git.
+"""Git: the only module that runs it or imports GitPython.
 
-GitPython's exceptions never escape: they become CampaignError with the command's message.
+A command that only writes steps or checks the work tree (status, apply, resolve) runs
+git's own commands, each one process, and never imports GitPython (~50 ms of start-up and
+two `git version` probes of its own). Reading objects (audit, reports, undo) opens one
+`git.Repo` for the Store's life: GitPython's `GitCmdObjectDB` keeps one `git cat-file
+--batch` process for every blob and tree it reads.
+
+Neither git's nor GitPython's errors escape: they become CampaignError with the message.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import git
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import CampaignError
+
+if TYPE_CHECKING:
+    import git
+
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass(frozen=True)
@@ -25,26 +37,47 @@ class Commit:
 class Store:
     """A campaign's git repository."""
 
-    def __init__(self, root: Path, repo: git.Repo) -> None:
+    def __init__(self, root: Path, git_dir: Path) -> None:
         self.root = root
-        self._repo = repo
+        self._git_dir = git_dir
+        self._opened: git.Repo | None = None
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
     def init(cls, root: Path) -> Store:
+        root.mkdir(parents=True, exist_ok=True)
+        store = cls(root, root / ".git")
         try:
-            repo = git.Repo.init(root, initial_branch="main")
-        except git.GitError as exc:
-            raise CampaignError(f"{root}: git init failed: {_msg(exc)}") from None
-        return cls(root, repo)
+            store._git("init", "--quiet", "--initial-branch=main")
+        except CampaignError as exc:
+            raise CampaignError(f"{root}: {exc.message}") from None
+        return store
 
     @classmethod
     def open(cls, root: Path) -> Store:
-        try:
-            repo = git.Repo(root)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        """The repository whose top level is `root` (a campaign folder is one)."""
+        dot_git = root / ".git"
+        if dot_git.is_dir() and (dot_git / "HEAD").is_file():
+            return cls(root, dot_git)
+        try:  # a worktree or a submodule: .git is a file naming the repository
+            out = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=root,
+                                 capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
             raise CampaignError(f"{root}: not a git repository (is this a campaign folder?)") from None
-        return cls(root, repo)
+        return cls(root, Path(out.strip()))
+
+    @property
+    def _repo(self) -> git.Repo:
+        """GitPython's view of the repository, opened at the first object read."""
+        if self._opened is None:
+            import git
+
+            try:
+                self._opened = git.Repo(self.root)
+            except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+                raise CampaignError(f"{self.root}: not a git repository (is this a campaign "
+                                    "folder?)") from None
+        return self._opened
 
     # -- writing -------------------------------------------------------------------------
     def recover(self, managed: list[str]) -> list[str]:
@@ -55,12 +88,11 @@ class Store:
         and untracked files pbem may have half-written there are removed.
         """
         done: list[str] = []
-        git_dir = Path(self._repo.git_dir)
         for lock in ("index.lock", "HEAD.lock", "refs/heads/main.lock"):
-            if (git_dir / lock).exists():
-                (git_dir / lock).unlink()
+            if (self._git_dir / lock).exists():
+                (self._git_dir / lock).unlink()
                 done.append(f"removed stale .git/{lock}")
-        if not self._repo.head.is_valid():
+        if not self.head():
             return done
         status = self._git("status", "--porcelain", "--untracked-files=all", "--", *managed)
         if status.strip():
@@ -81,8 +113,7 @@ class Store:
             "GIT_COMMITTER_EMAIL": author[1],
         }
         self._git("add", "--", *paths)
-        with self._repo.git.custom_environment(**env):
-            self._git("commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message)
+        self._git("commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message, env=env)
         return self.head()
 
     def tag(self, name: str) -> None:
@@ -92,13 +123,46 @@ class Store:
     # -- reading -------------------------------------------------------------------------
     @property
     def git_dir(self) -> str:
-        return str(self._repo.git_dir)
+        return str(self._git_dir)
 
     def head(self) -> str:
+        """The commit HEAD names, "" before the first commit. Read from the ref files, as
+        GitPython reads them, without starting git; git itself answers in a layout they do
+        not cover (a worktree's shared refs)."""
         try:
-            return str(self._repo.head.commit.hexsha)
-        except ValueError:
+            text = (self._git_dir / "HEAD").read_text(encoding="utf-8").strip()
+            if (self._git_dir / "commondir").exists():
+                raise OSError("a linked worktree: its refs are elsewhere")
+        except OSError:
+            text = ""
+        if _SHA.fullmatch(text):  # a detached HEAD
+            return text
+        if text.startswith("ref: "):
+            ref = text.removeprefix("ref: ")
+            try:
+                sha = (self._git_dir / ref).read_text(encoding="utf-8").strip()
+            except FileNotFoundError:
+                sha = self._packed_ref(ref)
+            except OSError:
+                sha = None
+            if sha is not None and (not sha or _SHA.fullmatch(sha)):
+                return sha
+        try:
+            return self._git("rev-parse", "--verify", "--quiet", "HEAD^{commit}").strip()
+        except CampaignError:
             return ""
+
+    def _packed_ref(self, ref: str) -> str:
+        """A ref's commit in packed-refs ("" when it is not there: no commit yet)."""
+        try:
+            lines = (self._git_dir / "packed-refs").read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return ""
+        for line in lines:
+            sha, _, name = line.partition(" ")
+            if name == ref and _SHA.fullmatch(sha):
+                return sha
+        return ""
 
     def is_clean(self) -> bool:
         return not self._git("status", "--porcelain").strip()
@@ -110,6 +174,26 @@ class Store:
             out.append(Commit(c.hexsha, str(c.message), tuple(p.hexsha for p in c.parents)))
         out.reverse()
         return out
+
+    def changes(self) -> list[tuple[str, dict[str, str | None]]]:
+        """The first-parent history, root first, each commit with the files it changed
+        against its first parent (the root commit: every file it holds): path -> the new
+        blob id, None where the file was removed. One `git log`, whatever the history's
+        length; folding the changes gives every commit's tree without reading one."""
+        out = self._git("log", "--first-parent", "--reverse", "--root", "--raw", "--no-abbrev",
+                        "--no-renames", "-z", "--format=%x01%H")
+        history: list[tuple[str, dict[str, str | None]]] = []
+        for chunk in out.split("\x01")[1:]:
+            sha, _, rest = chunk.partition("\0")
+            fields = rest.lstrip("\n").split("\0")
+            changed: dict[str, str | None] = {}
+            for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+                parts = meta.split()
+                if len(parts) < 5 or not path:
+                    continue
+                changed[path] = None if parts[4].startswith("D") else parts[3]
+            history.append((sha, changed))
+        return history
 
     def read_at(self, sha: str, path: str) -> bytes | None:
         """A file's bytes at a commit, from git objects (no checkout)."""
@@ -188,9 +272,8 @@ class Store:
         if not (path / "HEAD").is_file() or not (path / "objects").is_dir():
             return False
         try:
-            git.Git().execute(["git", f"--git-dir={path}", "symbolic-ref", "HEAD",
-                               f"refs/heads/{branch}"])
-        except git.GitCommandError:
+            self._git(f"--git-dir={path}", "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+        except CampaignError:
             return False
         return True
 
@@ -200,11 +283,18 @@ class Store:
         self.commit([path], message, author)
         return True
 
-    def _git(self, *args: str) -> str:
+    def _git(self, *args: str, env: dict[str, str] | None = None) -> str:
+        """Run one git command in the campaign folder; its output without the last newline
+        (as GitPython gave it)."""
         try:
-            return str(self._repo.git.execute(["git", *args]))
-        except git.GitCommandError as exc:
-            raise CampaignError(f"git {args[0]} failed: {_msg(exc)}") from None
+            proc = subprocess.run(["git", *args], cwd=self.root, capture_output=True,
+                                  env={**os.environ, **env} if env else None, check=False)
+        except OSError as exc:
+            raise CampaignError(f"git {args[0]} failed: {exc.strerror}: is git installed?") from None
+        if proc.returncode != 0:
+            text = (proc.stderr or proc.stdout).decode("utf-8", "replace")
+            raise CampaignError(f"git {args[0]} failed: {_msg(text)}")
+        return proc.stdout.decode("utf-8", "replace").removesuffix("\n")
 
 
 def _blobs(tree: Any) -> Iterator[Any]:
@@ -214,6 +304,5 @@ def _blobs(tree: Any) -> Iterator[Any]:
             yield item
 
 
-def _msg(exc: Exception) -> str:
-    text = getattr(exc, "stderr", "") or str(exc)
-    return " ".join(str(text).split()).removeprefix("stderr: ").strip("' ")
+def _msg(text: str) -> str:
+    return " ".join(text.split()).strip("' ")
