@@ -21,14 +21,15 @@ objects only, and reports (never puts right) uncommitted changes in the files pb
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from pbem import cache, yamlio
 from pbem import dice as dice_
-from pbem import yamlio
 from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign, entered_seats
 from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
@@ -36,13 +37,16 @@ from pbem.errors import PbemError
 from pbem.game import dormant
 from pbem.log import (
     GENESIS,
+    SKELETON,
     Folder,
+    corrections,
     entry_hash,
     entry_name,
     normal,
     recorded,
     sealed_files,
     sealed_phase,
+    undone_steps,
 )
 from pbem.orders import SIGNATURE_NAMESPACE
 
@@ -66,7 +70,9 @@ class _Audit:
         self.factions: dict[str, Any] = {}
         self.baseline: dict[str, Any] | None = None  # the settings of a campaign's first commit
         self.recorded_settings: dict[str, Any] | None = None  # as the log stands at HEAD
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[dict[str, Any]] = []  # each step's SKELETON
+        self.blob_of: dict[int, str] = {}  # seq -> the blob id of its entry
+        self.hashes: dict[int, str] = {}  # seq -> the hash of its entry (log.entry_hash)
         self.last_seed: bytes | None = None  # the anchor, then each published batch seed
         self.batches = 0
         self.labels: dict[str, int] = {}  # die label -> step that rolled it (steps in force)
@@ -75,6 +81,12 @@ class _Audit:
         # every file the log names: path -> (the entry naming it, its blob id once committed)
         self.kept: dict[str, tuple[str, str | None]] = {}
         self.turn_tags: dict[str, tuple[str, str]] = {}  # tag -> (entry, commit) that began the turn
+        self.parses = Path(self.store.git_dir) / PARSED  # pbem.cache.by_blob
+        self.sha = ""  # the commit being checked, and its tree: path -> blob id
+        self.tree: dict[str, str] = {}
+        self.naming: list[str] = []  # files named by this commit's steps, to keep from here on
+        # campaign.yaml's blob id where it was last read, and what it protects
+        self.config_blob: tuple[str | None, dict[str, Any]] = (None, {})
 
     def problem(self, text: str) -> None:
         self.problems.append(text)
@@ -88,36 +100,48 @@ class _Audit:
         head = GENESIS
         seq = 0
         last = ""
-        for commit in self.store.history():
+        # each commit's tree, folded from what each commit changed (linear in the history)
+        for sha, changed in self.store.changes():
+            self.sha = sha
+            for path, blob in changed.items():
+                if blob is None:
+                    self.tree.pop(path, None)
+                else:
+                    self.tree[path] = blob
             if self.referee_ssh is None:
-                self._settings(commit.sha)
-            blobs = self.store.blobs_at(commit.sha, "log")
-            for name, blob_id in seen.items():
-                if blobs.get(name) != blob_id:
-                    self.problem(f"{name}: changed or removed in commit {commit.sha[:10]}")
-            for name in sorted(blobs):
+                self._settings()
+            added = []
+            for name in sorted(p for p in changed if p.startswith("log/")):
                 if name in seen:
-                    continue
-                seen[name] = blobs[name]
+                    if changed[name] != seen[name]:
+                        self.problem(f"{name}: changed or removed in commit {sha[:10]}")
+                elif changed[name] is not None:
+                    added.append(name)
+            for name in added:
+                seen[name] = self.tree[name]
                 seq += 1
-                entry = self._entry(name, blobs[name], seq, head)
+                entry = self._entry(name, seen[name], seq, head)
                 if entry is None:
                     return self.result()
                 head = entry_hash(entry)
-                if not self._replay(name, entry, commit.sha):
+                if not self._replay(name, entry, sha):
                     return self.result()
-                self.entries.append(entry)
+                self.entries.append({k: entry[k] for k in SKELETON if k in entry})
+                self.blob_of[seq] = seen[name]
+                self.hashes[seq] = head
                 last = name
-            self._kept_files(commit.sha)
-            self._settings_kept(commit.sha)
-            raw_state = self.store.read_at(commit.sha, STATE)
-            if raw_state is None and self.folder.state:
-                self.problem(f"{STATE} is missing from commit {commit.sha[:10]} (after {last})")
-            elif raw_state is not None and self.folder.state:
+            self._kept_files(sha, changed)
+            self._settings_kept(sha)
+            snapshot = self.tree.get(STATE)
+            if snapshot is None and self.folder.state:
+                self.problem(f"{STATE} is missing from commit {sha[:10]} (after {last})")
+            elif snapshot is not None and self.folder.state:
                 self.checked["snapshots"] += 1
-                if normal(yamlio.load_trusted(raw_state.decode("utf-8"))) != self.folder.state:
-                    self.problem(f"{STATE} in commit {commit.sha[:10]} is not the replay of the "
+                if normal(self._parsed(snapshot)) != self.folder.state:
+                    self.problem(f"{STATE} in commit {sha[:10]} is not the replay of the "
                                  f"log up to step {seq} ({last})")
+                else:  # an undo of the next step reads this state again from git
+                    self.folder.recall = functools.partial(self._snapshot, self.tree[STATE])
         if seq == 0:
             self.problem("no log entries in the history")
         self._tags()
@@ -151,17 +175,45 @@ class _Audit:
                 self.problem(f"{CONFIG} in the work tree changes {', '.join(changed)} without a "
                              "recorded step: pbem refuses to work with it")
 
-    def _kept_files(self, sha: str) -> None:
-        """Every file the log names stays in every later commit exactly as first committed."""
-        blobs = self.store.blobs_at(sha, "orders")
-        for path, (name, blob_id) in self.kept.items():
-            now = blobs.get(path)
+    def _kept_files(self, sha: str, changed: dict[str, str | None]) -> None:
+        """Every file the log names stays in every later commit exactly as first committed:
+        a file named in this commit is taken as it is here; one named before is checked
+        where this commit changed it."""
+        for path in self.naming:  # read and checked by the step that named it
+            self.kept[path] = (self.kept[path][0], self.tree.get(path))
+        self.naming.clear()
+        for path in [p for p in changed if p in self.kept]:
+            name, blob_id = self.kept[path]
             if blob_id is None:
-                self.kept[path] = (name, now)  # read and checked by the step that named it
-            elif now is None:
+                continue
+            now = changed[path]
+            if now is None:
                 self.problem(f"{path} (named by {name}) is removed in commit {sha[:10]}")
             elif now != blob_id:
                 self.problem(f"{path} (named by {name}) is changed in commit {sha[:10]}")
+
+    def _at(self, sha: str, path: str) -> bytes | None:
+        """A file as commit `sha` holds it: from the folded tree for the commit being
+        checked, from git's tree for any other."""
+        if sha != self.sha:
+            other: bytes | None = self.store.read_at(sha, path)
+            return other
+        blob = self.tree.get(path)
+        return None if blob is None else self._blob(blob)
+
+    def _blob(self, blob_id: str) -> bytes:
+        return bytes(self.store.blob(blob_id))
+
+    def _snapshot(self, blob_id: str) -> dict[str, Any]:
+        """A committed state.yaml the audit found to be the replay of the log, read again."""
+        state: dict[str, Any] = normal(self._parsed(blob_id))
+        return state
+
+    def _parsed(self, blob_id: str) -> Any:
+        """A log entry or snapshot as committed, parsed (pbem.cache keeps each parse in the
+        clone's .git by blob id: an audit after the next turn parses only what is new)."""
+        return cache.by_blob(self.parses, blob_id,
+                             lambda: yamlio.load_trusted(self._blob(blob_id).decode("utf-8")))
 
     def _keep(self, name: str, path: str, sha: str, want: bytes | None = None) -> bytes | None:
         """A file the log names: it must be in the commit of the step `name` (holding `want`,
@@ -169,11 +221,12 @@ class _Audit:
         if path in self.kept:
             self.problem(f"{name}: names {path}, which {self.kept[path][0]} named already")
             return None
-        raw: bytes | None = self.store.read_at(sha, path) if path.startswith("orders/") else None
+        raw: bytes | None = self._at(sha, path) if path.startswith("orders/") else None
         if raw is None:
             self.problem(f"{name}: {path} is not in the commit of this step ({sha[:10]})")
             return None
         self.kept[path] = (name, None)
+        self.naming.append(path)
         if want is not None and raw != want:
             self.problem(f"{name}: {path} as committed is not the file the log reveals")
         return raw
@@ -194,11 +247,18 @@ class _Audit:
 
     def result(self) -> dict[str, Any]:
         unopened = [what for c, what in self.sealed.items() if c not in self.opened]
-        from pbem.log import corrections
-
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
                 "unopened": unopened, "recovered": self.campaign.recovered,
-                "corrections": corrections(self.entries)}
+                "corrections": corrections(self._corrected())}
+
+    def _corrected(self) -> list[dict[str, Any]]:
+        """The entries as `corrections` reads them. The audit keeps each entry's skeleton
+        alone (SKELETON: memory stays flat in a long history); an adjustment and a step
+        taken back, whose events and dice the corrections tell, are read again from git."""
+        _, undone = undone_steps(self.entries)
+        whole = set(undone) | {e["seq"] for e in self.entries if e["type"] == "adjust"}
+        return [yamlio.load_trusted(self._blob(self.blob_of[e["seq"]]).decode("utf-8"))
+                if e["seq"] in whole else e for e in self.entries]
 
     def _settings_kept(self, sha: str) -> None:
         """campaign.yaml says, in every commit, the game, options, keys and seats the log
@@ -206,11 +266,13 @@ class _Audit:
         (deadlines, mail, absences) are free."""
         from pbem.campaign import differences, protected
 
-        raw = self.store.read_at(sha, CONFIG)
-        if raw is None:
+        blob = self.tree.get(CONFIG)
+        if blob is None:
             self.problem(f"{CONFIG} is missing from commit {sha[:10]}")
             return
-        now = protected(yamlio.load_trusted(raw.decode("utf-8")))
+        if blob != self.config_blob[0]:  # parsed again only where a commit changed it
+            self.config_blob = (blob, protected(yamlio.load_trusted(self._blob(blob).decode("utf-8"))))
+        now = self.config_blob[1]
         if self.baseline is None:  # a campaign made before the log recorded its settings
             self.baseline = self.folder.state.get("settings") or now
         recorded = self.folder.state.get("settings") or self.baseline
@@ -221,8 +283,8 @@ class _Audit:
                          "'pbem seat' step, with its reason)")
         self.recorded_settings = recorded
 
-    def _settings(self, sha: str) -> None:
-        raw = self.store.read_at(sha, CONFIG)
+    def _settings(self) -> None:
+        raw = self._at(self.sha, CONFIG)
         if raw is None:
             return
         config = yamlio.load_trusted(raw.decode("utf-8"))
@@ -236,7 +298,7 @@ class _Audit:
         from pbem.crypto.keys import verify_entry
 
         try:
-            entry: dict[str, Any] = yamlio.load_trusted(self.store.blob(blob_id).decode("utf-8"))
+            entry: dict[str, Any] = self._parsed(blob_id)
         except Exception as exc:  # noqa: BLE001 - any damage is a finding
             self.problem(f"{name}: cannot be read: {exc}")
             return None
@@ -510,7 +572,7 @@ class _Audit:
                              "were recorded")
             self._header(name, faction, record["file"], doc.data, entry)
             sig_path = f"{record['file']}.sig"
-            if not record.get("sig_digest") and self.store.read_at(sha, sig_path) is None:
+            if not record.get("sig_digest") and self._at(sha, sig_path) is None:
                 continue  # unsigned (allowed for this faction when it was recorded)
             signature = self._keep(name, sig_path, sha)
             if signature is None:
@@ -634,7 +696,7 @@ def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = Non
     report = auditor.run()
     if final:
         _final(root, report)
-    hashes = {e["seq"]: entry_hash(e) for e in auditor.entries}
+    hashes = auditor.hashes
     for text in _rewritten(auditor, hashes) + _witnessed(witnesses or [], auditor.campaign.id, hashes):
         report["problems"].append(text)
     report["ok"] = not report["problems"]
@@ -644,6 +706,7 @@ def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = Non
 
 
 VERIFIED = "pbem-verified.json"  # in the clone's .git: never committed, never pushed
+PARSED = "pbem-parsed"  # in the clone's .git: the parsed entries and snapshots, by blob id
 
 
 def _rewritten(auditor: _Audit, hashes: dict[int, str]) -> list[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,15 +47,24 @@ def normal(obj: Any) -> Any:
     return json.loads(canonical_json(obj))
 
 
+Recall = Callable[[], dict[str, Any]]
+
+
 @dataclass
 class Folder:
-    """Folds entries one by one, keeping the states needed to undo."""
+    """Folds entries one by one, keeping the states needed to undo.
+
+    A reader that can fetch the state again (the audit: a committed snapshot it has checked
+    is this state) sets `recall` before the next fold; the stack then keeps that function
+    instead of a copy of the state, so that folding a long history takes memory for one
+    state, not one per step."""
 
     game: Game
     data: GameData
     state: dict[str, Any] = field(default_factory=dict)
-    # states before each step still in force (seq, state), for undo
-    stack: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # before each step still in force (seq, the state then, or how to fetch it), for undo
+    stack: list[tuple[int, dict[str, Any] | Recall]] = field(default_factory=list)
+    recall: Recall | None = None  # the current state, fetched again; used by the next fold
 
     def fold(self, entry: dict[str, Any]) -> dict[str, Any]:
         from pbem.dice import ReplayRng, Roll
@@ -83,17 +93,18 @@ class Folder:
         elif kind == "undo":
             if not self.stack:
                 raise ValueError("nothing to undo")
-            undone, previous = self.stack.pop()
+            undone, kept = self.stack.pop()
             if undone != entry["undoes"]:
                 raise ValueError(f"undo names step {entry['undoes']} but the last step in force is {undone}")
-            after = after_undo(previous, before)
+            after = after_undo(kept() if callable(kept) else kept, before)
         else:
             raise ValueError(f"unknown entry type {kind!r} (known: {', '.join(ENTRY_TYPES)})")
         if "seats" in entry and kind in ("seat", "resolve", "adjust"):
             # `pbem seat`, or a step whose events made a power enter
             after.setdefault("settings", {}).setdefault("factions", {}).update(entry["seats"])
         if kind in UNDOABLE:
-            self.stack.append((entry["seq"], before))
+            self.stack.append((entry["seq"], self.recall or before))
+        self.recall = None
         self.state = finish(after, entry)
         return self.state
 
@@ -109,6 +120,12 @@ def undone_steps(entries: list[dict[str, Any]]) -> tuple[list[int], dict[int, in
         elif entry["type"] in UNDOABLE:
             in_force.append(entry["seq"])
     return in_force, undone
+
+
+# what `corrections` reads of every entry; an adjust's events and a resolution's dice it
+# reads only of an adjust and of a step taken back
+SKELETON = ("seq", "type", "turn", "phase", "summary", "reason", "on_behalf", "faction",
+            "factions", "undoes", "batch")
 
 
 def corrections(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,13 +24,6 @@ if TYPE_CHECKING:
     import git
 
 _SHA = re.compile(r"[0-9a-f]{40}")
-
-
-@dataclass(frozen=True)
-class Commit:
-    sha: str
-    message: str
-    parents: tuple[str, ...]
 
 
 class Store:
@@ -167,14 +159,6 @@ class Store:
     def is_clean(self) -> bool:
         return not self._git("status", "--porcelain").strip()
 
-    def history(self) -> list[Commit]:
-        """First-parent history from the root commit to HEAD."""
-        out: list[Commit] = []
-        for c in self._repo.iter_commits("HEAD", first_parent=True):
-            out.append(Commit(c.hexsha, str(c.message), tuple(p.hexsha for p in c.parents)))
-        out.reverse()
-        return out
-
     def changes(self) -> list[tuple[str, dict[str, str | None]]]:
         """The first-parent history, root first, each commit with the files it changed
         against its first parent (the root commit: every file it holds): path -> the new
@@ -203,15 +187,6 @@ class Store:
         except KeyError:
             return None
         return bytes(blob.data_stream.read())
-
-    def blobs_at(self, sha: str, folder: str) -> dict[str, str]:
-        """path -> blob id of every file under `folder` at a commit (one tree read)."""
-        tree = self._repo.commit(sha).tree
-        try:
-            sub = tree / folder
-        except KeyError:
-            return {}
-        return {str(item.path): str(item.hexsha) for item in _blobs(sub)}
 
     def blob(self, blob_id: str) -> bytes:
         return bytes(self._repo.odb.stream(bytes.fromhex(blob_id)).read())

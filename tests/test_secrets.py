@@ -73,12 +73,13 @@ def test_no_sealed_orders_appear_in_plain_text_before_they_are_revealed(
     root, keys = played
     referee = identities(keys, root)["referee"]
     store = Store.open(root)
-    history = store.history()
+    history = store.changes()
     entries = [yamlio.read_trusted(p) for p in sorted((root / "log").glob("*.yaml"))]
     added = {}  # seq -> index in history of the commit that added that entry
-    for i, commit in enumerate(history):
-        for name in store.blobs_at(commit.sha, "log"):
-            added.setdefault(int(Path(name).stem), i)
+    for i, (_, changed) in enumerate(history):
+        for name in changed:
+            if name.startswith("log/"):
+                added.setdefault(int(Path(name).stem), i)
     checked = 0
     for entry in entries:
         if entry["type"] != "orders" or "sealed" not in entry["pending"]:
@@ -89,9 +90,9 @@ def test_no_sealed_orders_appear_in_plain_text_before_they_are_revealed(
             secrets += [json.dumps(value["body"]["orders"]).encode(),
                         json.dumps(value["body"]["orders"], separators=(",", ":")).encode()]
         reveal = next(e["seq"] for e in entries if e["seq"] > entry["seq"] and e["type"] == "resolve")
-        for commit in history[: added[reveal]]:
-            for name, data in _tree_blobs(store, commit.sha):
-                assert not any(s in data for s in secrets), (entry["seq"], name, commit.sha)
+        for sha, _ in history[: added[reveal]]:
+            for name, data in _tree_blobs(store, sha):
+                assert not any(s in data for s in secrets), (entry["seq"], name, sha)
         checked += 1
     assert checked >= 7
 
@@ -403,11 +404,12 @@ def test_8_3_attack_spending_stays_sealed_until_its_battle(tmp_path: Path) -> No
     play(root, until_turn=3, phase="action")
     referee = identities(keys, root)["referee"]
     store = Store.open(root)
-    history = store.history()
+    history = store.changes()
     added = {}
-    for i, commit in enumerate(history):
-        for name in store.blobs_at(commit.sha, "log"):
-            added.setdefault(int(Path(name).stem), i)
+    for i, (_, changed) in enumerate(history):
+        for name in changed:
+            if name.startswith("log/"):
+                added.setdefault(int(Path(name).stem), i)
     log = [yamlio.read_trusted(p) for p in sorted((root / "log").glob("*.yaml"))]
     checked = 0
     for entry in log:
@@ -422,8 +424,8 @@ def test_8_3_attack_spending_stays_sealed_until_its_battle(tmp_path: Path) -> No
             o["node"]["commitment"] == node["commitment"] for o in e.get("opened", [])))
         assert next(o for o in opening["opened"]
                     if o["node"]["commitment"] == node["commitment"])["value"]["spend"] == spend
-        for commit in history[: added[opening["seq"]]]:
-            for name, data in _tree_blobs(store, commit.sha):
+        for sha, _ in history[: added[opening["seq"]]]:
+            for name, data in _tree_blobs(store, sha):
                 assert raw.encode() not in data and spend_line not in data, (entry["seq"], name)
         checked += 1
     assert checked >= 3
