@@ -312,8 +312,10 @@ def _config_text(config: dict[str, Any]) -> str:
 # status
 
 
-def status(root: Path) -> dict[str, Any]:
-    campaign = Campaign.settled(root)
+def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
+    """Where the campaign stands. A command that has just held the lock passes its own
+    `campaign`: opened, checked and put right once for the whole command."""
+    campaign = campaign if campaign is not None else Campaign.settled(root)
     state = campaign.state()
     phase = campaign.phase(state)
     pending = sorted(state.get("pending", {}))
@@ -440,7 +442,7 @@ def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> App
                 result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
                                     for f in c.factions]
             result.resolved = _advance(campaign, state)
-    result.status = status(root)
+    result.status = status(root, campaign)
     return result
 
 
@@ -760,7 +762,7 @@ def resolve(root: Path, *, nmr: bool = False) -> Applied:
             )
         with campaign.intending({"advance": True, "nmr": True}):
             result = Applied(recovered=recovered, resolved=_advance(campaign, state, nmr=True))
-    result.status = status(root)
+    result.status = status(root, campaign)
     return result
 
 
@@ -907,7 +909,7 @@ def undo(root: Path, reason: str) -> dict[str, Any]:
         entry = make_entry(seq=seq, prev=state["head"], kind="undo", turn=phase.turn,
                            phase=phase.name, summary=summary, undoes=target, reason=reason.strip())
         campaign.write_step(entry, after_undo(before, state), f"step {seq}: {summary}")
-    return {"undone": target, "seq": seq, **status(root)}
+    return {"undone": target, "seq": seq, **status(root, campaign)}
 
 
 def seat(root: Path, factions: list[str], reason: str, *, player: str | None = None,
@@ -1179,7 +1181,7 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
                            hidden=randomness.hidden_secret(secret).hex(), revealed=openings or None,
                            opened=opened or None)
         campaign.write_step(entry, state, f"step {seq}: {summary}")
-    return {"seq": seq, "revealed": sorted(openings), **status(root)}
+    return {"seq": seq, "revealed": sorted(openings), **status(root, campaign)}
 
 
 def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

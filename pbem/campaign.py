@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pbem import yamlio
+from pbem import cache, yamlio
 from pbem.errors import Busy, CampaignError
 from pbem.game import Game, GameData, Phase, clone, get_game, load_data, seating
 from pbem.log import entry_name, finish
@@ -141,7 +141,7 @@ class Campaign:
         cached: GameData | None = getattr(self, "_data", None)
         if cached is None:
             cached = load_data(self.config["game"], self.config.get("overrides"),
-                               source=self.root / CONFIG)
+                               source=self.root / CONFIG, cache=self._cache())
             self._data = cached
         return cached
 
@@ -187,9 +187,16 @@ class Campaign:
         key = (str(path.resolve()), st.st_mtime_ns, st.st_size, st.st_ino)
         cached = _STATES.get(key[0])
         if cached is None or cached[0] != key:
-            cached = (key, yamlio.read_trusted(path))
+            raw = path.read_bytes()
+            cached = (key, cache.cached(self._cache(), "state", cache.key_of(raw),
+                                        lambda: yamlio.load_trusted(raw.decode("utf-8"))))
             _STATES[key[0]] = cached
         return clone(cached[1])  # type: ignore[no-any-return]
+
+    def _cache(self) -> Path | None:
+        """Where parsed files are kept (pbem.cache): the referee's private folder, when this
+        is the referee's campaign folder, not a player's clone."""
+        return self.private / "cache" if self.private.is_dir() else None
 
     def phase(self, state: dict[str, Any] | None = None) -> Phase:
         state = state if state is not None else self.state()
@@ -302,9 +309,14 @@ class Campaign:
             lock.close()
 
     def store(self) -> Any:
-        from pbem.store import Store
+        """The campaign's git repository, opened once for this object: one `git.Repo`,
+        whose object reader (a `git cat-file --batch` process) serves every read."""
+        store = getattr(self, "_store", None)
+        if store is None:
+            from pbem.store import Store
 
-        return Store.open(self.root)
+            store = self._store = Store.open(self.root)
+        return store
 
     def sign(self, entry: dict[str, Any]) -> str:
         """The referee's Ed25519 signature over the entry's canonical JSON (DESIGN.md)."""

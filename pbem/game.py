@@ -300,20 +300,41 @@ _DATA: dict[str, GameData] = {}
 
 
 def load_data(game_id: str, overrides: dict[str, Any] | None = None, *,
-              source: Path | None = None) -> GameData:
+              source: Path | None = None, cache: Path | None = None) -> GameData:
     """Read a game's YAML files, apply a campaign's overrides, check the result: against the
     game's JSON Schemas if it has them (pbem.datacheck), then with its own check_data.
 
     `source` is the campaign.yaml the overrides come from, so that a problem in one is shown
     at its line. Loaded once per process for each game folder and set of overrides; treat it
-    as read-only.
+    as read-only. With a `cache` folder (a campaign's .pbem/cache) the checked result is
+    kept there as JSON (pbem.cache), keyed by the content of every file that made it and
+    checked it: the next command that finds them unchanged skips reading and checking.
     """
     import json
 
     key = json.dumps([str(game_folder(game_id)), game_id, overrides or {}], sort_keys=True, default=str)
     if key not in _DATA:
-        _DATA[key] = _load_data(game_id, overrides, source)
+        if cache is None:
+            _DATA[key] = _load_data(game_id, overrides, source)
+        else:
+            from pbem import cache as cached_json
+
+            folder = game_folder(game_id)
+            files = cached_json.cached(cache, "game-data", _data_key(folder, key), lambda: dict(
+                _load_data(game_id, overrides, source).files))
+            _DATA[key] = GameData(game_id, folder, dict(files))
     return _DATA[key]
+
+
+def _data_key(folder: Path, key: str) -> str:
+    """What a game's checked data depends on: pbem's own version and checks, the game's YAML
+    files and schemas, its rules (check_data), and the overrides (`key`)."""
+    from pbem import __version__, cache
+
+    paths = sorted([*folder.glob("*.yaml"), *folder.glob("schemas/**/*"), *folder.glob("rules/*.py"),
+                    Path(__file__).with_name("datacheck.py")])
+    return cache.key_of(__version__.encode(), key.encode(),
+                        *(p.as_posix().encode() + b"\0" + p.read_bytes() for p in paths if p.is_file()))
 
 
 def _load_data(game_id: str, overrides: dict[str, Any] | None,
