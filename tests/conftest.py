@@ -43,6 +43,14 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("PBEM_LOCK_WAIT", "30")
 
 
+@pytest.fixture(scope="session")
+def fast_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small campaign of the fast audit tests (tests/audit_fast.py), built once."""
+    from audit_fast import cached_base
+
+    return cached_base(tmp_path_factory)
+
+
 @dataclass
 class Result:
     code: int

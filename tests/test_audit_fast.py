@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_fast import cached_base, copy_of
+from audit_fast import copy_of
 from conftest import git
 from test_audit_tamper import Referee, dump_entry
 
@@ -29,11 +29,6 @@ from pbem.log import entry_hash
 SIGNED = "orders/t00-setup-place-red-red-000006.yaml"  # step 6, signed
 UNSIGNED = "orders/t00-setup-reduce-red-red-000013.yaml"  # step 13, unsigned
 REVEALED = "orders/t01-action-siberian-000021.yaml"  # sealed for its secret, revealed by 29
-
-
-@pytest.fixture(scope="session")
-def fast_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return cached_base(tmp_path_factory)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_fast import cached_base, copy_of
+from audit_fast import copy_of
 from conftest import git
 
 from pbem import audit, cache, yamlio
@@ -23,11 +23,6 @@ from pbem.log import Folder
 from pbem.store import Store
 
 KEPT = "orders/t00-setup-reduce-red-red-000013.yaml"  # named by step 13
-
-
-@pytest.fixture(scope="session")
-def fast_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return cached_base(tmp_path_factory)
 
 
 @pytest.fixture
