@@ -7,9 +7,9 @@ times faster, so the parse is kept in `.pbem/cache/NAME.json` with the SHA-256 o
 was parsed from; a command that finds the same bytes (or the same key) uses it, anything
 else parses again and replaces it. One file per NAME, so the cache never grows.
 
-A mapping with keys that are not text (YAML's `0:`) is kept as a list of pairs under the
-one key PAIRS; any other value that JSON would not give back exactly (a date, a tuple) is
-not kept at all: a cached value is always what parsing would give. Nothing committed comes
+Only what YAML parsing gives is kept. A mapping with keys that are not text (YAML's `0:`)
+is kept as a list of pairs under the one key PAIRS; a value JSON cannot hold (a date, a
+set) is not kept at all: a cached value is always what parsing would give. Nothing committed comes
 from a cache. A blob's parse is as good as the blob: the audit of a clone keeps them in
 that clone's own .git, where only its owner writes.
 """
@@ -29,8 +29,9 @@ PAIRS = "\0pairs"  # a mapping whose keys are not all text, as [[key, value], ..
 
 def _encode(value: Any) -> Any:
     if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
+        if all(isinstance(k, str) for k in value) and list(value) != [PAIRS]:
             return {k: _encode(v) for k, v in value.items()}
+        # keys that are not text, or the one key that would read as this form itself
         return {PAIRS: [[k, _encode(v)] for k, v in value.items()]}
     if isinstance(value, list):
         return [_encode(v) for v in value]
@@ -77,12 +78,16 @@ def by_blob(folder: Path | None, blob_id: str, build: Callable[[], Any]) -> Any:
 
 
 def _exact(value: Any) -> str | None:
-    """The JSON text of `value`, if JSON gives it back exactly; else None."""
+    """The JSON text of `value`, which JSON gives back exactly, or None.
+
+    For what a YAML safe loader gives (the only values kept here): mappings, lists, text,
+    numbers, booleans and None come back as they were (a mapping's keys of other kinds are
+    kept as pairs by `_encode`); a date, a set or bytes json refuses, as it refuses NaN
+    here, and those are not kept. (A tuple would come back a list; no loader makes one.)"""
     try:
-        text = json.dumps(_encode(value), ensure_ascii=False, allow_nan=False)
+        return json.dumps(_encode(value), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         return None  # not plain JSON data
-    return text if _loads(text) == value else None  # a tuple, a date: not kept
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -173,9 +173,24 @@ def test_cached_gives_what_build_gives_and_rebuilds_on_a_new_key(tmp_path: Path)
     assert json.loads((tmp_path / "thing.json").read_text())["key"] == "k2"  # one file per name
 
 
-def test_cached_never_keeps_what_json_would_change(tmp_path: Path) -> None:
-    assert cache.cached(tmp_path, "t", "k", lambda: {"a": (1, 2)}) == {"a": (1, 2)}
-    assert not (tmp_path / "t.json").exists()
+def test_cached_never_keeps_what_json_cannot_hold(tmp_path: Path) -> None:
+    import datetime
+
+    for value in ({"a": datetime.date(1918, 6, 1)}, {"a": {1, 2}}, [b"x"], [float("nan")]):
+        assert cache.cached(tmp_path, "t", "k", lambda v=value: v) is value
+        assert not (tmp_path / "t.json").exists()
+        assert cache.by_blob(tmp_path, "ab" * 20, lambda v=value: v) is value
+        assert not (tmp_path / "ab").exists()
+
+
+def test_cached_keeps_keys_of_every_kind_and_the_marker_key_itself(tmp_path: Path) -> None:
+    for value in ({1: "a", "b": {True: None, 2.5: [1]}}, {cache.PAIRS: [[1, 2]]}, {cache.PAIRS: 1},
+                  [1.5, -0.0, 10**30, None, "\u00e9"]):
+        cache.cached(tmp_path, "t", repr(value), lambda v=value: v)
+        assert cache.cached(tmp_path, "t", repr(value), lambda: None) == value
+        blob = f"{abs(hash(repr(value))):040x}"[:40]
+        cache.by_blob(tmp_path, blob, lambda v=value: v)
+        assert cache.by_blob(tmp_path, blob, lambda: None) == value
 
 
 def test_a_damaged_cache_file_is_parsed_again(tmp_path: Path) -> None:
