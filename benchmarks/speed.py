@@ -17,7 +17,7 @@ the child processes (`resource.getrusage(RUSAGE_CHILDREN)`), peak memory its `ru
 each measured in a child of its own.
 
 The long campaign is generated honestly, by playing: the bot plays Red Russia through
-`pbem demo` with the turn track lengthened to `--long-turns` turns (default 120, the
+`pbem demo` with the turn track lengthened to `--long-turns` turns (default 136, the
 seasons repeating and the years counting on) and the automatic victory levels (16.0) put
 out of reach, so that the game runs to its end, in a copy of the game folder found first
 by PBEM_GAMES_PATH; nothing else of the rules changes. Both campaigns are kept in --work (by
@@ -231,7 +231,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=11, help="paired runs per row (default 11)")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "pbem-speed",
                         help="folder for the campaigns, kept between runs")
-    parser.add_argument("--long-turns", type=int, default=120)
+    parser.add_argument("--long-turns", type=int, default=136,
+                        help="turns of the long campaign (default 136: about 10x the entries)")
     parser.add_argument("--rows", nargs="+", choices=ROWS, default=list(ROWS), help="which rows")
     args = parser.parse_args()
     work: Path = args.work
