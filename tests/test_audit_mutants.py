@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_audit_fast import camp, fast_base  # noqa: F401 - fixtures
+from test_audit_fast import camp  # noqa: F401 - a fixture
 
 from pbem import api, audit
 from pbem.campaign import Campaign
