@@ -51,12 +51,16 @@ class Store:
         dot_git = root / ".git"
         if dot_git.is_dir() and (dot_git / "HEAD").is_file():
             return cls(root, dot_git)
-        try:  # a worktree or a submodule: .git is a file naming the repository
-            out = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=root,
-                                 capture_output=True, text=True, check=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            raise CampaignError(f"{root}: not a git repository (is this a campaign folder?)") from None
-        return cls(root, Path(out.strip()))
+        if dot_git.is_file():  # a linked worktree or a submodule: .git names the repository
+            try:
+                out = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=root,
+                                     capture_output=True, text=True, check=True).stdout
+                return cls(root, Path(out.strip()))
+            except (OSError, subprocess.CalledProcessError):
+                pass
+        # never a repository further up: a campaign folder copied without its .git into
+        # another repository must not have that one's files put right
+        raise CampaignError(f"{root}: not a git repository (is this a campaign folder?)")
 
     @property
     def _repo(self) -> git.Repo:

@@ -250,6 +250,24 @@ def test_game_data_key_follows_every_file_and_the_overrides(tmp_path: Path) -> N
 # -------------------------------------------------------------- no GitPython to start
 
 
+def test_a_campaign_copied_without_its_git_into_another_repository_is_refused(
+        camp: Path, tmp_path: Path) -> None:
+    """Store.open takes the folder's own repository only, never one further up (whose files
+    `recover` would put right)."""
+    import shutil
+
+    from pbem.errors import CampaignError
+
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    inner = outer / "camp"
+    shutil.copytree(camp, inner, ignore=shutil.ignore_patterns(".git"))
+    with pytest.raises(CampaignError, match="not a git repository"):
+        Store.open(inner)
+    assert Store.open(camp).head() == git(camp, "rev-parse", "HEAD")
+
+
 @pytest.mark.parametrize("command", ["status", "apply"])
 def test_quick_commands_never_import_gitpython(new_campaign: Any, command: str) -> None:
     """status and apply (a step recorded and committed) run git's own commands; GitPython
