@@ -288,3 +288,23 @@ def test_quick_commands_never_import_gitpython(new_campaign: Any, command: str) 
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.strip().splitlines()[-1] == "NOGIT", out.stdout + out.stderr
     assert api.status(root)["seq"] == seq + (command == "apply")
+
+
+def test_cache_layout_folders_and_key(tmp_path: Path) -> None:
+    """A blob's parse is at FOLDER/ab/cdef....json.z in folders made as needed, private to
+    their owner; a key is SHA-256 over each part with its length (8 bytes, big-endian) in
+    front, so parts never run into one another."""
+    import hashlib
+    import zlib
+
+    folder = tmp_path / "not" / "yet"
+    blob = "ab" + "cd" * 19
+    assert cache.by_blob(folder, blob, lambda: {"x": 1}) == {"x": 1}
+    kept = folder / "ab" / f"{'cd' * 19}.json.z"
+    assert json.loads(zlib.decompress(kept.read_bytes())) == {"x": 1}
+    assert (folder / "ab").stat().st_mode & 0o777 == 0o700
+    assert sorted(p.name for p in (folder / "ab").iterdir()) == [kept.name]  # no temp left
+    cache.cached(tmp_path / "other" / "deep", "t", "k", lambda: [1])
+    assert (tmp_path / "other" / "deep").stat().st_mode & 0o777 == 0o700
+    want = hashlib.sha256((1).to_bytes(8, "big") + b"a" + (2).to_bytes(8, "big") + b"bc").hexdigest()
+    assert cache.key_of(b"a", b"bc") == want != cache.key_of(b"ab", b"c")
