@@ -122,46 +122,21 @@ class Store:
         return str(self._git_dir)
 
     def head(self) -> str:
-        """The commit HEAD names, "" before the first commit. Read from the ref files, as
-        GitPython reads them, without starting git; git itself answers in a layout they do
-        not cover (a worktree's shared refs)."""
+        """The commit HEAD names, "" before the first commit: read from the ref file HEAD
+        names, as GitPython reads it, without starting git; git answers for any other
+        layout (packed refs, a linked worktree, a detached HEAD, no commit yet)."""
         try:
-            text = (self._git_dir / "HEAD").read_text(encoding="utf-8").strip()
-            if (self._git_dir / "commondir").exists():
-                raise OSError("a linked worktree: its refs are elsewhere")
+            text = (self._git_dir / "HEAD").read_text(encoding="utf-8")
+            if text.startswith("ref: "):
+                sha = (self._git_dir / text.removeprefix("ref: ").strip()).read_text(encoding="utf-8").strip()
+                if _SHA.fullmatch(sha):
+                    return sha
         except OSError:
-            text = ""
-        if _SHA.fullmatch(text):  # a detached HEAD
-            return text
-        if text.startswith("ref: "):
-            ref = text.removeprefix("ref: ")
-            try:
-                sha = (self._git_dir / ref).read_text(encoding="utf-8").strip()
-            except FileNotFoundError:
-                sha = self._packed_ref(ref)
-            except OSError:
-                sha = None
-            if sha is not None and (not sha or _SHA.fullmatch(sha)):
-                return sha
+            pass
         try:
-            return self._git("rev-parse", "--verify", "--quiet", "HEAD^{commit}").strip()
+            return self._git("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
         except CampaignError:
             return ""
-
-    def _packed_ref(self, ref: str) -> str:
-        """A ref's commit in packed-refs ("" when it is not there: no commit yet)."""
-        try:
-            lines = (self._git_dir / "packed-refs").read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return ""
-        for line in lines:
-            sha, _, name = line.partition(" ")
-            if name == ref and _SHA.fullmatch(sha):
-                return sha
-        return ""
-
-    def is_clean(self) -> bool:
-        return not self._git("status", "--porcelain").strip()
 
     def changes(self) -> list[tuple[str, dict[str, str | None]]]:
         """The first-parent history, root first, each commit with the files it changed
@@ -175,10 +150,10 @@ class Store:
             sha, _, rest = chunk.partition("\0")
             fields = rest.lstrip("\n").split("\0")
             changed: dict[str, str | None] = {}
+            # ":MODE MODE OLD NEW STATUS", then the path (-z: each ends with NUL, so the last
+            # field is empty and zip leaves it out)
             for meta, path in zip(fields[0::2], fields[1::2], strict=False):
                 parts = meta.split()
-                if len(parts) < 5 or not path:
-                    continue
                 changed[path] = None if parts[4].startswith("D") else parts[3]
             history.append((sha, changed))
         return history
