@@ -138,6 +138,9 @@ class Store:
         except CampaignError:
             return ""
 
+    def is_clean(self) -> bool:
+        return not self._git("status", "--porcelain").strip()
+
     def changes(self) -> list[tuple[str, dict[str, str | None]]]:
         """The first-parent history, root first, each commit with the files it changed
         against its first parent (the root commit: every file it holds): path -> the new
