@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # takes over 30 minutes on 2 cores); add such files with --tests when there is time.
 COMBAT_TESTS = [f"tests/games/red_russia/test_rr_{name}.py" for name in (
     "combat", "combat_mutants", "attack_orders", "forces", "thresholds", "clauses", "sea_retreat",
-    "naval", "minors", "play", "cards")]
+    "naval", "minors", "play", "cards", "waiting_boxes")]
 TESTS: dict[str, list[str]] = {
     "pbem/dice.py": ["tests/test_dice.py"],
     "pbem/crypto/sshsig.py": ["tests/test_sshsig.py", "tests/test_crypto.py"],
@@ -68,14 +68,15 @@ TESTS: dict[str, list[str]] = {
     # one set of tests, with the minors' battles (12.x) and battle cards
     **{f"games/red_russia/rules/{stem}.py": COMBAT_TESTS
        for stem in ("combat", "battle", "forces", "siege", "naval")},
-    # movement.py also lands the units at sea after a retreat by sea (8.4) and moves minors'
-    # and allied units (12.x, 13.6x)
+    # movement.py also lands the units at sea after a retreat by sea (8.4) and from the
+    # waiting boxes (7.8), and moves minors' and allied units (12.x, 13.6x)
     "games/red_russia/rules/movement.py": ["tests/games/red_russia/test_rr_movement.py",
                                            "tests/games/red_russia/test_rr_thresholds.py",
                                            "tests/games/red_russia/test_rr_clauses.py",
                                            "tests/games/red_russia/test_rr_naval.py",
                                            "tests/games/red_russia/test_rr_sea_retreat.py",
-                                           "tests/games/red_russia/test_rr_minors.py"],
+                                           "tests/games/red_russia/test_rr_minors.py",
+                                           "tests/games/red_russia/test_rr_waiting_boxes.py"],
 }
 
 # Not copied to the scratch folder (caches, build output, another run's mutants).

@@ -8,7 +8,7 @@ from typing import Any
 from pbem.game import Event, Rng, State
 
 from . import minors
-from .board import MINORS, Board
+from .board import HARD_ROUTES, MINORS, Board
 from .common import (
     allegiance,
     defenders_of,
@@ -16,6 +16,7 @@ from .common import (
     friendly_zone,
     iron_cross_closed,
     label_part,
+    landed_from,
 )
 from .fold import apply_with
 from .forces import (
@@ -91,11 +92,11 @@ class Battle:
         foes = sorted(defenders_of(self.state, self.zone, self.attacker))
         atk_cav = sum(1 for u in self.side_units("atk") if self.state["units"][u]["type"] == "cav")
         for faction in foes:
-            rules = standing_of(self.state, standing, faction)
-            if rules.get("retreat_before_combat", "never") != "always":
-                continue
             units = [u for u in units_at(self.state, self.zone, {faction})
                      if self.state["units"][u]["type"] != "fleet"]
+            rules = standing_of(self.state, standing, faction, units)
+            if rules.get("retreat_before_combat", "never") != "always":
+                continue
             cav = sum(1 for u in units if self.state["units"][u]["type"] == "cav")
             only_cav = bool(units) and cav == len(units)
             if atk_cav > cav and not only_cav:
@@ -153,7 +154,8 @@ class Battle:
     def retreat_options(self, faction: str, units: list[str], *, forced: bool,
                         origin: str | None = None) -> list[str]:
         """8.4 / 8.7: the land zones these units may retreat to from the battle (or from
-        `origin`, the first step of a longer retreat), by name."""
+        `origin`, the first step of a longer retreat), by name; last, for a forced retreat
+        of units that landed here from a waiting box this phase, that box (7.8)."""
         origin = origin or self.zone
         entered_from = {e["from"] for e in self.state.get("entered", {}).get(origin, [])
                         if e["faction"] != faction}
@@ -175,6 +177,9 @@ class Battle:
             if len(foes_there) > len(units):
                 continue
             options.append(there)
+        box = landed_from(self.state, self.zone, units) if forced and origin == self.zone else None
+        if box is not None:  # 7.8 forced back into the waiting box they landed from, no other
+            options.append(box)
         return options
 
     def retreat_zone(self, faction: str, units: list[str], *, forced: bool,
@@ -206,7 +211,7 @@ class Battle:
                    "defenders": defenders, "spend": spend, "level": level, "rounds": rounds})
         if self.air_alone():
             return
-        difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
+        difficult = any(e["faction"] == self.attacker and e["kind"] in HARD_ROUTES
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
             if not self.land("atk") or not self.land("def"):
@@ -346,7 +351,7 @@ class Battle:
                            "faction": faction, "unit": pid})
                 continue
             if self._here(pid):
-                self.retreat_or_die(pid, faction, standing_of(self.state, standing, faction))
+                self.retreat_or_die(pid, faction, standing_of(self.state, standing, faction, [pid]))
         self.voluntary_retreats(standing)
 
     def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
@@ -358,13 +363,13 @@ class Battle:
             if not mine or not theirs:
                 continue
             for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
-                rules = standing_of(self.state, standing, faction)
+                own = [u for u in mine if self.state["units"][u]["faction"] == faction]
+                rules = standing_of(self.state, standing, faction, own)
                 if rules.get("voluntary_retreat", "never") != "when_outnumbered":
                     continue
                 if len(mine) >= len(theirs):
                     continue
-                units = [u for u in mine if self.state["units"][u]["faction"] == faction
-                         and self.state["units"][u]["type"] != "fleet"]
+                units = [u for u in own if self.state["units"][u]["type"] != "fleet"]
                 if units:
                     dest = self.retreat_zone(faction, units, forced=False, rules=rules)
                     if dest is None:

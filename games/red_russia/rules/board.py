@@ -13,6 +13,7 @@ MAJORS = ("red", "siberian", "south", "north")
 WHITES = ("siberian", "south", "north")
 MINORS = ("anarchists", "baltic", "finland", "poland", "ukraine")
 ROUTE_KINDS = ("easy", "difficult", "very_difficult")
+HARD_ROUTES = ("difficult", "very_difficult")  # 8.5, 9.3 the defender's +1 in the first round
 UNIT_TYPES = ("inf", "cav", "tank", "air", "fleet")
 CORPS = ("inf", "cav", "tank")  # 16.2: a faction with none of these on the map is defeated
 

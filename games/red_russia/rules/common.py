@@ -75,15 +75,17 @@ def commander(state: State, pid: str) -> str | None:
 
 
 def friendly_zone(state: State, zone: str, faction: str) -> bool:
-    """7.2: a zone a faction controls; White-controlled zones are friendly to every White;
-    a zone of an activated minor is friendly to its controller's side (12.12, 12.5)."""
+    """7.2: a zone a faction controls; White-controlled zones are friendly to every White
+    and to the Allies' units (13.6, 18.1; where they retreat, 8.7); a zone of an activated
+    minor is friendly to its controller's side (12.12, 12.5)."""
     owner = state["control"].get(zone)
     if owner == faction:
         return True
     mine, theirs = allegiance(state, faction), allegiance(state, owner)
     if NEUTRAL in (mine, theirs):
         return False
-    return mine == theirs or (side(mine) == "white" and side(theirs) == "white")
+    white = {*WHITES, "allies"}  # 13.6, 18.1: the Allies side with the Whites
+    return mine == theirs or (mine in white and theirs in white)
 
 
 def enemies(state: State, faction: str, other: str) -> bool:
@@ -128,6 +130,16 @@ def rail_capacity(b: Board, state: State, faction: str) -> int:
     else:
         held = int(b.game["movement"]["rail_moves"].get(faction, 0))
     return held + int((state.get("rail_bonus") or {}).get(faction, 0))  # 7.6 event cards
+
+
+def landed_from(state: State, zone: str, units: list[str]) -> str | None:
+    """7.8: the waiting box every one of `units` landed from in `zone` this phase, or None
+    (the phase's `entered` records name the units of a landing from a box)."""
+    came: dict[str, set[str]] = {}
+    for e in (state.get("entered") or {}).get(zone, []):
+        if e.get("kind") == "box":
+            came.setdefault(str(e["from"]), set()).update(e.get("units") or [])
+    return next((box for box, pids in sorted(came.items()) if units and set(units) <= pids), None)
 
 
 def iron_cross_closed(b: Board, state: State, zone: str) -> bool:

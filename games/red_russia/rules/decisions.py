@@ -103,8 +103,10 @@ def validate(state: State, faction: str, body: dict[str, Any], b: Board) -> list
 
 def check_retreat_places(b: Board, names: Any, path: Path_, problems: list[Problem]) -> None:
     """8.4, 8.7: the places of a `retreat_to` (standing) or of a decision's `to`: land zones,
-    or a sea area (Black Sea, Baltic Sea, White Sea, Sea of Japan) for a retreat by sea
-    before combat with a fleet in the port (8.4, 7.5). Not a list: reported elsewhere."""
+    a sea area (Black Sea, Baltic Sea, White Sea, Sea of Japan) for a retreat by sea
+    before combat with a fleet in the port (8.4, 7.5), or a waiting box, taken only by units
+    forced to retreat from where they landed from it this phase (7.8). Not a list: reported
+    elsewhere."""
     if not isinstance(names, list):
         return
     seas = ", ".join(b.seas)
@@ -115,11 +117,9 @@ def check_retreat_places(b: Board, names: Any, path: Path_, problems: list[Probl
         if name is None:
             problems.append(Problem((*path, j), f"unknown zone or sea {text!r}"
                                                 f"{b.places.suggest(text)} (a retreat goes to a "
-                                                f"land zone, or by sea to one of: {seas}; 8.4)"))
-        elif name in b.boxes:
-            problems.append(Problem((*path, j), f"{name} is a waiting box: a retreat goes to a land "
-                                                f"zone, or by sea to one of: {seas} (8.4)"))
-        elif name not in b.zones and name not in b.seas:  # the Caspian (7.7): no fleet sails it
+                                                f"land zone, by sea to one of: {seas} (8.4), or back "
+                                                "into the waiting box the units landed from (7.8))"))
+        elif name not in b.zones and name not in b.seas and name not in b.boxes:  # the Caspian (7.7): no fleet sails it
             problems.append(Problem((*path, j), f"no fleet sails the {name} (7.7): a retreat by sea "
                                                 f"goes with a fleet to one of: {seas} (8.4)"))
 

@@ -67,9 +67,13 @@ def _reduced(b: Board, s: State, e: Event) -> None:
 def _moved(b: Board, s: State, e: Event) -> None:
     path = [_place(b, p) for p in e["path"]]
     if len(path) >= 2 and path[-1] in b.zones:  # 8.4, 8.5 care how the enemy came in
-        kind = b.routes.get(path[-2], {}).get(path[-1], "sea")
-        s.setdefault("entered", {}).setdefault(path[-1], []).append(
-            {"faction": e["faction"], "from": path[-2], "kind": kind})
+        if path[-2] in b.boxes:  # 7.8 a retreat may take them back into their box
+            s.setdefault("entered", {}).setdefault(path[-1], []).append(
+                {"faction": e["faction"], "from": path[-2], "kind": "box", "units": list(e["units"])})
+        else:
+            kind = b.routes.get(path[-2], {}).get(path[-1], "sea")
+            s.setdefault("entered", {}).setdefault(path[-1], []).append(
+                {"faction": e["faction"], "from": path[-2], "kind": kind})
     for pid in e["units"]:
         unit = _unit(s, pid)
         unit["zone"] = path[-1]

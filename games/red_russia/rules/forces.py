@@ -42,13 +42,19 @@ def commanded(state: State, zone: str, faction: str, leaders: bool = False) -> l
                   and commander(state, pid) == faction)
 
 
-def standing_of(state: State, standing: dict[str, dict[str, Any]], faction: str) -> dict[str, Any]:
-    """The standing instructions that answer for a faction's units: a minor's are its
-    controller's (12.12); a neutral minor and the Allies on their own never retreat by
-    choice and take losses by the rule of 8.6."""
+def standing_of(state: State, standing: dict[str, dict[str, Any]], faction: str,
+                pieces: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """The standing instructions that answer for a faction's units (`pieces`): a minor's are
+    its controller's (12.12); the Allies' are those of the White faction that has them all
+    in hand this turn (13.61, 13.63); a neutral minor and the Allies on their own never
+    retreat by choice and take losses by the rule of 8.6."""
     if faction in MINORS:
         boss = allegiance(state, faction)
         return standing.get(boss, {}) if boss in MAJORS else {}
+    if faction == "allies":
+        holders = {commander(state, p) for p in pieces}
+        holder = holders.pop() if len(holders) == 1 else None
+        return standing.get(holder, {}) if holder in MAJORS else {}
     return standing.get(faction, {})
 
 

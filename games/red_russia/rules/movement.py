@@ -268,8 +268,15 @@ def _one_move(
         limit += 2  # 7.6: rail adds one movement point
     if stack.types(state) == {"fleet"} or "fleet" in stack.types(state):
         return _fleet_move(b, state, stack, start, [*via, dest], path, problems)
+    if dest in b.boxes:  # 7.8 "the only way for a unit to return to a waiting box"
+        problems.append(Problem((*path, "to"), "units go back into a waiting box only by retreating "
+                                               "into the one they landed from, in the battle they "
+                                               "landed into (7.8)"))
+        return None
     if start in b.seas:  # 8.4 units at sea since a retreat by sea land
         return _landing(b, state, stack, start, [*via, dest], limit, rail, path, problems)
+    if start in b.boxes:  # 7.8 units in a waiting box disembark
+        return _disembark(b, state, stack, start, [*via, dest], limit, rail, path, problems)
     route: list[str] | None = [start, *via, dest]
     if not via and dest in b.zones:
         route = _cheapest(b, state, stack, start, dest, limit, rail)
@@ -329,7 +336,8 @@ def _fleet_move(
     b: Board, state: State, stack: Stack, start: str, rest: list[str], path: Path_,
     problems: list[Problem],
 ) -> Event | None:
-    """7.43: a fleet moves between its sea and a port of that sea, one step a phase."""
+    """7.43: a fleet moves between its sea and a port of that sea, one step a phase; from a
+    waiting box (7.8) it comes out into its sea or a port of it that the box lands in."""
     if stack.leaders or stack.treasure or stack.types(state) != {"fleet"}:
         problems.append(Problem((*path, "units"), "fleets move on their own, without land units or "
                                                   "leaders (land units go by naval transport, 7.5)"))
@@ -342,8 +350,12 @@ def _fleet_move(
     for fid in stack.units:
         sea = b.counters[fid]["sea"]
         ports = b.ports.get(sea, [])
-        ok = (start == sea and dest in ports) or (start in ports and dest == sea)
-        if not ok:
+        out_of_box = [z for z in (b.boxes.get(start) or {}).get("disembark") or [] if z in ports]
+        if out_of_box:
+            if dest != sea and dest not in out_of_box:
+                problems.append(Problem((*path, "to"), f"{fid} comes out of the {start} into the {sea} "
+                                                       f"or {' or '.join(out_of_box)} (7.8, 7.43)"))
+        elif not ((start == sea and dest in ports) or (start in ports and dest == sea)):
             problems.append(Problem((*path, "to"), f"{fid} belongs to the {sea}: it may go only between "
                                                    f"the {sea} and its ports ({', '.join(sorted(ports))}) (7.43)"))
         if state["moved"].get(fid, 0):
@@ -413,7 +425,8 @@ def _walk(
     problems: list[Problem], landed: list[str] | None = None,
 ) -> Event | None:
     """Check a given path step by step and total its cost. With `landed` (the fleets they
-    come from) the route starts at sea with a landing (8.4), costed as a transport (7.5)."""
+    come from; none from a waiting box) the route starts at sea (8.4) or in a box (7.8) with
+    a landing, costed as a transport (7.5)."""
     cost = 0
     fleets: list[str] = []
     entered_enemy = False
@@ -519,6 +532,34 @@ def _landing(
     return _walk(b, state, stack, [sea, *rest], limit, False, path, problems, landed=carriers)
 
 
+def _disembark(
+    b: Board, state: State, stack: Stack, box: str, rest: list[str], limit: int, rail: bool,
+    path: Path_, problems: list[Problem],
+) -> Event | None:
+    """7.8: units in a waiting box land in a zone the box gives (map.yaml `disembark`: any
+    port of the box's sea, friendly or not; Erevan from Persia box 1, Merv from Persia box 2),
+    with no fleet and no rail. The landing costs one movement point, as a naval transport's
+    does (7.5); a leader's movement left takes them on over land (the landing zone in `via`).
+    Enemy units where they land stop them there (7.3)."""
+    if rail:
+        problems.append(Problem((*path, "rail"), "a landing from a waiting box needs no rail and "
+                                                 "cannot be a rail move (7.8)"))
+    landing = rest[0]
+    where: Path_ = (*path, "via", 0) if len(rest) > 1 else (*path, "to")
+    allowed = [str(z) for z in (b.boxes.get(box) or {}).get("disembark") or []]
+    if landing not in allowed:
+        problems.append(Problem(where, f"units in the {box} land in {' or '.join(allowed)}; "
+                                       f"{landing} is not one (7.8)"
+                                       + ("; to go further, name the landing zone in via" if landing in b.zones else "")))
+    elif iron_cross_closed(b, state, landing):
+        problems.append(Problem(where, f"{landing} is occupied by the Central Powers on turns 1-2 (11.0)"))
+    if any(z not in b.zones for z in rest[1:]):
+        problems.append(Problem((*path, "via"), "once landed, the move goes on over land (7.8)"))
+    if problems:
+        return None
+    return _walk(b, state, stack, [box, *rest], limit, False, path, problems, landed=[])
+
+
 def _transport(
     b: Board, state: State, stack: Stack, port: str, sea: str, landing: str, rail: bool,
     where: Path_, problems: list[Problem],
@@ -609,14 +650,15 @@ def _tank_rolls(b: Board, state: State, event: Event, index: int, rng: Rng) -> l
 
 
 def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, Any]]:
-    """A few sensible moves: stacks step to a neighbouring zone without enemy units; fleets
-    at sea seek out weaker enemy fleets (8.92)."""
+    """A few sensible moves: stacks step to a neighbouring zone or land from a waiting box
+    (7.8); fleets at sea seek out weaker enemy fleets (8.92)."""
     b = board(data)
     orders: list[dict[str, Any]] = []
     work = state
     # its own units, an activated minor's it controls (12.12), the Allies it called (13.61)
     zones = sorted({p["zone"] for pid, p in state["units"].items()
-                    if p["status"] == "map" and p["zone"] in b.zones and p["type"] not in ("leader", "fleet")
+                    if p["status"] == "map" and (p["zone"] in b.zones or p["zone"] in b.boxes)
+                    and p["type"] not in ("leader", "fleet")
                     and minors.command_problem(state, faction, pid) is None})
     for zone in zones:
         if rng.roll(f"bot:move:{faction}:{label_part(zone)}", 3) == 1:
@@ -626,7 +668,8 @@ def bot(data: GameData, state: State, faction: str, rng: Rng) -> list[dict[str, 
         if not units:
             continue
         # stacks step anywhere open, enemy units included: the attacks come after the moves
-        neighbours = [n for n in sorted(b.routes.get(zone, {})) if not iron_cross_closed(b, work, n)]
+        reach = (b.boxes[zone].get("disembark") or []) if zone in b.boxes else b.routes.get(zone, {})
+        neighbours = [n for n in sorted(reach) if not iron_cross_closed(b, work, n)]
         if not neighbours:
             continue
         dest = rng.choice(f"bot:dest:{faction}:{label_part(zone)}", neighbours)

@@ -298,10 +298,11 @@ class NavalBattle(Battle):
             if not mine or not theirs or len(mine) >= len(theirs):
                 continue
             for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
-                rules = standing_of(self.state, standing, faction)
+                own = [u for u in mine if self.state["units"][u]["faction"] == faction]
+                rules = standing_of(self.state, standing, faction, own)
                 if rules.get("voluntary_retreat", "never") != "when_outnumbered":
                     continue
-                for pid in [u for u in mine if self.state["units"][u]["faction"] == faction]:
+                for pid in own:
                     dest = self.fleet_retreat(pid, faction, rules)
                     if dest is not None:
                         self.emit({"type": "retreat", "zone": self.where.get(pid, self.zone),

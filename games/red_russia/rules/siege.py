@@ -9,7 +9,7 @@ from pbem.kit import pools
 
 from . import minors
 from .battle import MAX_ROUNDS, Battle
-from .board import MAJORS, MINORS, WHITES, Board
+from .board import HARD_ROUTES, MAJORS, MINORS, WHITES, Board
 from .common import (
     Path_,
     allegiance,
@@ -128,8 +128,8 @@ class OneSided(Battle):
                 reduced.append(pid)
         for pid in reduced:
             if self._here(pid):
-                self.retreat_or_die(pid, self.state["units"][pid]["faction"],
-                                    standing_of(self.state, standing, self.state["units"][pid]["faction"]))
+                owner = self.state["units"][pid]["faction"]
+                self.retreat_or_die(pid, owner, standing_of(self.state, standing, owner, [pid]))
 
 
 class PartisanHunt(OneSided):
@@ -175,7 +175,7 @@ class Siege(OneSided):
         cost = 0 if self.spec.get("free") else rounds * siege_cost(self.b)  # 12.41
         self.emit({"type": "siege", "zone": self.zone, "faction": self.attacker, "rounds": rounds,
                    "cost": cost, "fort": fort_now(self.b, self.state, self.zone)})
-        difficult = any(e["faction"] == self.attacker and e["kind"] != "easy"
+        difficult = any(e["faction"] == self.attacker and e["kind"] in HARD_ROUTES
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
             if not self.side_units("atk") or fort_now(self.b, self.state, self.zone) == 0:

@@ -229,7 +229,6 @@ def test_8_4_the_answer_by_mail_may_retreat_by_sea() -> None:
 @pytest.mark.parametrize(("given", "message"), [
     ("Baltik Sea", "unknown zone or sea 'Baltik Sea'"),
     ("Caspian Sea", "no fleet sails the Caspian Sea (7.7)"),
-    ("Baltic box", "Baltic box is a waiting box"),
 ])
 def test_8_4_a_bad_sea_in_retreat_to_is_a_clear_problem(given: str, message: str) -> None:
     state = position({"red-inf-01": "Moscow"})
@@ -238,6 +237,12 @@ def test_8_4_a_bad_sea_in_retreat_to_is_a_clear_problem(given: str, message: str
     assert [(p.path, message in p.message) for p in found] == [(("standing", "retreat_to", 1), True)]
     assert "Baltic Sea" in found[0].message  # the seas a retreat may go to are named
     assert messages(state, "red", orders(standing={"retreat_to": ["Tver", "Baltic Sea"]})) == []
+
+
+def test_7_8_a_waiting_box_may_be_named_in_retreat_to() -> None:
+    state = position({"red-inf-01": "Moscow"})
+    state["standing"] = standing_()
+    assert messages(state, "red", orders(standing={"retreat_to": ["Tver", "Baltic box"]})) == []
 
 
 def test_8_4_a_misspelt_sea_gets_a_suggestion() -> None:
