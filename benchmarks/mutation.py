@@ -63,6 +63,7 @@ TESTS: dict[str, list[str]] = {
     "pbem/orders.py": ["tests/test_multi_faction_orders.py", "tests/test_sshsig.py",
                        "tests/test_secrets.py"],
     "pbem/audit.py": ["tests/test_audit_tamper.py", "tests/test_fair_dice.py"],
+    "pbem/lock.py": ["tests/test_lock.py"],
     # combat.py (the attacks), battle.py (a battle's rounds), forces.py (what a battle asks
     # of the board), siege.py (9.x, partisan hunts) and naval.py (8.92, retreats by sea):
     # one set of tests, with the minors' battles (12.x) and battle cards

@@ -274,39 +274,28 @@ class Campaign:
         if not exclusive and not lock_path.is_file():
             yield
             return
-        # filelock's ReadWriteLock: an SQLite transaction on the (empty) lock file, shared
-        # for readers and exclusive for a writer, between processes on every platform; the
-        # system drops it when its holder dies, like flock did. One instance per hold, not
-        # the per-path singleton: a second hold in one process waits, as a second pbem would.
-        from filelock import ReadWriteLock, Timeout
+        # shared for readers, exclusive for a writer, dropped by the system when its
+        # holder dies (pbem.lock); a second hold in one process waits, as a second pbem would
+        from pbem import lock
 
         if exclusive and not lock_path.exists():
             os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600))
-        lock = ReadWriteLock(lock_path, is_singleton=False)
-        acquire = lock.acquire_write if exclusive else lock.acquire_read
         patience = LOCK_WAIT if wait is None else wait
-        busy = Busy(f"{self.root}: another pbem is working on this campaign "
-                    f"(waited {patience:.0f} s for {lock_path})")
+
+        def waiting() -> None:  # a progress line: the wait may be long (PBEM_LOCK_WAIT)
+            sys.stderr.write(f"pbem: waiting up to {patience:.0f} s for another "
+                             f"pbem working on {self.root}\n")
+            sys.stderr.flush()
+
         try:
-            try:
-                acquire(blocking=False)
-            except Timeout:
-                if patience <= 0:
-                    raise busy from None
-                # a progress line: the wait may be long (PBEM_LOCK_WAIT)
-                sys.stderr.write(f"pbem: waiting up to {patience:.0f} s for another "
-                                 f"pbem working on {self.root}\n")
-                sys.stderr.flush()
-                try:
-                    acquire(timeout=patience)
-                except Timeout:
-                    raise busy from None
-            try:
+            with lock.hold(lock_path, exclusive=exclusive, wait=patience, on_wait=waiting):
                 yield
-            finally:
-                lock.release()
-        finally:
-            lock.close()
+        except lock.Held:
+            raise Busy(f"{self.root}: another pbem is working on this campaign "
+                       f"(waited {patience:.0f} s for {lock_path})") from None
+        except lock.Unusable as error:
+            raise CampaignError(f"{error}; expected the campaign's lock file (empty): remove "
+                                "it when no pbem is running and run the command again") from None
 
     def store(self) -> Any:
         """The campaign's git repository, opened once for this object: one `git.Repo`,
