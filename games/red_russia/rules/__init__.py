@@ -416,7 +416,9 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "air_alone":
         return f"aircraft {e['unit']} caught alone in {e['zone']} retreats, rolled {e['roll']} (8.93)"
     if kind == "lenin_killed":
-        return f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money (10.8.1)"
+        point = f"; his victory point goes to {' and '.join(e['by'])}" if e.get("by") else ""
+        return (f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money"
+                f"{point} (10.8.1)")
     if kind == "moved":
         how = " by rail" if e.get("rail") else ""
         stop = " (stopped by enemy units)" if e.get("stopped") else ""

@@ -8,7 +8,7 @@ from typing import Any
 from pbem.game import Event, Rng, State
 
 from . import minors
-from .board import HARD_ROUTES, MINORS, Board
+from .board import HARD_ROUTES, MINORS, WHITES, Board
 from .common import (
     allegiance,
     defenders_of,
@@ -50,6 +50,8 @@ class Battle:
         self.spec = spec
         self.events: list[Event] = []
         self.lost = {"atk": 0, "def": 0}
+        # the factions each side fights, as the battle began (10.8.1: who killed Lenin)
+        self.opposed: dict[str, set[str]] = {"atk": set(), "def": set()}
         self.label = f"combat:{label_part(self.zone)}:t{state['turn']}:{attacker}"
 
     def emit(self, event: Event) -> None:
@@ -207,6 +209,7 @@ class Battle:
             rounds = int(standing.get(self.attacker, {}).get("invasion_rounds", INVASION_ROUNDS))
             rounds = max(1, min(rounds, MAX_ROUNDS))
         defenders = sorted(defenders_of(self.state, self.zone, self.attacker))
+        self.opposed = {"atk": set(defenders), "def": self.owners("atk")}
         self.emit({"type": "attack", "zone": self.zone, "attacker": self.attacker,
                    "defenders": defenders, "spend": spend, "level": level, "rounds": rounds})
         if self.air_alone():
@@ -433,7 +436,7 @@ class Battle:
                 continue
             if not units_at(self.state, self.zone, owners):
                 for lid in leaders:  # 10.5 the units are gone: capture
-                    self.capture(lid)
+                    self.capture(lid, side)
                 continue
             if side == "def":  # 10.2 those kept out of the battle take no loss test
                 leaders = [lid for lid in leaders if lid in self.side_leaders("def")]
@@ -450,13 +453,13 @@ class Battle:
                            "steps": self.lost[side], "fate": second, "result": result})
                 if hit:
                     if lid == "lenin" and result == "killed":
-                        self.lenin_killed()
+                        self.lenin_killed(side)
                     break
         self.emit({"type": "battle_over", "zone": self.zone, "attacker": self.attacker,
                    "attacker_left": bool(self.side_units("atk")),
                    "defender_left": bool(self.side_units("def"))})
 
-    def capture(self, lid: str) -> None:
+    def capture(self, lid: str, side: str) -> None:
         a = self.rng.roll(f"{self.label}:capture:{lid}:d1", 6)
         b = self.rng.roll(f"{self.label}:capture:{lid}:d2", 6)
         level = int(self.b.leaders[lid]["level"])
@@ -469,10 +472,13 @@ class Battle:
             self.emit({"type": "leader_capture", "leader": lid, "zone": self.zone, "dice": [a, b],
                        "result": "captured", "to": None})
             if lid == "lenin":
-                self.lenin_killed()
+                self.lenin_killed(side)
 
-    def lenin_killed(self) -> None:
-        """10.8.1: two dice of manpower and money lost by the Reds."""
+    def lenin_killed(self, side: str) -> None:
+        """10.8.1: two dice of manpower and money lost by the Reds, and "he is worth one
+        victory point ... to the Whites if he dies": to the White factions `side` fought,
+        a minor counting for the White faction commanding it (README ruling 57)."""
         manpower = self.rng.roll(f"{self.label}:lenin:manpower", 6)
         money = self.rng.roll(f"{self.label}:lenin:money", 6)
-        self.emit({"type": "lenin_killed", "manpower": manpower, "money": money})
+        by = sorted({allegiance(self.state, f) for f in self.opposed[side]} & set(WHITES))
+        self.emit({"type": "lenin_killed", "manpower": manpower, "money": money, "by": by})

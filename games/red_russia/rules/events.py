@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.game import Event, State
 
-from .board import MAJORS, MINORS, Board
+from .board import MAJORS, MINORS, WHITES, Board
 from .common import side
 
 STOPPED = 99  # half movement points: a unit that entered enemy units may not move on (7.3)
@@ -165,9 +165,14 @@ def _leader_capture(b: Board, s: State, e: Event) -> None:
 
 
 def _lenin_killed(b: Board, s: State, e: Event) -> None:
-    """10.8.1: the Reds lose two dice of manpower and money (never below zero, 6.4)."""
+    """10.8.1: the Reds lose two dice of manpower and money (never below zero, 6.4); the
+    White factions that killed him have his victory point (counted by turn.victory_points)."""
     s["manpower"]["red"] = max(0, s["manpower"]["red"] - int(e["manpower"]))
     s["money"]["red"] = max(0, s["money"]["red"] - int(e["money"]))
+    by = [str(f) for f in e.get("by") or []]
+    if not set(by) <= set(WHITES):
+        raise ValueError(f"Lenin's victory point goes to White factions only, not {by}")
+    s.setdefault("flags", {})["lenin_killed_by"] = by
 
 
 def _siege(b: Board, s: State, e: Event) -> None:

@@ -140,6 +140,8 @@ class PartisanHunt(OneSided):
 
     def run(self) -> None:
         spec = self.b.game.get("partisans") or {}
+        raised = (self.state.get("partisans") or {}).get(self.zone)  # 15.2 the side that raised them
+        self.opposed["atk"] = {str(raised)} if raised else set()
         self.emit({"type": "attack", "zone": self.zone, "attacker": self.attacker,
                    "defenders": ["partisans"], "spend": 1, "level": "probe", "rounds": 0})
         standing: dict[str, dict[str, Any]] = dict(self.state.get("standing", {}))
@@ -172,6 +174,8 @@ class Siege(OneSided):
 
     def run(self, standing: dict[str, dict[str, Any]]) -> None:
         rounds = int(self.spec["rounds"])
+        holder = self.state["control"].get(self.zone)
+        self.opposed["atk"] = {str(holder)} if holder else set()  # the fortification's side
         cost = 0 if self.spec.get("free") else rounds * siege_cost(self.b)  # 12.41
         self.emit({"type": "siege", "zone": self.zone, "faction": self.attacker, "rounds": rounds,
                    "cost": cost, "fort": fort_now(self.b, self.state, self.zone)})
@@ -254,7 +258,7 @@ class Siege(OneSided):
                        "steps": self.lost["atk"], "fate": second, "result": result})
             if hit:
                 if lid == "lenin" and result == "killed":
-                    self.lenin_killed()
+                    self.lenin_killed("atk")
                 break
 
 

@@ -102,6 +102,10 @@ def victory_points(b: Board, state: State) -> dict[str, int]:
         vp[faction] = held - f["vp_base"]
     if state["units"].get("lenin", {}).get("status") not in ("dead", "eliminated"):
         vp["red"] += 1  # 10.8.1 Lenin alive is worth a point to the Reds
+    for faction in (state.get("flags") or {}).get("lenin_killed_by") or []:
+        vp[faction] += 1  # 10.8.1 "... and to the Whites if he dies"
+    if state["units"].get("denikin", {}).get("status") == "dead":
+        vp["red"] += 1  # 10.91 "If he is killed in combat, he yields one victory point to the Red player"
     treasure = state["treasure"]
     if treasure["owner"] in vp and treasure["zone"] is not None:
         vp[treasure["owner"]] += {0: 2, 1: 1}.get(treasure["used"], 0)  # 15.1

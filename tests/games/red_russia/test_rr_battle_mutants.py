@@ -213,7 +213,7 @@ def test_10_8_1_lenin_adds_two_dice_only_at_petrograd_or_moscow_and_his_death_co
         opened("Petrograd", "red", ["north"]),
         combat_round("Petrograd", "red", 1, [("Trotsky", 5, [1, 1]), units([1] * 7)], [units([1] * 8)]),
         loss_test("lenin", "Petrograd", [6, 6], 0, fate=4),
-        {"type": "lenin_killed", "manpower": 3, "money": 2},
+        {"type": "lenin_killed", "manpower": 3, "money": 2, "by": ["north"]},
         over("Petrograd", "red"),
     ]
     assert rng.labels[-2:] == labels("Petrograd", "red", "lenin:manpower", "lenin:money")

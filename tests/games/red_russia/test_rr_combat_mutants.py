@@ -422,7 +422,7 @@ def test_10_5_10_8_1_lenin_captured_costs_the_reds_two_dice_of_manpower_and_mone
         {"type": "reduced", "unit": "red-inf-01", "by": "combat"},
         {"type": "leader_capture", "leader": "lenin", "zone": "Moscow", "dice": [1, 1],
          "result": "captured", "to": None},
-        {"type": "lenin_killed", "manpower": 1, "money": 3},
+        {"type": "lenin_killed", "manpower": 1, "money": 3, "by": ["south"]},
         {"type": "battle_over", "zone": "Moscow", "attacker": "south", "attacker_left": True,
          "defender_left": False},
     ]

@@ -147,7 +147,7 @@ def test_10_8_1_lenin_killed_in_a_siege_costs_two_dice_wounded_costs_nothing() -
     assert events[3:] == [
         {"type": "leader_loss", "leader": "lenin", "zone": "Ufa", "dice": [6, 6], "steps": 0, "fate": 4,
          "result": "killed"},
-        {"type": "lenin_killed", "manpower": 3, "money": 2},
+        {"type": "lenin_killed", "manpower": 3, "money": 2, "by": ["siberian"]},
     ]
     assert rng.labels[-2:] == ["siege:ufa:t3:red:lenin:manpower", "siege:ufa:t3:red:lenin:money"]
     assert after["money"]["red"] == 30 - 1 - 2 and after["manpower"]["red"] == position({})["manpower"]["red"] - 3
