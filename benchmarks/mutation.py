@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # takes over 30 minutes on 2 cores); add such files with --tests when there is time.
 COMBAT_TESTS = [f"tests/games/red_russia/test_rr_{name}.py" for name in (
     "combat", "combat_mutants", "attack_orders", "forces", "thresholds", "clauses", "sea_retreat",
-    "naval", "minors", "play", "cards", "waiting_boxes", "victory_points")]
+    "naval", "minors", "play", "cards", "waiting_boxes", "victory_points", "trotsky")]
 TESTS: dict[str, list[str]] = {
     "pbem/dice.py": ["tests/test_dice.py"],
     "pbem/crypto/sshsig.py": ["tests/test_sshsig.py", "tests/test_crypto.py"],

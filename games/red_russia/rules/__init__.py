@@ -262,6 +262,11 @@ def action(
         found = play.triggered(data, work, "after_moves", faction, secrets, rng)
         events += found
         work = _fold(data, work, found)
+    if faction == "red":  # 10.83 Trotsky in company, at the start or on the way
+        met = battle.trotsky_distracted(board_.board(data), state, events)
+        if met is not None:
+            events.append(met)
+            work = apply_event(data, work, met)
     attacks = [(i, arg) for i, _verb, arg in order_items(body, ("attack",), [], others=("move", "siege"))]
     sieges = [(i, arg) for i, _verb, arg in order_items(body, ("siege",), [], others=("move", "attack"))]
     b = board_.board(data)
@@ -415,6 +420,9 @@ def describe_event(data: GameData, e: Event) -> str:
         return f"{e.get('zone', '')}: {e['text']}"
     if kind == "air_alone":
         return f"aircraft {e['unit']} caught alone in {e['zone']} retreats, rolled {e['roll']} (8.93)"
+    if kind == "trotsky_distracted":
+        return (f"Trotsky was in {e['zone']} with {e['with'].capitalize()} during the Red turn: his "
+                "leadership value is 2 in its combats and sieges (10.83)")
     if kind == "lenin_killed":
         point = f"; his victory point goes to {' and '.join(e['by'])}" if e.get("by") else ""
         return (f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money"

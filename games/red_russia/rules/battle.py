@@ -34,6 +34,50 @@ from .forces import (
 LEVELS = {1: ("probe", 1), 3: ("assault", 2), 5: ("invasion", 0)}  # 8.3: cost -> rounds
 INVASION_ROUNDS = 4  # 8.3 an invasion goes on until the attacker stops: default standing
 MAX_ROUNDS = 20  # a safety bound for an invasion where nothing can be hit
+RIVALS = ("stalin", "lenin")  # 10.83 the company that distracts Trotsky
+
+
+def trotsky_distracted(b: Board, state: State, events: list[Event]) -> Event | None:
+    """10.83 "If Trotsky finds himself at any moment during the Red turn in a zone with
+    Stalin or Lenin, his leadership value is reduced from 3 to 2": the event saying so, if
+    Trotsky shared a zone with either at the start of the Red action phase (`state`) or
+    at any point of its moves (`events`, each zone of a path counted); None otherwise, or
+    when this turn's event was already given (README ruling 58)."""
+    if (state.get("flags") or {}).get("trotsky_distracted") == state["turn"]:
+        return None
+    work = state
+    for e in [None, *events]:
+        if e is not None and e["type"] == "moved":
+            movers = set(e["units"])
+            for rival in RIVALS:
+                met = _met_on_the_way(work, e["path"], movers, rival)
+                if met:
+                    return {"type": "trotsky_distracted", "with": rival, "zone": met}
+            work = apply_with(b, work, e)
+        elif e is not None:
+            work = apply_with(b, work, e)
+        where = _on_map(work, "trotsky")
+        for rival in RIVALS:
+            if where is not None and _on_map(work, rival) == where:
+                return {"type": "trotsky_distracted", "with": rival, "zone": where}
+    return None
+
+
+def _on_map(state: State, pid: str) -> str | None:
+    unit = state["units"].get(pid)
+    return str(unit["zone"]) if unit is not None and unit["status"] == "map" else None
+
+
+def _met_on_the_way(state: State, path: list[str], movers: set[str], rival: str) -> str | None:
+    """The first zone of a move's path where one of Trotsky and `rival` passes through the
+    zone where the other stands (moving in one stack, they were together before it)."""
+    if "trotsky" in movers:
+        still = _on_map(state, rival)
+    elif rival in movers:
+        still = _on_map(state, "trotsky")
+    else:
+        return None
+    return next((str(zone) for zone in path if zone == still), None)
 
 
 # ---------------------------------------------------------------------------------------
@@ -310,10 +354,16 @@ class Battle:
             level = int(self.b.leaders[lid]["level"])
             if lid == "lenin":
                 level = 2 if self.zone in ("Moscow", "Petrograd") else 0
-            if lid == "trotsky" and ({"stalin", "lenin"} & set(leaders_at(self.state, self.zone, {"red"}))):
+            if lid == "trotsky" and (set(RIVALS) & set(leaders_at(self.state, self.zone, {"red"}))
+                                     or self._trotsky_distracted()):
                 level = min(level, 2)
             out[lid] = level
         return out
+
+    def _trotsky_distracted(self) -> bool:
+        """10.83: he met Stalin or Lenin during this Red turn, and this is its fight."""
+        met = (self.state.get("flags") or {}).get("trotsky_distracted")
+        return self.attacker == "red" and met == self.state["turn"]
 
     def fortification(self) -> int:
         """8.5: the defender adds the zone's fortification if it controls the zone; not a

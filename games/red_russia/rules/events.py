@@ -175,6 +175,13 @@ def _lenin_killed(b: Board, s: State, e: Event) -> None:
     s.setdefault("flags", {})["lenin_killed_by"] = by
 
 
+def _trotsky_distracted(b: Board, s: State, e: Event) -> None:
+    """10.83: Trotsky's value is 2 in the combats and sieges of the rest of this Red turn."""
+    if e["with"] not in ("stalin", "lenin"):
+        raise ValueError(f"10.83 names Stalin and Lenin, not {e['with']!r}")
+    s.setdefault("flags", {})["trotsky_distracted"] = s["turn"]
+
+
 def _siege(b: Board, s: State, e: Event) -> None:
     """9.2 the rounds are paid in advance."""
     faction = _faction(e["faction"], minors=False)
@@ -309,6 +316,7 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "leader_loss": _leader_loss,
     "leader_capture": _leader_capture,
     "lenin_killed": _lenin_killed,
+    "trotsky_distracted": _trotsky_distracted,
     "set_control": _set_control,
     "set_unit": _set_unit,
     "set_resources": _set_resources,

@@ -210,6 +210,7 @@ def test_10_8_1_lenin_adds_two_dice_only_at_petrograd_or_moscow_and_his_death_co
                          "north-inf-01": "Petrograd"}, control={"Petrograd": "north"})
     events, _, rng = attack(state, "Petrograd", 1, [1] * 17 + [6, 6, 4] + [3, 2])
     assert events == [
+        {"type": "trotsky_distracted", "with": "lenin", "zone": "Petrograd"},  # 10.83
         opened("Petrograd", "red", ["north"]),
         combat_round("Petrograd", "red", 1, [("Trotsky", 5, [1, 1]), units([1] * 7)], [units([1] * 8)]),
         loss_test("lenin", "Petrograd", [6, 6], 0, fate=4),
@@ -221,6 +222,7 @@ def test_10_8_1_lenin_adds_two_dice_only_at_petrograd_or_moscow_and_his_death_co
     state = board_state({"red-inf-01": "Tver", "lenin": "Tver", "trotsky": "Tver", "south-inf-01": "Tver"})
     events, _, _ = attack(state, "Tver", 1, [1] * 12 + [6, 6, 3])
     assert events == [
+        {"type": "trotsky_distracted", "with": "lenin", "zone": "Tver"},
         opened("Tver", "red", ["south"]),
         combat_round("Tver", "red", 1, [("Trotsky", 5, [1, 1]), units([1] * 5)], [units([1] * 5)]),
         loss_test("lenin", "Tver", [6, 6], 0, fate=3),

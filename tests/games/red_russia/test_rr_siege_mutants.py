@@ -127,6 +127,7 @@ def test_10_4_only_the_leaders_named_take_the_loss_test_after_a_siege() -> None:
     events, _, rng = siege_of(pieces, {"zone": "Ufa", "rounds": 1, "leaders": ["stalin"]},
                               [1] * 7 + [1] + [1, 1])
     assert events == [
+        {"type": "trotsky_distracted", "with": "stalin", "zone": "Ufa"},  # 10.83
         {"type": "siege", "zone": "Ufa", "faction": "red", "rounds": 1, "cost": 1, "fort": 1},
         siege_round("Ufa", "red", 1, [1] * 7, [1]),
         {"type": "siege_hits", "zone": "Ufa", "faction": "red", "hits": 0},
@@ -136,8 +137,8 @@ def test_10_4_only_the_leaders_named_take_the_loss_test_after_a_siege() -> None:
     assert rng.labels[-2:] == ["siege:ufa:t3:red:leader:stalin:d1", "siege:ufa:t3:red:leader:stalin:d2"]
     # no leaders named: none joins (5 dice) and none is tested
     events, _, _ = siege_of(pieces, {"zone": "Ufa", "rounds": 1, "leaders": []}, [1] * 5 + [1])
-    assert [e["type"] for e in events] == ["siege", "combat_round", "siege_hits"]
-    assert events[1] == siege_round("Ufa", "red", 1, [1] * 5, [1])
+    assert [e["type"] for e in events] == ["trotsky_distracted", "siege", "combat_round", "siege_hits"]
+    assert events[2] == siege_round("Ufa", "red", 1, [1] * 5, [1])
 
 
 def test_10_8_1_lenin_killed_in_a_siege_costs_two_dice_wounded_costs_nothing() -> None:
