@@ -18,6 +18,18 @@ def side(faction: str) -> str:
 
 
 NEUTRAL = "neutral"
+REVAL = "Reval"  # 13.2
+
+
+def home_of(b: Board, state: State, zone: str) -> str | None:
+    """Whose home zone `zone` is (map.yaml's `home`), for income (6.5, 6.6) and the zones
+    a defeated faction leaves (16.2): 13.2 "If the Red player conquers Reval, that zone
+    ceases to be a home territory for the North/Asia faction until the end of the game and
+    becomes a zone under Baltic control"."""
+    if zone == REVAL and (state.get("flags") or {}).get("reval_baltic"):
+        return "baltic"
+    home = b.zones[zone].get("home")
+    return None if home is None else str(home)
 
 
 def minor_state(state: State, minor: str) -> dict[str, Any]:

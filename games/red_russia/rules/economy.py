@@ -34,6 +34,7 @@ from .common import (
     belongs,
     check_keys,
     enemies,
+    home_of,
     id_list,
     iron_cross_closed,
     order_items,
@@ -594,7 +595,7 @@ def zone_yield(b: Board, state: State, faction: str, zone: str) -> tuple[int, in
     if foes > friends:
         return 0, 0, f"{foes} enemy against {friends} friendly infantry/cavalry (6.3)"
     money, manpower = int(spec["money"]), int(spec["manpower"])
-    home = spec.get("home")
+    home = home_of(b, state, zone)
     if home == "poland" and poland_major(state) == faction:
         home = faction  # 13.54 Poland's zones are the home of the faction that plays it
     if faction == "red" and (home in WHITES or home in MINORS):

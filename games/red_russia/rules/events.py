@@ -11,7 +11,7 @@ from typing import Any
 from pbem.game import Event, State
 
 from .board import MAJORS, MINORS, WHITES, Board
-from .common import side
+from .common import REVAL, home_of, side
 
 STOPPED = 99  # half movement points: a unit that entered enemy units may not move on (7.3)
 
@@ -216,13 +216,17 @@ def _blockade_lifted(b: Board, s: State, e: Event) -> None:
         s.get("blockade", {}).pop(fid, None)
 
 
+def _take(s: State, e: Event) -> None:
+    s["control"][e["zone"]] = _faction(e["faction"], none=True)
+    if e["zone"] == REVAL and e["faction"] == "baltic" and e.get("from") == "north":
+        s.setdefault("flags", {})["reval_baltic"] = True  # 13.2 the Reds took it once
+
+
 def _control(b: Board, s: State, e: Event) -> None:
     """9.2 the besieger takes the zone; 9.6 its fortification is restored."""
     if e["zone"] not in b.zones:
         raise ValueError(f"no zone {e['zone']!r}")
-    s["control"][e["zone"]] = _faction(e["faction"], none=True)
-    if e["zone"] == "Reval" and e["faction"] == "baltic" and e.get("from") == "north":
-        s.setdefault("flags", {})["reval_baltic"] = True  # 13.2 the Reds took it once
+    _take(s, e)
     s.get("siege", {}).pop(e["zone"], None)
     placer = (s.get("partisans") or {}).get(e["zone"])
     if placer is not None and e["faction"] is not None and side(placer) == side(e["faction"]):
@@ -245,7 +249,7 @@ def _defeated(b: Board, s: State, e: Event) -> None:
             unit.update(status="eliminated", zone=None)
     for zone, owner in s["control"].items():
         if owner == faction:
-            home = b.zones[zone].get("home")
+            home = home_of(b, s, zone)
             s["control"][zone] = None if home == faction else home
     s["defeated"] = sorted({*s["defeated"], faction})
 
@@ -265,9 +269,7 @@ def _victory_points(b: Board, s: State, e: Event) -> None:
 def _set_control(b: Board, s: State, e: Event) -> None:
     if e["zone"] not in b.zones:
         raise ValueError(f"no zone {e['zone']!r}")
-    s["control"][e["zone"]] = _faction(e["faction"], none=True)
-    if e["zone"] == "Reval" and e["faction"] == "baltic" and e.get("from") == "north":
-        s.setdefault("flags", {})["reval_baltic"] = True  # 13.2 the Reds took it once
+    _take(s, e)
 
 
 def _set_unit(b: Board, s: State, e: Event) -> None:

@@ -19,8 +19,6 @@ from .common import (
 )
 from .fold import Folding
 
-REVAL = "Reval"  # 13.2
-
 
 def units_at(state: State, zone: str, owners: set[str] | None = None) -> list[str]:
     return sorted(pid for pid, p in state["units"].items()

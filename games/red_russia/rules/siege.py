@@ -11,6 +11,7 @@ from . import minors
 from .battle import MAX_ROUNDS, Battle
 from .board import HARD_ROUTES, MAJORS, MINORS, WHITES, Board
 from .common import (
+    REVAL,
     Path_,
     allegiance,
     check_keys,
@@ -22,7 +23,6 @@ from .common import (
     place_name,
 )
 from .forces import (
-    REVAL,
     allocate,
     commanded,
     fort_now,

@@ -555,3 +555,39 @@ def test_13_54_the_faction_playing_poland_repairs_and_buys_polish_units_by_name(
     pool["flags"]["poland_major"] = False
     assert purchase(pool, "south", {"buy": {"units": ["poland-inf-02"]}}) == (
         "poland-inf-02 is not a unit of south")
+
+
+# ---------------------------------------------------------------------------------------
+# 13.2 "If the Red player conquers Reval, that zone ceases to be a home territory for the
+# North/Asia faction until the end of the game and becomes a zone under Baltic control."
+# Reval: 3 money, 2 manpower, North/Asia's home zone on the map.
+
+
+@pytest.mark.parametrize(("holder", "taken_once", "yields"), [
+    ("north", False, (3, 2)),  # its own home zone: all of it
+    ("north", True, (3, 1)),  # 6.5 retaken after 13.2: a minor's home zone, -1 manpower
+    ("south", False, (2, 1)),  # 6.6 another White faction's home zone: -1 and -1
+    ("south", True, (3, 1)),  # 6.5 a minor's home zone now: -1 manpower only
+    ("red", False, (3, 1)),  # 6.5 a zone of the other side
+    ("red", True, (3, 1)),  # 6.5 a minor's home zone
+])
+def test_13_2_reval_taken_by_the_reds_is_no_longer_north_asias_home_for_income(
+        holder: str, taken_once: bool, yields: tuple[int, int]) -> None:
+    state = position({}, control={"Reval": holder})
+    if taken_once:
+        state["flags"]["reval_baltic"] = True
+    b = board_rules.board(econ())
+    assert economy.zone_yield(b, state, holder, "Reval") == (*yields, None)
+
+
+@pytest.mark.parametrize(("taken_once", "reverts_to"), [(False, None), (True, "baltic")])
+def test_13_2_16_2_north_asia_defeated_leaves_reval_to_its_home_owner(taken_once: bool,
+                                                                       reverts_to: str | None) -> None:
+    # 16.2: a defeated faction's zones revert to their home owner; its own home zones to nobody
+    events_ = importlib.import_module("pbem_game_red_russia.events")
+    state = position({}, control={"Reval": "north"})
+    if taken_once:
+        state["flags"]["reval_baltic"] = True
+    after = clone(state)
+    events_.APPLY["defeated"](board_rules.board(econ()), after, {"type": "defeated", "faction": "north"})
+    assert after["control"]["Reval"] == reverts_to
