@@ -35,7 +35,7 @@ from pbem.kit import graph
 from pbem.kit.fold import Fold
 
 from . import forces, minors, naval
-from .board import WHITES, Board, board
+from .board import MINORS, WHITES, Board, board
 from .common import (
     Path_,
     check_keys,
@@ -88,11 +88,31 @@ def allowance(b: Board, state: State, stack: Stack, problems: list[Problem], pat
     if not stack.leaders:
         return 2
     command = 0
+    left = list(stack.units)  # the units no minor's leader takes
+    minor_leaders: list[str] = []
     for lid in stack.leaders:
-        command += COMMAND.get(lid, b.leaders[lid]["level"] + 1)  # 10.1
-    if len(stack.units) > command:
+        most = COMMAND.get(lid, b.leaders[lid]["level"] + 1)  # 10.1
+        minor = state["units"][lid]["faction"]
+        if minor not in MINORS:
+            command += most
+            continue
+        # 10.7 "a leader of a minor faction may not command units other than his own ...
+        # Makhno has a leadership value of 1. He can therefore command both an anarchist
+        # unit and a red unit, but cannot command two red units": his own first, then one
+        # other with them (ruling 60)
+        minor_leaders.append(lid)
+        own = [u for u in left if state["units"][u]["faction"] == minor][:most]
+        left = [u for u in left if u not in own]
+        if own and len(own) < most and left:
+            left = left[1:]
+    if len(left) > command:
         names = ", ".join(b.leaders[lid]["name"] for lid in stack.leaders)
-        problems.append(Problem(path, f"{names} can command at most {command} units (10.1); "
+        most = len(stack.units) - len(left) + command
+        why = "10.1"
+        if minor_leaders:
+            why = ("10.1; 10.7: " + ", ".join(b.leaders[lid]["name"] for lid in minor_leaders)
+                   + " only his own faction's units, and one other unit with them")
+        problems.append(Problem(path, f"{names} can command at most {most} units ({why}); "
                                       f"this stack has {len(stack.units)}"))
     return 2 * max(LEADER_MOVE.get(lid, 2) for lid in stack.leaders)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import pytest
 from position import (
     FixedRng,
     SixSided,
@@ -1018,3 +1019,45 @@ def test_7_7_no_crossing_to_batumi_while_an_enemy_fleet_is_in_the_black_sea() ->
     state = position({"red-inf-01": "Novorossiysk", "south-fleet-01": "Sevastopol"}, control=control)
     assert refused(state, move(["red-inf-01"], "Batumi", via=["Black Sea"])) == [
         (via, "no red fleet at sea in the Black Sea is free to carry them this phase (7.5)")]
+
+
+# 10.7 "a leader of a minor faction may not command units other than his own. For example,
+# the Red player controls the anarchist faction. Makhno has a leadership value of 1. He can
+# therefore command both an anarchist unit and a red unit, but cannot command two red units."
+MAKHNO_LIMIT = ("(10.1; 10.7: Makhno only his own faction's units, and one other unit with them); "
+                "this stack has")
+
+
+def makhno_with(*units: str) -> dict[str, Any]:
+    state = position({"makhno": "Gulai Polye", **{u: "Gulai Polye" for u in units}})
+    state["minors"]["anarchists"] = {"status": "active", "controller": "red", "until": None}
+    return state
+
+
+@pytest.mark.parametrize(("units", "message"), [
+    (["anarchists-cav-01", "red-cav-01"], None),  # the rule's example: one of each
+    (["anarchists-cav-01", "anarchists-cav-02"], None),  # his own two
+    (["anarchists-cav-01"], None),
+    (["red-cav-01", "red-cav-02"], f"Makhno can command at most 0 units {MAKHNO_LIMIT} 2"),  # "cannot"
+    (["red-cav-01"], f"Makhno can command at most 0 units {MAKHNO_LIMIT} 1"),  # none of his own
+    (["anarchists-cav-01", "anarchists-cav-02", "red-cav-01"],
+     f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # 10.1 still two in all
+])
+def test_10_7_makhno_commands_his_own_units_and_one_red_unit_with_them(units: list[str],
+                                                                        message: str | None) -> None:
+    state = makhno_with(*units)
+    found = refused(state, move([*units, "makhno"], "Ekaterinoslav"))
+    assert found == ([] if message is None else [((*MOVE, "units"), message)])
+
+
+def test_10_7_another_leader_commands_the_units_makhno_may_not() -> None:
+    # Budyonny (1) takes the second Red unit: Makhno the anarchist and one Red unit
+    units = ["anarchists-cav-01", "red-cav-01", "red-cav-02"]
+    state = makhno_with(*units, "budyonny")
+    assert refused(state, move([*units, "makhno", "budyonny"], "Ekaterinoslav")) == []
+    # without an anarchist unit Makhno commands none: Budyonny's two, of three
+    units = ["red-cav-01", "red-cav-02", "red-cav-03"]
+    state = makhno_with(*units, "budyonny")
+    assert refused(state, move([*units, "makhno", "budyonny"], "Ekaterinoslav")) == [
+        ((*MOVE, "units"), "Makhno, Budyonny can command at most 2 units (10.1; 10.7: Makhno only his own "
+                           "faction's units, and one other unit with them); this stack has 3")]
