@@ -381,6 +381,8 @@ def describe_event(data: GameData, e: Event) -> str:
         if e["by"] == "combat":
             return f"{e['unit']} loses a step (8.6)"
         return f"{e['by']} reduced {e['unit']}"
+    if kind == "attack" and e["level"] == battle.AIR_ALONE:
+        return f"{e['attacker']} attacks {e['zone']}: only aircraft there, no combat and nothing paid (8.93)"
     if kind == "attack":
         return (f"{e['attacker']} attacks {e['zone']} ({', '.join(e['defenders']) or 'nobody left'}): "
                 f"{e['level']}, {e['spend']} money revealed (8.3)")

@@ -34,6 +34,7 @@ from .forces import (
 LEVELS = {1: ("probe", 1), 3: ("assault", 2), 5: ("invasion", 0)}  # 8.3: cost -> rounds
 INVASION_ROUNDS = 4  # 8.3 an invasion goes on until the attacker stops: default standing
 MAX_ROUNDS = 20  # a safety bound for an invasion where nothing can be hit
+AIR_ALONE = "no combat: aircraft alone (8.93)"  # the level of an attack on them
 RIVALS = ("stalin", "lenin")  # 10.83 the company that distracts Trotsky
 
 
@@ -254,6 +255,10 @@ class Battle:
             rounds = max(1, min(rounds, MAX_ROUNDS))
         defenders = sorted(defenders_of(self.state, self.zone, self.attacker))
         self.opposed = {"atk": set(defenders), "def": self.owners("atk")}
+        if self.alone_in_the_air():
+            # 8.93 "The enemy player does not have to pay for this combat, insofar as it is
+            # not supposed to have taken place"
+            spend, level, rounds = 0, AIR_ALONE, 0
         self.emit({"type": "attack", "zone": self.zone, "attacker": self.attacker,
                    "defenders": defenders, "spend": spend, "level": level, "rounds": rounds})
         if self.air_alone():
@@ -276,13 +281,17 @@ class Battle:
     def land(self, side: str) -> list[str]:
         return [u for u in self.side_units(side) if self.state["units"][u]["type"] != "fleet"]
 
-    def air_alone(self) -> bool:
-        """8.93: aircraft caught alone retreat at once and lose a step on 1-2; a fleet in a
-        port zone takes part in its land battle (8.92), so aircraft with one are not alone."""
+    def alone_in_the_air(self) -> bool:
+        """8.93: only aircraft defend here; a fleet in a port zone takes part in its land
+        battle (8.92), so aircraft with one are not alone."""
         units = self.side_units("def")
-        if not units or any(self.state["units"][u]["type"] != "air" for u in units):
+        return bool(units) and all(self.state["units"][u]["type"] == "air" for u in units)
+
+    def air_alone(self) -> bool:
+        """8.93: aircraft caught alone retreat at once and lose a step on 1-2."""
+        if not self.alone_in_the_air():
             return False
-        for u in units:
+        for u in self.side_units("def"):
             faction = self.state["units"][u]["faction"]
             roll = self.rng.roll(f"{self.label}:air-alone:{u}", 6)
             self.emit({"type": "air_alone", "unit": u, "zone": self.zone, "roll": roll})

@@ -35,6 +35,7 @@ from pbem.kit import graph
 from pbem.kit.fold import Fold
 
 from . import forces, minors, naval
+from .battle import Battle
 from .board import MINORS, WHITES, Board, board
 from .common import (
     Path_,
@@ -185,8 +186,27 @@ def plan(
             continue
         more, after, changed = _carry_out(b, data, fold.state, event, i, rng)
         fold.join(more, after)
-        diverged = diverged or changed
+        more, after = _aircraft_flee(b, data, fold.state, event, i, rng)
+        fold.join(more, after)
+        diverged = diverged or changed or bool(more)
     return fold.events, problems
+
+
+def _aircraft_flee(b: Board, data: GameData, state: State, event: Event, index: int,
+                   rng: Rng) -> tuple[list[Event], State]:
+    """8.93 "If an enemy force moves into a zone containing an aircraft without any other
+    type of unit, then the aircraft must retreat immediately and its owner rolls a die. On
+    a result of 1 or 2, the aircraft suffers one step loss": once the move has ended there
+    with a unit (a leader alone is no force)."""
+    zone, faction = event["path"][-1], event["faction"]
+    arrived = [p for p in event["units"] if state["units"][p]["status"] == "map"
+               and state["units"][p]["zone"] == zone and state["units"][p]["type"] != "leader"]
+    if zone not in b.zones or not arrived:
+        return [], state
+    caught = Battle(b, data, state, faction, {"zone": zone, "units": arrived, "leaders": []}, rng)
+    caught.label = f"move:{label_part(zone)}:t{state['turn']}:{faction}:o{index}"
+    caught.air_alone()
+    return caught.events, caught.state
 
 
 def _carry_out(

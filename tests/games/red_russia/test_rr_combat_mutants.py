@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import pytest
 from position import (
     GAME,
     FixedRng,
@@ -683,21 +684,64 @@ def test_8_4_more_attacking_cavalry_stops_a_retreat_before_combat() -> None:
 
 
 def test_8_93_aircraft_caught_alone_retreat_after_their_die() -> None:
+    # "The enemy player does not have to pay for this combat, insofar as it is not supposed
+    # to have taken place": the attack is recorded, at no cost
     events, after, rng = fight({"red-inf-01": "Tver", "south-air-01": "Tver"}, "Tver", 1, [2],
                                control={"Moscow": "south"})
     assert events == [
-        probe("Tver", "red", ["south"]),
+        {"type": "attack", "zone": "Tver", "attacker": "red", "defenders": ["south"], "spend": 0,
+         "level": "no combat: aircraft alone (8.93)", "rounds": 0},
         {"type": "air_alone", "unit": "south-air-01", "zone": "Tver", "roll": 2},
         {"type": "reduced", "unit": "south-air-01", "by": "combat"},
         {"type": "retreat", "zone": "Tver", "faction": "south", "units": ["south-air-01"], "to": "Moscow",
          "when": "after a round"},
     ]
     assert rng.labels == ["combat:tver:t3:red:air-alone:south-air-01"]
+    assert after["money"]["red"] == position({})["money"]["red"]
+    assert importlib.import_module("pbem_game_red_russia").describe_event(data(), events[0]) == (
+        "red attacks Tver: only aircraft there, no combat and nothing paid (8.93)")
     # a reduced aircraft losing its step is gone: nothing is left to retreat
     events, after, _ = fight({"red-inf-01": "Tver", "south-air-01": "Tver"}, "Tver", 1, [1],
                              control={"Moscow": "south"}, reduced=("south-air-01",))
     assert kinds(events) == ["attack", "air_alone", "reduced"]
     assert after["units"]["south-air-01"]["status"] == "eliminated"
+
+
+@pytest.mark.parametrize(("roll", "reduced"), [(2, True), (3, False)])
+def test_8_93_aircraft_alone_retreat_when_an_enemy_force_moves_in(roll: int, reduced: bool) -> None:
+    # "If an enemy force moves into a zone containing an aircraft without any other type of
+    # unit, then the aircraft must retreat immediately and its owner rolls a die. On a result
+    # of 1 or 2, the aircraft suffers one step loss." The attack declared on it has nobody
+    # left to fight: no battle, nothing paid.
+    state = position({"red-inf-01": "Moscow", "south-air-01": "Tver"}, control={"Smolensk": "south"})
+    state["standing"] = standing_()
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}, {"attack": {"zone": "Tver"}})
+    body["secret"] = {"spend": {"Tver": 1}}
+    events, after, rng = run(state, body, [roll])
+    expected = [
+        {"type": "moved", "faction": "red", "units": ["red-inf-01"], "path": ["Moscow", "Tver"], "cost": 1,
+         "stopped": True},
+        {"type": "air_alone", "unit": "south-air-01", "zone": "Tver", "roll": roll},
+        *([{"type": "reduced", "unit": "south-air-01", "by": "combat"}] if reduced else []),
+        {"type": "retreat", "zone": "Tver", "faction": "south", "units": ["south-air-01"], "to": "Smolensk",
+         "when": "after a round"},
+    ]
+    assert events[: len(expected)] == expected
+    assert rng.labels == ["move:tver:t3:red:o0:air-alone:south-air-01"]
+    assert "attack" not in kinds(events)
+    assert [e["text"] for e in events if e["type"] == "note"] == [
+        "no battle: there are no enemy units in Tver (White factions never attack each other, 18.1)"]
+    assert after["money"]["red"] == state["money"]["red"]
+    assert after["units"]["south-air-01"] == {**state["units"]["south-air-01"], "zone": "Smolensk",
+                                              "reduced": reduced}
+
+
+def test_8_93_a_leader_alone_is_no_force_that_makes_aircraft_retreat() -> None:
+    state = position({"budyonny": "Moscow", "south-air-01": "Tver"}, control={"Smolensk": "south"})
+    state["standing"] = standing_()
+    events, after, rng = run(state, orders({"move": {"units": ["budyonny"], "to": "Tver"}}), [])
+    assert "air_alone" not in kinds(events) and rng.labels == []
+    assert after["units"]["south-air-01"]["zone"] == "Tver"
 
 
 # ---------------------------------------------------------------------------------------
