@@ -101,7 +101,9 @@ def check_sieges(
                                                        f"{minors.FREE_ROUNDS} rounds, presumed paid (12.41)"))
             continue
         total += 0 if free else rounds * siege_cost(b)
-        out.append({"zone": zone, "rounds": rounds, "units": mine, "leaders": leaders,
+        # 9.1 "A fleet may take part in a siege as long as a friendly land unit is engaged"
+        fleets = [u for u in commanded(state, zone, faction) if state["units"][u]["type"] == "fleet"]
+        out.append({"zone": zone, "rounds": rounds, "units": mine + fleets, "leaders": leaders,
                     **({"free": True} if free else {}), **({"liberate": home} if liberate else {})})
     if total > money_left:
         problems.append(Problem(("orders",), f"the sieges cost {total} money ({siege_cost(b)} a "
@@ -182,8 +184,8 @@ class Siege(OneSided):
         difficult = any(e["faction"] == self.attacker and e["kind"] in HARD_ROUTES
                         for e in self.state.get("entered", {}).get(self.zone, []))
         for r in range(1, rounds + 1):
-            if not self.side_units("atk") or fort_now(self.b, self.state, self.zone) == 0:
-                break  # the besiegers are gone, or the hits already reach the fortification
+            if not self.land("atk") or fort_now(self.b, self.state, self.zone) == 0:
+                break  # the land besiegers are gone (9.1), or the hits reach the fortification
             self.siege_round(r, difficult and r == 1, standing)
         self.after_siege()
 
@@ -238,7 +240,7 @@ class Siege(OneSided):
         """9.2 control changes when the hits reach the fortification; 9.4 not if no
         besieger is left (a Pyrrhic victory); 10.4 leader losses."""
         siege = self.state.get("siege", {}).get(self.zone)
-        left = bool(self.side_units("atk"))
+        left = bool(self.land("atk"))  # a fleet takes no zone
         if siege and siege["hits"] >= int(self.b.zones[self.zone]["fort"]):
             if left:
                 self.emit(self.taken())

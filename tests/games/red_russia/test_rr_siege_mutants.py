@@ -367,3 +367,49 @@ def test_10_82_stalins_commissars_cost_their_unit_a_step_in_a_partisan_hunt() ->
     ]
     assert after["units"]["red-inf-01"]["reduced"] is True
     assert after["units"]["red-inf-02"]["reduced"] is False
+
+
+# ---------------------------------------------------------------------------------------
+# 9.1 "A fleet may take part in a siege as long as a friendly land unit is engaged."
+# Reval (North/Asia, fortification 2) is a port of the Baltic Sea: the Red fleet there
+# (attack 3) besieges beside red-inf-01 (5; 3 reduced).
+
+
+def test_9_1_a_fleet_in_the_port_besieges_beside_the_land_units() -> None:
+    events, _, _ = siege_of({"red-inf-01": "Reval", "red-fleet-01": "Reval"}, {"zone": "Reval", "rounds": 1},
+                            [1] * 8 + [1, 1])
+    assert events == [
+        {"type": "siege", "zone": "Reval", "faction": "red", "rounds": 1, "cost": 1, "fort": 2},
+        siege_round("Reval", "red", 1, [1] * 8, [1, 1]),
+        {"type": "siege_hits", "zone": "Reval", "faction": "red", "hits": 0},
+    ]
+    # a fleet at sea off the port takes no part: red-inf-01's 5 dice
+    events, _, _ = siege_of({"red-inf-01": "Reval", "red-fleet-01": "Baltic Sea"}, {"zone": "Reval", "rounds": 1},
+                            [1] * 5 + [1, 1])
+    assert events[1] == siege_round("Reval", "red", 1, [1] * 5, [1, 1])
+
+
+def test_9_1_the_fleet_stops_when_no_land_unit_is_left() -> None:
+    # the fortification's 6 eliminates the reduced red-inf-01 in round 1: no second round
+    # for the fleet alone, and the siege is lifted (9.5)
+    state = position({"red-inf-01": "Reval", "red-fleet-01": "Reval"}, reduced=("red-inf-01",))
+    state["standing"] = standing_({"red": {"loss_order": ["red-inf-01"]}})
+    events, after, _ = run(state, orders({"siege": {"zone": "Reval", "rounds": 2}}), [1] * 6 + [6, 1])
+    assert events == [
+        {"type": "siege", "zone": "Reval", "faction": "red", "rounds": 2, "cost": 2, "fort": 2},
+        siege_round("Reval", "red", 1, [1] * 6, [6, 1]),
+        {"type": "siege_hits", "zone": "Reval", "faction": "red", "hits": 0},
+        {"type": "reduced", "unit": "red-inf-01", "by": "combat"},
+        {"type": "siege_lifted", "zone": "Reval", "why": "no besieger left (9.5)"},
+    ]
+    assert after["units"]["red-fleet-01"]["zone"] == "Reval" and after["control"]["Reval"] == "north"
+
+
+def test_9_4_a_fleet_alone_takes_no_zone() -> None:
+    # round 1: red-inf-01 and the fleet roll 6 6 (2 hits: the fortification of 2 is down)
+    # and the fortification's 6 eliminates red-inf-01: a Pyrrhic victory, Reval not taken
+    state = position({"red-inf-01": "Reval", "red-fleet-01": "Reval"}, reduced=("red-inf-01",))
+    state["standing"] = standing_({"red": {"loss_order": ["red-inf-01"]}})
+    events, after, _ = run(state, orders({"siege": {"zone": "Reval", "rounds": 1}}), [6, 6] + [1] * 4 + [6, 1])
+    assert events[-1] == {"type": "siege_lifted", "zone": "Reval", "why": "Pyrrhic victory: no besieger left (9.4)"}
+    assert after["control"]["Reval"] == "north"
