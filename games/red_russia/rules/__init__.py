@@ -402,8 +402,12 @@ def describe_event(data: GameData, e: Event) -> str:
         return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {e['steps']} steps lost"
                 f"{fate}: {e['result']} (10.4)")
     if kind == "leader_capture":
-        where = f" to {e['to']}" if e.get("to") else ""
-        return f"leader {e['leader']} left alone: {e['dice'][0]}+{e['dice'][1]}: {e['result']}{where} (10.5)"
+        level = int(board_.board(data).leaders[e["leader"]]["level"])
+        total = sum(int(d) for d in e["dice"]) + level
+        fate = ("captured and killed" if e["result"] == "captured" else
+                f"escaped to {e['to']}" if e.get("to") else "escaped, with no friendly zone to go to: killed")
+        return (f"leader {e['leader']} alone with the enemy in {e['zone']}: {e['dice'][0]}+{e['dice'][1]} "
+                f"+ level {level} = {total}, {'over' if total > 10 else 'not over'} 10: {fate} (10.5)")
     if kind == "battle_over":
         held = ("both sides stay" if e["attacker_left"] and e["defender_left"] else
                 "the attacker holds the field" if e["attacker_left"] else

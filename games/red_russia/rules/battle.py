@@ -518,6 +518,19 @@ class Battle:
                    "attacker_left": bool(self.side_units("atk")),
                    "defender_left": bool(self.side_units("def"))})
 
+    def capture_lone_leaders(self) -> None:
+        """10.5: the enemy leaders in the zone with no unit of their side, when the
+        attacker's units enter it, roll for their capture."""
+        self.opposed["def"] = self.owners("atk")
+        here = {p["faction"] for p in self.state["units"].values()
+                if p["status"] == "map" and p["zone"] == self.zone}
+        foes = {f for f in here if enemies(self.state, self.attacker, f)}
+        for lid in leaders_at(self.state, self.zone, foes):
+            owner = self.state["units"][lid]["faction"]
+            if not any(not enemies(self.state, owner, self.state["units"][u]["faction"])
+                       for u in units_at(self.state, self.zone)):
+                self.capture(lid, "def")
+
     def capture(self, lid: str, side: str) -> None:
         a = self.rng.roll(f"{self.label}:capture:{lid}:d1", 6)
         b = self.rng.roll(f"{self.label}:capture:{lid}:d2", 6)

@@ -186,27 +186,41 @@ def plan(
             continue
         more, after, changed = _carry_out(b, data, fold.state, event, i, rng)
         fold.join(more, after)
-        more, after = _aircraft_flee(b, data, fold.state, event, i, rng)
+        more, after = _caught_alone(b, data, after, more, i, rng)
         fold.join(more, after)
         diverged = diverged or changed or bool(more)
     return fold.events, problems
 
 
-def _aircraft_flee(b: Board, data: GameData, state: State, event: Event, index: int,
-                   rng: Rng) -> tuple[list[Event], State]:
-    """8.93 "If an enemy force moves into a zone containing an aircraft without any other
-    type of unit, then the aircraft must retreat immediately and its owner rolls a die. On
-    a result of 1 or 2, the aircraft suffers one step loss": once the move has ended there
-    with a unit (a leader alone is no force)."""
-    zone, faction = event["path"][-1], event["faction"]
-    arrived = [p for p in event["units"] if state["units"][p]["status"] == "map"
-               and state["units"][p]["zone"] == zone and state["units"][p]["type"] != "leader"]
-    if zone not in b.zones or not arrived:
+def _caught_alone(b: Board, data: GameData, state: State, moved: list[Event], index: int,
+                  rng: Rng) -> tuple[list[Event], State]:
+    """What an enemy force (a move with a unit: a leader alone is none) does to the enemy
+    pieces alone in the zones it enters: 10.5 "Leaders who are alone in a zone that one or
+    more enemy units enter may also be captured", in every zone of its path; and 8.93 "If an
+    enemy force moves into a zone containing an aircraft without any other type of unit,
+    then the aircraft must retreat immediately and its owner rolls a die. On a result of 1
+    or 2, the aircraft suffers one step loss", where it ends its move (it stops there, 7.3)."""
+    moves = [e for e in moved if e["type"] == "moved"]
+    if not moves:
         return [], state
-    caught = Battle(b, data, state, faction, {"zone": zone, "units": arrived, "leaders": []}, rng)
-    caught.label = f"move:{label_part(zone)}:t{state['turn']}:{faction}:o{index}"
-    caught.air_alone()
-    return caught.events, caught.state
+    move = moves[-1]  # as carried out: a transport met at sea turns back (8.92)
+    faction, route = move["faction"], move["path"]
+    force = [p for p in move["units"] if state["units"][p]["type"] != "leader"
+             and state["units"][p]["status"] == "map"]
+    events: list[Event] = []
+    if not force:
+        return events, state
+    for zone in dict.fromkeys(route[1:]):
+        if zone not in b.zones:
+            continue
+        caught = Battle(b, data, state, faction, {"zone": zone, "units": force, "leaders": []}, rng)
+        caught.label = f"move:{label_part(zone)}:t{state['turn']}:{faction}:o{index}"
+        caught.capture_lone_leaders()  # alone as the force comes in: an aircraft is company
+        if zone == route[-1]:
+            caught.air_alone()
+        events += caught.events
+        state = caught.state
+    return events, state
 
 
 def _carry_out(

@@ -413,6 +413,66 @@ def test_10_5_a_leader_whose_units_are_gone_escapes_on_more_than_ten() -> None:
     assert after["units"]["denikin"]["zone"] == "Novocherkassk"
 
 
+@pytest.mark.parametrize(("dice", "result", "to"), [([5, 4], "escaped", "Novocherkassk"),
+                                                  ([4, 4], "captured", None)])
+def test_10_5_a_leader_alone_in_a_zone_enemy_units_enter_rolls_for_his_capture(
+        dice: list[int], result: str, to: str | None) -> None:
+    # "Leaders who are alone in a zone that one or more enemy units enter may also be
+    # captured ... If the result is greater than 10, the leader manages to escape": Denikin
+    # (2) alone in Tver; 5+4+2 = 11 escapes, 4+4+2 = 10 is captured and killed
+    state = position({"red-inf-01": "Moscow", "denikin": "Tver"})
+    state["standing"] = standing_()
+    events, after, rng = run(state, orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}), dice)
+    assert events == [
+        {"type": "moved", "faction": "red", "units": ["red-inf-01"], "path": ["Moscow", "Tver"], "cost": 1,
+         "stopped": False},
+        {"type": "leader_capture", "leader": "denikin", "zone": "Tver", "dice": dice, "result": result, "to": to},
+    ]
+    assert rng.labels == ["move:tver:t3:red:o0:capture:denikin:d1", "move:tver:t3:red:o0:capture:denikin:d2"]
+    assert after["units"]["denikin"]["status"] == ("dead" if to is None else "map")
+    fate = "escaped to Novocherkassk" if to else "captured and killed"
+    assert importlib.import_module("pbem_game_red_russia").describe_event(data(), events[1]) == (
+        f"leader denikin alone with the enemy in Tver: {dice[0]}+{dice[1]} + level 2 = {sum(dice) + 2}, "
+        f"{'over' if to else 'not over'} 10: {fate} (10.5)")
+
+
+def test_10_5_a_leader_alone_on_the_way_of_enemy_units_rolls_too() -> None:
+    # red-inf-01 goes through Moscow, where Denikin is alone, on to Tver
+    state = position({"red-inf-01": "Yaroslavl", "denikin": "Moscow"})
+    state["standing"] = standing_()
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Tver", "via": ["Moscow"]}})
+    events, after, rng = run(state, body, [4, 4])
+    assert events[1] == {"type": "leader_capture", "leader": "denikin", "zone": "Moscow", "dice": [4, 4],
+                         "result": "captured", "to": None}
+    assert rng.labels[0] == "move:moscow:t3:red:o0:capture:denikin:d1"
+
+
+def test_10_5_lenin_alone_captured_by_a_white_move_is_killed() -> None:
+    state = position({"south-inf-01": "Tula", "lenin": "Moscow"}, actor="south")
+    state["standing"] = standing_()
+    events, after, _ = run(state, orders({"move": {"units": ["south-inf-01"], "to": "Moscow"}}), [1, 1, 2, 3])
+    assert events[1:] == [
+        {"type": "leader_capture", "leader": "lenin", "zone": "Moscow", "dice": [1, 1], "result": "captured",
+         "to": None},
+        {"type": "lenin_killed", "manpower": 2, "money": 3, "by": ["south"]},
+    ]
+
+
+@pytest.mark.parametrize(("pieces", "mover"), [
+    ({"red-inf-01": "Moscow", "denikin": "Tver", "south-inf-01": "Tver"}, ["red-inf-01"]),  # not alone
+    ({"red-inf-01": "Moscow", "denikin": "Tver", "south-air-01": "Tver"}, ["red-inf-01"]),  # an aircraft
+    ({"budyonny": "Moscow", "denikin": "Tver"}, ["budyonny"]),  # a leader alone is no force
+])
+def test_10_5_no_capture_roll_without_a_unit_coming_or_with_one_beside_him(pieces: dict[str, str],
+                                                                         mover: list[str]) -> None:
+    state = position(pieces, control={"Smolensk": "south"})
+    state["standing"] = standing_()
+    events, after, rng = run(state, orders({"move": {"units": mover, "to": "Tver"}}),
+                             [3] if "south-air-01" in pieces else [])
+    assert "leader_capture" not in kinds(events)
+    assert after["units"]["denikin"]["zone"] == "Tver"
+
+
 def test_10_5_10_8_1_lenin_captured_costs_the_reds_two_dice_of_manpower_and_money() -> None:
     # Lenin (2) with a reduced Red unit in Moscow; the unit is eliminated, Lenin rolls 1+1
     # + 2 = 4 (10 or less): captured and killed; 10.8.1 the Reds lose 1 manpower and 3 money
