@@ -52,3 +52,8 @@ def suggest(
         return ""
     best = folded.get(close[0]) or (resolve or {}).get(close[0], close[0])
     return f"; did you mean {best!r}?"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun agreeing with it, for reports: "1 hit", "2 hits", "0 hits"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

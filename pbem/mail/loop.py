@@ -301,7 +301,9 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
 
 
 def _policy_text(policy: str) -> str:
-    return {"hold": "your units hold (set-up choices are made for you)",
+    # the words fit every phase: a purchase buys nothing, an action phase moves nobody
+    return {"hold": "your standing orders apply: nothing new is ordered, and choices that "
+                    "cannot be skipped (a set-up, say) are made for you",
             "bot": "pbem's bot writes orders for you",
             "wait": "the referee waits for your orders",
             "disorder": "civil disorder: your faction does nothing and its standing "

@@ -16,7 +16,7 @@ from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, Sta
 from pbem.kit import ask
 from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
-from pbem.names import suggest
+from pbem.names import counted, suggest
 
 from . import (
     battle,
@@ -391,7 +391,7 @@ def describe_event(data: GameData, e: Event) -> str:
         for side, name in (("atk", "attacker"), ("def", "defender")):
             rolls = "; ".join(f"{g['what']} {' '.join(map(str, g['values']))} (hit on {g['hit']}+)"
                               for g in e["dice"][side])
-            parts.append(f"{name} {rolls or 'no dice'} = {e['hits'][side]} hits")
+            parts.append(f"{name} {rolls or 'no dice'} = {counted(int(e['hits'][side]), 'hit')}")
         return f"{e['zone']} round {e['round']}: " + " | ".join(parts)
     if kind == "retreat":
         return f"{e['faction']} {', '.join(e['units'])} retreat from {e['zone']} to {e['to']} ({e['when']})"
@@ -399,7 +399,7 @@ def describe_event(data: GameData, e: Event) -> str:
         return f"{e['unit']} is eliminated in {e['zone']}: {e['why']}"
     if kind == "leader_loss":
         fate = f", then {e['fate']}" if e.get("fate") else ""
-        return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {e['steps']} steps lost"
+        return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {counted(int(e['steps']), 'step')} lost"
                 f"{fate}: {e['result']} (10.4)")
     if kind == "leader_capture":
         level = int(board_.board(data).leaders[e["leader"]]["level"])
@@ -423,7 +423,7 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "control":
         return f"{e['zone']} passes from {e['from'] or 'neutral'} to {e['faction']} ({e['why']})"
     if kind == "note":
-        return f"{e.get('zone', '')}: {e['text']}"
+        return f"{e['zone']}: {e['text']}" if e.get("zone") else str(e["text"])
     if kind == "air_alone":
         return f"aircraft {e['unit']} caught alone in {e['zone']} retreats, rolled {e['roll']} (8.93)"
     if kind == "trotsky_distracted":

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.names import suggest
+from pbem.names import counted, suggest
 
 from .board import MAJORS, MINORS, UNIT_TYPES, WHITES, Board, board
 from .common import (
@@ -765,17 +765,17 @@ def describe(e: Event) -> str | None:
         return f"{e['faction']} dips into the Tsarist gold: +{e['money']} money (15.1, part {e['part']})"
     if kind == "attrition":
         whose = "its own zone" if e["zone_of"] == "own" else "a zone it does not control"
-        return (f"winter attrition in {e['zone']}: {e['count']} {e['faction']} units in {whose}, "
+        return (f"winter attrition in {e['zone']}: {counted(int(e['count']), e['faction'] + ' unit')} in {whose}, "
                 f"limit {e['limit']}: {e['unit']} loses a step (5.5)")
     if kind == "maintenance":
         unpaid = e["units"] - e["paid"]
         tail = f"; {unpaid} unpaid" if unpaid else ""
-        return (f"{e['faction']} maintains {e['paid']} of {e['units']} units for {e['money']} money "
+        return (f"{e['faction']} maintains {e['paid']} of {counted(int(e['units']), 'unit')} for {e['money']} money "
                 f"and {e['manpower']} manpower (5.6){tail}")
     if kind == "unmaintained":
         return f"{e['unit']} ({e['faction']}) is not maintained and loses a step (5.6)"
     if kind == "collected":
         idle = f"; nothing from {', '.join(e['outnumbered'])}" if e.get("outnumbered") else ""
         return (f"{e['faction']} collects {e['money']} money and {e['manpower']} manpower from "
-                f"{e['zones']} zones (6.3){idle}")
+                f"{counted(int(e['zones']), 'zone')} (6.3){idle}")
     return None
