@@ -378,9 +378,10 @@ def describe_event(data: GameData, e: Event) -> str:
     if kind == "placed":
         return f"{e['faction']} placed {', '.join(e['units'])} in {e['zone']}"
     if kind == "reduced":
+        last = ": its last step, eliminated" if e.get("eliminated") else ""
         if e["by"] == "combat":
-            return f"{e['unit']} loses a step (8.6)"
-        return f"{e['by']} reduced {e['unit']}"
+            return f"{e['unit']} loses {'its last step: eliminated' if last else 'a step'} (8.6)"
+        return f"{e['by']} reduced {e['unit']}{last}"
     if kind == "attack" and e["level"] == battle.AIR_ALONE:
         return f"{e['attacker']} attacks {e['zone']}: only aircraft there, no combat and nothing paid (8.93)"
     if kind == "attack":

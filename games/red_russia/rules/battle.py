@@ -17,6 +17,7 @@ from .common import (
     iron_cross_closed,
     label_part,
     landed_from,
+    last_step,
 )
 from .fold import apply_with
 from .forces import (
@@ -100,6 +101,8 @@ class Battle:
         self.label = f"combat:{label_part(self.zone)}:t{state['turn']}:{attacker}"
 
     def emit(self, event: Event) -> None:
+        if event["type"] == "reduced":
+            event = {**event, **last_step(self.state, event["unit"])}
         self.events.append(event)
         self.state = apply_with(self.b, self.state, event)
 

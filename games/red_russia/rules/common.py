@@ -21,6 +21,12 @@ NEUTRAL = "neutral"
 REVAL = "Reval"  # 13.2
 
 
+def last_step(state: State, pid: str) -> dict[str, bool]:
+    """What a step-loss event adds when the unit is already reduced, so that the reports
+    can say it: its step loss eliminates it (5.5, 5.6, 8.6)."""
+    return {"eliminated": True} if state["units"][pid].get("reduced") else {}
+
+
 def home_of(b: Board, state: State, zone: str) -> str | None:
     """Whose home zone `zone` is (map.yaml's `home`), for income (6.5, 6.6) and the zones
     a defeated faction leaves (16.2): 13.2 "If the Red player conquers Reval, that zone

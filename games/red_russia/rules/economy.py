@@ -37,6 +37,7 @@ from .common import (
     home_of,
     id_list,
     iron_cross_closed,
+    last_step,
     order_items,
     piece_id,
     place_order,
@@ -524,7 +525,7 @@ def winter_attrition(data: GameData, state: State, rng: Rng) -> list[Event]:
             for pid in hit:
                 events.append({"type": "attrition", "faction": faction, "zone": zone, "unit": pid,
                                "count": len(units), "limit": limit,
-                               "zone_of": "own" if own else "other"})
+                               "zone_of": "own" if own else "other", **last_step(state, pid)})
     return events
 
 
@@ -561,7 +562,7 @@ def maintenance(data: GameData, state: State) -> list[Event]:
             order = _ranked(b, state, units, _standing(state, faction, "unpaid_order"), False)
             for pid in order[:unpaid]:
                 events.append({"type": "unmaintained", "faction": faction, "unit": pid,
-                               "zone": state["units"][pid]["zone"]})
+                               "zone": state["units"][pid]["zone"], **last_step(state, pid)})
     return events
 
 
@@ -751,6 +752,10 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
 }
 
 
+def _loses(e: Event) -> str:
+    return "loses its last step: eliminated" if e.get("eliminated") else "loses a step"
+
+
 def describe(e: Event) -> str | None:
     kind = e.get("type")
     if kind == "bought":
@@ -766,14 +771,14 @@ def describe(e: Event) -> str | None:
     if kind == "attrition":
         whose = "its own zone" if e["zone_of"] == "own" else "a zone it does not control"
         return (f"winter attrition in {e['zone']}: {counted(int(e['count']), e['faction'] + ' unit')} in {whose}, "
-                f"limit {e['limit']}: {e['unit']} loses a step (5.5)")
+                f"limit {e['limit']}: {e['unit']} {_loses(e)} (5.5)")
     if kind == "maintenance":
         unpaid = e["units"] - e["paid"]
         tail = f"; {unpaid} unpaid" if unpaid else ""
         return (f"{e['faction']} maintains {e['paid']} of {counted(int(e['units']), 'unit')} for {e['money']} money "
                 f"and {e['manpower']} manpower (5.6){tail}")
     if kind == "unmaintained":
-        return f"{e['unit']} ({e['faction']}) is not maintained and loses a step (5.6)"
+        return f"{e['unit']} ({e['faction']}) is not maintained and {_loses(e)} (5.6)"
     if kind == "collected":
         idle = f"; nothing from {', '.join(e['outnumbered'])}" if e.get("outnumbered") else ""
         return (f"{e['faction']} collects {e['money']} money and {e['manpower']} manpower from "

@@ -72,8 +72,9 @@ def over(zone: str, attacker: str, atk_left: bool = True, def_left: bool = True)
             "defender_left": def_left}
 
 
-def reduced(unit: str, by: str = "combat") -> dict[str, Any]:
-    return {"type": "reduced", "unit": unit, "by": by}
+def reduced(unit: str, by: str = "combat", *, last: bool = False) -> dict[str, Any]:
+    """A step loss; `last`: the unit was reduced already, so the loss eliminates it."""
+    return {"type": "reduced", "unit": unit, "by": by, **({"eliminated": True} if last else {})}
 
 
 def retreat(zone: str, faction: str, pieces: list[str], to: str, when: str = "after a round") -> dict[str, Any]:
@@ -115,7 +116,7 @@ def test_10_4_the_attackers_named_leader_adds_every_step_his_side_lost_while_his
         opened("Tver", "red", ["south"]),
         combat_round("Tver", "red", 1, [("Trotsky", 5, [1, 1, 1]), units([6, 6] + [1] * 13)],
                      [units([6, 6, 6, 6, 1, 1])]),
-        reduced("red-inf-01"), reduced("red-inf-02"), reduced("south-inf-01"), reduced("south-inf-02"),
+        reduced("red-inf-01"), reduced("red-inf-02"), reduced("south-inf-01", last=True), reduced("south-inf-02", last=True),
         retreat("Tver", "red", ["red-inf-01"], "Moscow"),
         retreat("Tver", "red", ["red-inf-02"], "Moscow"),
         loss_test("trotsky", "Tver", [5, 5], 2, fate=2),
@@ -138,7 +139,7 @@ def test_10_5_8_2_the_attackers_leader_alone_escapes_then_the_defenders_leader_i
     assert events == [
         opened("Tver", "red", ["south"], spend=3),
         combat_round("Tver", "red", 1, [("Trotsky", 5, [1, 1, 1]), units([1, 1, 1])], [units([6] + [1] * 6)]),
-        reduced("red-inf-01"),
+        reduced("red-inf-01", last=True),
         {"type": "leader_capture", "leader": "trotsky", "zone": "Tver", "dice": [4, 4], "result": "escaped",
          "to": "Moscow"},
         loss_test("denikin", "Tver", [1, 1], 0),
@@ -165,7 +166,7 @@ def test_10_82_the_two_strongest_red_infantry_roll_double_in_the_first_round_onl
     assert events == [
         opened("Tver", "red", ["south"], spend=3),
         combat_round("Tver", "red", 1, [("Stalin's commissars", 6, [1] * 7), units([1] * 17)], [units([1] * 5)]),
-        reduced("red-inf-09", commissars), reduced("red-inf-01", commissars),
+        reduced("red-inf-09", commissars), reduced("red-inf-01", commissars, last=True),
         combat_round("Tver", "red", 2, [units([1] * 12)], [units([1] * 5)]),
         loss_test("stalin", "Tver", [5, 5], 2, fate=1),
         over("Tver", "red"),
@@ -632,7 +633,7 @@ def test_10_4_13_61_a_leader_with_allied_units_left_takes_the_loss_test_not_capt
         {"type": "allies_taken", "faction": "north", "units": ["allied-inf-01"]},
         opened("Vologda", "north", ["red"]),
         combat_round("Vologda", "north", 1, [units([1] * 7)], [units([6] + [1] * 5)]),
-        reduced("north-inf-01"),
+        reduced("north-inf-01", last=True),
         loss_test("yudenich", "Vologda", [1, 1], 1),
         over("Vologda", "north"),
     ]

@@ -171,7 +171,7 @@ def test_9_4_a_pyrrhic_victory_and_10_4_the_leader_loss_test_after_a_siege() -> 
         {"type": "siege", "zone": "Ufa", "faction": "red", "rounds": 2, "cost": 2, "fort": 1},
         siege_round("Ufa", "red", 1, [6, 5, 5, 5, 5], [6]),
         {"type": "siege_hits", "zone": "Ufa", "faction": "red", "hits": 1},
-        {"type": "reduced", "unit": "red-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "red-inf-01", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Ufa", "why": "Pyrrhic victory: no besieger left (9.4)"},
         {"type": "leader_loss", "leader": "stalin", "zone": "Ufa", "dice": [6, 5], "steps": 1,
          "fate": 4, "result": "killed"},
@@ -403,7 +403,7 @@ def test_10_5_a_leader_whose_units_are_gone_escapes_on_more_than_ten() -> None:
          "level": "probe", "rounds": 1},
         land_round("Tver", "red", 1, [6, 6, 6] + [1] * 7, [1] * 7),
         {"type": "reduced", "unit": "south-inf-01", "by": "combat"},
-        {"type": "reduced", "unit": "south-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "south-inf-01", "by": "combat", "eliminated": True},
         {"type": "leader_capture", "leader": "denikin", "zone": "Tver", "dice": [5, 4],
          "result": "escaped", "to": "Novocherkassk"},
         {"type": "battle_over", "zone": "Tver", "attacker": "red", "attacker_left": True,
@@ -480,7 +480,7 @@ def test_10_5_10_8_1_lenin_captured_costs_the_reds_two_dice_of_manpower_and_mone
     events, after, rng = fight(pieces, "Moscow", 1, [6, 6, 6] + [1] * 7 + [1] * 8 + [1, 1, 1, 3],
                                actor="south", reduced=("red-inf-01",))
     assert events[-4:] == [
-        {"type": "reduced", "unit": "red-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "red-inf-01", "by": "combat", "eliminated": True},
         {"type": "leader_capture", "leader": "lenin", "zone": "Moscow", "dice": [1, 1],
          "result": "captured", "to": None},
         {"type": "lenin_killed", "manpower": 1, "money": 3, "by": ["south"]},
@@ -1115,7 +1115,7 @@ def test_9_5_a_siege_whose_besiegers_are_all_gone_is_lifted() -> None:
         {"type": "siege", "zone": "Kazan", "faction": "siberian", "rounds": 2, "cost": 2, "fort": 2},
         siege_round("Kazan", "siberian", 1, [1, 1, 1], [6, 1]),
         {"type": "siege_hits", "zone": "Kazan", "faction": "siberian", "hits": 0},
-        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Kazan", "why": "no besieger left (9.5)"},
     ]
     assert "Kazan" not in after.get("siege", {})

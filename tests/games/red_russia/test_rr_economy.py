@@ -357,8 +357,19 @@ def test_winter_attrition(name: str, pieces: dict[str, str], control: dict[str, 
 
 def test_5_5_a_reduced_unit_is_eliminated_by_attrition() -> None:
     state = position({"red-inf-02": "Tyumen"}, turn=3, reduced=["red-inf-02"])
-    after = apply_all(state, economy.winter_attrition(econ(), state, FixedRng()))
+    events = economy.winter_attrition(econ(), state, FixedRng())
+    assert [e.get("eliminated") for e in events] == [True]  # the reports say so
+    after = apply_all(state, events)
     assert after["units"]["red-inf-02"]["status"] == "eliminated"
+    full = position({"red-inf-02": "Tyumen"}, turn=3)
+    assert [e.get("eliminated") for e in economy.winter_attrition(econ(), full, FixedRng())] == [None]
+
+
+def test_5_6_an_unpaid_reduced_unit_is_eliminated_and_the_event_says_so() -> None:
+    pieces = {"red-inf-02": "Moscow", "red-inf-09": "Tula"}
+    state = with_money(position(pieces, turn=3, reduced=["red-inf-09"]), "red", 0, 0)
+    events = [e for e in economy.maintenance(econ(), state) if e["type"] == "unmaintained"]
+    assert {e["unit"]: e.get("eliminated") for e in events} == {"red-inf-02": None, "red-inf-09": True}
 
 
 # ---------------------------------------------------------------------------------------

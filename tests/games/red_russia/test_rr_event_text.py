@@ -54,3 +54,18 @@ def test_the_economys_counts_agree() -> None:
     assert told(upkeep).startswith("north maintains 1 of 1 unit for 1 money")
     income = {"type": "collected", "faction": "north", "money": 3, "manpower": 2, "zones": 1}
     assert "from 1 zone (6.3)" in told(income)
+
+
+def test_a_units_last_step_says_it_is_eliminated() -> None:
+    assert told({"type": "reduced", "unit": "red-inf-01", "by": "combat"}) == "red-inf-01 loses a step (8.6)"
+    assert told({"type": "reduced", "unit": "red-inf-01", "by": "combat", "eliminated": True}) == (
+        "red-inf-01 loses its last step: eliminated (8.6)")
+    assert told({"type": "reduced", "unit": "red-inf-01", "by": "Stalin's commissars (10.82)",
+                 "eliminated": True}) == "Stalin's commissars (10.82) reduced red-inf-01: its last step, eliminated"
+    attrition = {"type": "attrition", "zone": "Tver", "faction": "north", "count": 3, "zone_of": "other",
+                 "limit": 1, "unit": "north-inf-01", "eliminated": True}
+    assert told(attrition).endswith("limit 1: north-inf-01 loses its last step: eliminated (5.5)")
+    unpaid = {"type": "unmaintained", "faction": "north", "unit": "north-inf-01", "zone": "Tver"}
+    assert told(unpaid) == "north-inf-01 (north) is not maintained and loses a step (5.6)"
+    assert told({**unpaid, "eliminated": True}) == (
+        "north-inf-01 (north) is not maintained and loses its last step: eliminated (5.6)")

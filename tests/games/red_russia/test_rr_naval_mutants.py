@@ -279,7 +279,7 @@ def test_8_6_a_hit_at_sea_goes_to_the_fleet_the_side_s_loss_order_names() -> Non
     pieces = {**SEA, "allied-fleet-04": BALTIC}
     reduced = ("allied-fleet-03", "allied-fleet-04")
     order = {"allies": {"loss_order": ["allied-fleet-04"]}}
-    lost = {"type": "reduced", "unit": "allied-fleet-04", "by": "combat"}
+    lost = {"type": "reduced", "unit": "allied-fleet-04", "by": "combat", "eliminated": True}
     # the British search: their loss order is the attacker's
     state = position(pieces, reduced=reduced)
     state["standing"] = standing_(order)

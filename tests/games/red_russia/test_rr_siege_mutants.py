@@ -168,8 +168,8 @@ def test_10_4_every_step_lost_in_a_siege_counts_for_the_leader_loss_test() -> No
         {"type": "siege", "zone": "Kazan", "faction": "siberian", "rounds": 1, "cost": 1, "fort": 2},
         siege_round("Kazan", "siberian", 1, [1] * 7, [6, 6]),
         {"type": "siege_hits", "zone": "Kazan", "faction": "siberian", "hits": 0},
-        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat"},
-        {"type": "reduced", "unit": "siberian-inf-02", "by": "combat"},
+        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat", "eliminated": True},
+        {"type": "reduced", "unit": "siberian-inf-02", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Kazan", "why": "no besieger left (9.5)"},
     ]
     events, _, _ = besiege(pieces, "Kazan", 1, [1] * 7 + [6, 6] + [5, 5, 4], actor="siberian", reduced=reduced)
@@ -193,7 +193,7 @@ def test_8_6_a_reduced_besieger_hit_twice_is_eliminated_once() -> None:
         {"type": "siege", "zone": "Kazan", "faction": "siberian", "rounds": 1, "cost": 1, "fort": 2},
         siege_round("Kazan", "siberian", 1, [1] * 3, [6, 6]),
         {"type": "siege_hits", "zone": "Kazan", "faction": "siberian", "hits": 0},
-        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "siberian-inf-01", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Kazan", "why": "no besieger left (9.5)"},
     ]
     assert after["units"]["siberian-inf-01"]["status"] == "eliminated"
@@ -208,7 +208,7 @@ def test_8_6_three_hits_on_one_full_besieger_take_both_its_steps() -> None:
         siege_round("Moscow", "south", 1, [1] * 5, [6, 6, 6]),
         {"type": "siege_hits", "zone": "Moscow", "faction": "south", "hits": 0},
         {"type": "reduced", "unit": "south-inf-01", "by": "combat"},
-        {"type": "reduced", "unit": "south-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "south-inf-01", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Moscow", "why": "no besieger left (9.5)"},
     ]
     assert after["units"]["south-inf-01"]["status"] == "eliminated"
@@ -399,7 +399,7 @@ def test_9_1_the_fleet_stops_when_no_land_unit_is_left() -> None:
         {"type": "siege", "zone": "Reval", "faction": "red", "rounds": 2, "cost": 2, "fort": 2},
         siege_round("Reval", "red", 1, [1] * 6, [6, 1]),
         {"type": "siege_hits", "zone": "Reval", "faction": "red", "hits": 0},
-        {"type": "reduced", "unit": "red-inf-01", "by": "combat"},
+        {"type": "reduced", "unit": "red-inf-01", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Reval", "why": "no besieger left (9.5)"},
     ]
     assert after["units"]["red-fleet-01"]["zone"] == "Reval" and after["control"]["Reval"] == "north"
