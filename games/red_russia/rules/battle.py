@@ -525,11 +525,10 @@ class Battle:
         """10.5: the enemy leaders in the zone with no unit of their side, when the
         attacker's units enter it, roll for their capture."""
         self.opposed["def"] = self.owners("atk")
-        here = {p["faction"] for p in self.state["units"].values()
-                if p["status"] == "map" and p["zone"] == self.zone}
-        foes = {f for f in here if enemies(self.state, self.attacker, f)}
-        for lid in leaders_at(self.state, self.zone, foes):
+        for lid in leaders_at(self.state, self.zone, None):
             owner = self.state["units"][lid]["faction"]
+            if not enemies(self.state, self.attacker, owner):
+                continue
             if not any(not enemies(self.state, owner, self.state["units"][u]["faction"])
                        for u in units_at(self.state, self.zone)):
                 self.capture(lid, "def")

@@ -26,10 +26,11 @@ def units_at(state: State, zone: str, owners: set[str] | None = None) -> list[st
                   and (owners is None or p["faction"] in owners))
 
 
-def leaders_at(state: State, zone: str, owners: set[str]) -> list[str]:
+def leaders_at(state: State, zone: str, owners: set[str] | None) -> list[str]:
+    """The leaders on the map in `zone`, of `owners` (None: everybody's)."""
     return sorted(pid for pid, p in state["units"].items()
                   if p["status"] == "map" and p["zone"] == zone and p["type"] == "leader"
-                  and p["faction"] in owners)
+                  and (owners is None or p["faction"] in owners))
 
 
 def commanded(state: State, zone: str, faction: str, leaders: bool = False) -> list[str]:

@@ -473,6 +473,16 @@ def test_10_5_no_capture_roll_without_a_unit_coming_or_with_one_beside_him(piece
     assert after["units"]["denikin"]["zone"] == "Tver"
 
 
+def test_10_5_a_leader_with_a_minors_unit_he_commands_is_not_alone() -> None:
+    # Budyonny with the anarchist cavalry the Reds control (12.12: on their side)
+    state = position({"south-inf-01": "Ekaterinoslav", "budyonny": "Gulai Polye",
+                      "anarchists-cav-01": "Gulai Polye"}, actor="south")
+    state["minors"]["anarchists"] = {"status": "active", "controller": "red", "until": None}
+    state["standing"] = standing_()
+    events, after, rng = run(state, orders({"move": {"units": ["south-inf-01"], "to": "Gulai Polye"}}), [])
+    assert "leader_capture" not in kinds(events) and rng.labels == []
+
+
 def test_10_5_10_8_1_lenin_captured_costs_the_reds_two_dice_of_manpower_and_money() -> None:
     # Lenin (2) with a reduced Red unit in Moscow; the unit is eliminated, Lenin rolls 1+1
     # + 2 = 4 (10 or less): captured and killed; 10.8.1 the Reds lose 1 manpower and 3 money

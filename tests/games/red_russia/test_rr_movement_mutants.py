@@ -1042,6 +1042,8 @@ def makhno_with(*units: str) -> dict[str, Any]:
     (["red-cav-01"], f"Makhno can command at most 0 units {MAKHNO_LIMIT} 1"),  # none of his own
     (["anarchists-cav-01", "anarchists-cav-02", "red-cav-01"],
      f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # 10.1 still two in all
+    (["anarchists-cav-01", "red-cav-01", "red-cav-02"],
+     f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # one Red unit, not two
 ])
 def test_10_7_makhno_commands_his_own_units_and_one_red_unit_with_them(units: list[str],
                                                                         message: str | None) -> None:
@@ -1061,3 +1063,12 @@ def test_10_7_another_leader_commands_the_units_makhno_may_not() -> None:
     assert refused(state, move([*units, "makhno", "budyonny"], "Ekaterinoslav")) == [
         ((*MOVE, "units"), "Makhno, Budyonny can command at most 2 units (10.1; 10.7: Makhno only his own "
                            "faction's units, and one other unit with them); this stack has 3")]
+
+
+def test_10_8_1_lenin_commands_three_units_whatever_his_combat_value() -> None:
+    # 10.8.1 "Lenin may still command 3 units as part of a troop movement"
+    units = ["red-inf-01", "red-inf-02", "red-inf-03", "red-inf-04"]
+    state = position({"lenin": "Moscow", **{u: "Moscow" for u in units}})
+    assert refused(state, move([*units[:3], "lenin"], "Tver")) == []
+    assert refused(state, move([*units, "lenin"], "Tver")) == [
+        ((*MOVE, "units"), "Lenin can command at most 3 units (10.1); this stack has 4")]

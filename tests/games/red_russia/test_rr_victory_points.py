@@ -60,6 +60,19 @@ def test_10_8_1_lenin_killed_attacking_gives_his_point_to_the_white_faction_he_a
         "Lenin is dead: the Reds lose 3 manpower and 2 money; his victory point goes to north (10.8.1)")
 
 
+def test_10_8_1_lenin_killed_by_a_minor_gives_his_point_to_the_white_faction_commanding_it() -> None:
+    # Finland, commanded by North/Asia, defends Helsinki; Lenin's loss test 6+6, fate 4
+    pieces = {"red-inf-01": "Helsinki", "lenin": "Helsinki", "finland-inf-01": "Helsinki"}
+    state = position(pieces, control={"Helsinki": "finland"})
+    state["minors"]["finland"] = {"status": "active", "controller": "north", "until": None}
+    state["standing"] = standing_()
+    body = orders({"attack": {"zone": "Helsinki"}})
+    body["secret"] = {"spend": {"Helsinki": 1}}
+    events, after, _ = run(state, body, [1] * 12 + [6, 6, 4] + [1, 1])
+    assert killed(events) == [{"type": "lenin_killed", "manpower": 1, "money": 1, "by": ["north"]}]
+    assert gained(state, after) == {"red": -1, "north": 1}
+
+
 def test_10_8_1_lenin_wounded_keeps_his_point_for_the_reds() -> None:
     # the same battle, fate 3: wounded, to the unused leaders (10.4): still alive
     pieces = {"red-inf-01": "Petrograd", "lenin": "Petrograd", "trotsky": "Petrograd",
