@@ -134,6 +134,32 @@ def test_reveal_lists_a_factions_own_secrets_verified(played: tuple[Path, Path],
     assert set(found[0]) >= {"kind", "id", "value", "commitment", "verified"}
 
 
+def test_reveal_shows_the_hand_card_by_card_and_the_rest_readably(played: tuple[Path, Path],
+                                                                    pbem: Any) -> None:
+    """Without --json: the hand as the reports show it (each card's slot, title and text),
+    the other values sealed to the key as written, the published ones one line each; no
+    truncated JSON, and nobody else's secret."""
+    root, keys = played
+    found = json.loads(pbem("-C", root, "reveal", "--key", keys / "south.key", "--json").out)
+    result = pbem("-C", root, "reveal", "--key", keys / "south.key")
+    assert result.code == 0, result.err
+    text = "".join(result.out.split())  # the card texts are wrapped, words split at hyphens
+    by_id = {c["id"]: c for c in CARDS}
+    mine = {s["id"]: s["value"] for s in found if s["kind"] == "card"}
+    shown = [line for line in result.out.splitlines() if line.startswith("c") and ": " in line]
+    assert len(shown) >= 5 and f"YOUR HAND ({len(shown)} cards" in result.out
+    for line in shown:  # "c26: Kronstadt rising [kronstadt-rising] ..."
+        slot, rest = line.split(": ", 1)
+        card = by_id[mine[slot]]
+        assert rest.startswith(f"{card['title']} [{card['id']}]"), line
+        assert "".join(str(card["text"]).split()) in text
+    assert "{" not in result.out  # no JSON dump
+    published = [line for line in result.out.splitlines() if "public at step" in line]
+    assert published and all(line.endswith(": verified") for line in published)
+    assert len(published) + len(shown) <= len(found)
+    assert not any(s["owner"] != "south" for s in found)
+
+
 def test_audit_checks_signatures_and_commitments(played: tuple[Path, Path]) -> None:
     root, _ = played
     report = api.audit(root)
@@ -430,3 +456,21 @@ def test_8_3_attack_spending_stays_sealed_until_its_battle(tmp_path: Path) -> No
         checked += 1
     assert checked >= 3
     assert api.audit(root)["ok"]
+
+
+def test_reveal_exits_3_and_names_a_value_that_does_not_match_its_commitment(
+        played: tuple[Path, Path], pbem: Any) -> None:
+    """A commitment changed in the log (the envelope still opens): both forms say so."""
+    root, keys = played
+    found = json.loads(pbem("-C", root, "reveal", "--key", keys / "south.key", "--json").out)
+    target = next(s for s in found if s["kind"] == "orders")
+    log = next(p for p in sorted((root / "log").glob("*.yaml")) if target["commitment"] in p.read_text())
+    forged = ("0" if target["commitment"][0] != "0" else "1") + target["commitment"][1:]
+    log.write_text(log.read_text().replace(target["commitment"], forged))
+    _commit_all(root, "a referee rewrites a commitment")
+    text = pbem("-C", root, "reveal", "--key", keys / "south.key")
+    assert text.code == 3, text.err
+    assert f"{target['kind']} {target['id']} (step {target['seq']}): DOES NOT MATCH ITS COMMITMENT" in text.out
+    as_json = pbem("-C", root, "reveal", "--key", keys / "south.key", "--json")
+    assert as_json.code == 3
+    assert [s["verified"] for s in json.loads(as_json.out) if s["id"] == target["id"]] == [False]

@@ -166,21 +166,72 @@ def reveal(
     key: Annotated[Path, typer.Option("--key", help="Your age identity file (FILE.key).")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Decrypt your own secrets from the campaign (a clone is enough) and check each one."""
-    from pbem import api
-
-    found = api.reveal(OPTS.directory, key)
+    """Decrypt your own secrets from the campaign (a clone is enough) and check each one:
+    your hand, what is sealed to you and not yet public, and what a later step published."""
     if as_json:
+        from pbem import api
+
+        found = api.reveal(OPTS.directory, key)
         _print_json(found)
+        if not all(s["verified"] for s in found):
+            raise typer.Exit(3)
         return
-    if not found:
+    from pbem.crypto.keys import load_identity_file
+    from pbem.reports.context import own_secrets
+
+    shown = own_secrets(OPTS.directory, load_identity_file(key))
+    if not shown["count"]:
         _say("no sealed value in this campaign opens with that key")
-    for s in found:
-        mark = "verified" if s["verified"] else "DOES NOT MATCH ITS COMMITMENT"
-        _say(f"{s['kind']} {s['id']} (step {s['seq']}): {mark}")
-        _say(f"  {json.dumps(s['value'], ensure_ascii=False)[:400]}")
-    if not all(s["verified"] for s in found):
+        return
+    for line in _secrets_lines(shown):
+        _say(line)
+    if shown["failed"]:
         raise typer.Exit(3)
+
+
+def _mark(item: dict[str, Any]) -> str:
+    return "verified" if item["verified"] else "DOES NOT MATCH ITS COMMITMENT"
+
+
+def _secrets_lines(shown: dict[str, Any]) -> list[str]:
+    """`pbem reveal` as text: the hand card by card, the other sealed values as written,
+    then one line for each value already public."""
+    import textwrap
+
+    from pbem.campaign import Campaign
+    from pbem.reports.render import render_hand
+
+    folder = Campaign.open(OPTS.directory).data.folder
+    lines: list[str] = []
+    for owner, held in shown["hands"].items():
+        drawn = render_hand(folder, held)
+        if drawn is not None:  # the game's own way, as in its reports
+            if len(shown["hands"]) > 1:
+                lines.append(f"{owner}:")
+            lines += drawn.strip("\n").splitlines()
+            continue
+        lines.append(f"Your hand ({owner}): {len(held)} card{'' if len(held) == 1 else 's'}")
+        for card in held:
+            playable = card.get("playable") or {}
+            when = ", ".join(f"{k.replace('_', ' ')}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                             for k, v in playable.items())
+            title = card.get("title") or card.get("id")
+            lines.append(f"  {title} ({card.get('id')})" + (f" [{when}]" if when else ""))
+            lines += textwrap.wrap(str(card.get("text") or ""), 88, initial_indent="      ",
+                                   subsequent_indent="      ")
+    if shown["sealed"]:
+        lines.append("Sealed to you and the referee, not public yet:")
+        for item in shown["sealed"]:
+            lines.append(f"  {item['kind']} {item['id']} (step {item['seq']}): {_mark(item)}")
+            lines += [f"      {row}" for row in str(item.get("value") or "").splitlines()]
+    if shown["public"]:
+        lines.append("Published since by a later step (anyone may check them):")
+        for item in shown["public"]:
+            lines.append(f"  {item['kind']} {item['id']} (step {item['seq']}, public at step "
+                         f"{item['revealed_at']}): {_mark(item)}")
+    for item in shown["failed"]:  # named again at the end, whichever list it is in
+        lines.append(f"{item['kind']} {item['id']} (step {item['seq']}): {_mark(item)}")
+    return lines
 
 
 @app.command()

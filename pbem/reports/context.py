@@ -172,6 +172,32 @@ def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
     return out
 
 
+def own_secrets(root: Path, identities: list[str]) -> dict[str, Any]:
+    """What `pbem reveal` shows a player: each faction's hand the game's way (Game.report's
+    "hand"), the other values sealed to the key and not public yet (its "secrets"), and
+    those a later step published; every one opened with `identities` and checked against
+    its commitment ("verified")."""
+    from pbem.campaign import Campaign
+
+    campaign = Campaign.settled(root)
+    game, data = campaign.game, campaign.data
+    items = [i for i in _sealed_items(campaign.id, list(campaign.entries()), "referee", identities)
+             if i["verified"] is not None]
+    state = campaign.state()["game"]
+    hands: dict[str, list[dict[str, Any]]] = {}
+    sealed_now: list[dict[str, Any]] = []
+    for owner in sorted({i["owner"] for i in items}):
+        pending = [i for i in items if i["owner"] == owner and i["revealed_at"] is None]
+        parts = _game_parts(game, data, game.view(data, state, owner), None, owner,
+                            _style(data.folder), pending)
+        if parts["hand"]:
+            hands[owner] = parts["hand"]
+        sealed_now += parts["secrets"]
+    return {"hands": hands, "sealed": sealed_now,
+            "public": [i for i in items if i["revealed_at"] is not None],
+            "failed": [i for i in items if not i["verified"]], "count": len(items)}
+
+
 def _value_text(value: Any) -> str:
     """A sealed value as a player wrote it: an orders file's own text when it has one."""
     if isinstance(value, dict) and isinstance(value.get("file"), str):

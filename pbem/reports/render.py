@@ -86,6 +86,21 @@ def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
     return text
 
 
+def render_hand(game_folder: Path, hand: list[dict[str, Any]]) -> str | None:
+    """A hand (Game.report's "hand", opened with the reader's key) as the plain-text report
+    shows it, by the game's own hand.txt.j2; None for a game without one."""
+    import jinja2
+
+    from pbem.reports.context import SEALED
+
+    try:
+        template = environment(game_folder, "text").get_template("hand.txt.j2")
+    except jinja2.TemplateNotFound:
+        return None
+    text: str = template.render(hand=hand, key_given=True, sealed_word=SEALED)
+    return text
+
+
 def render(root: Path, who: str, fmt: str, turn: int | None = None,
            identities: list[str] | None = None) -> str:
     """The report of `who` for `turn` (default: the latest complete turn and the current one)
