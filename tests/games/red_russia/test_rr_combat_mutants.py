@@ -447,6 +447,18 @@ def test_10_5_a_leader_alone_on_the_way_of_enemy_units_rolls_too() -> None:
     assert rng.labels[0] == "move:moscow:t3:red:o0:capture:denikin:d1"
 
 
+def test_10_5_a_leader_alone_where_a_transport_lands_rolls_too() -> None:
+    # Petrograd -> Baltic Sea -> Reval (Red) by the fleet at sea: Denikin alone in Reval
+    state = position({"red-inf-01": "Petrograd", "red-fleet-01": "Baltic Sea", "denikin": "Reval"},
+                     control={"Reval": "red"})
+    state["standing"] = standing_()
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Reval", "via": ["Baltic Sea"]}})
+    events, after, rng = run(state, body, [4, 4])
+    assert events[-1] == {"type": "leader_capture", "leader": "denikin", "zone": "Reval", "dice": [4, 4],
+                          "result": "captured", "to": None}
+    assert rng.labels == ["move:reval:t3:red:o0:capture:denikin:d1", "move:reval:t3:red:o0:capture:denikin:d2"]
+
+
 def test_10_5_lenin_alone_captured_by_a_white_move_is_killed() -> None:
     state = position({"south-inf-01": "Tula", "lenin": "Moscow"}, actor="south")
     state["standing"] = standing_()
@@ -804,6 +816,16 @@ def test_8_93_aircraft_alone_retreat_when_an_enemy_force_moves_in(roll: int, red
     assert after["money"]["red"] == state["money"]["red"]
     assert after["units"]["south-air-01"] == {**state["units"]["south-air-01"], "zone": "Smolensk",
                                               "reduced": reduced}
+
+
+def test_8_93_aircraft_retreat_where_the_move_ends_not_where_it_passes() -> None:
+    # Yaroslavl -> Moscow -> Tver: the aircraft in Tver, at the end of the move, retreat
+    state = position({"red-inf-01": "Yaroslavl", "south-air-01": "Tver"}, control={"Smolensk": "south"})
+    state["standing"] = standing_()
+    body = orders({"move": {"units": ["red-inf-01"], "to": "Tver", "via": ["Moscow"]}})
+    events, after, rng = run(state, body, [3])
+    assert rng.labels == ["move:tver:t3:red:o0:air-alone:south-air-01"]
+    assert after["units"]["south-air-01"]["zone"] == "Smolensk"
 
 
 def test_8_93_a_leader_alone_is_no_force_that_makes_aircraft_retreat() -> None:
