@@ -374,3 +374,16 @@ def test_cli_report_key(sealed_camp: dict[str, Any], cli: Callable[..., Result])
     r = cli("-C", root, "report", "--for", "siberian")
     assert sealed_camp["value"]["salt"] not in r.out
     assert "sealed (give --key to see it)" in r.out
+
+
+def test_no_line_of_a_plain_text_report_runs_on(golden: Path) -> None:
+    """Lists (the resources changed, the cards discarded) are broken into lines: today's
+    longest line of the story is about 135 characters; a list on one line ran to 500."""
+    from pbem.reports.render import render
+
+    for who in ("public", "red", "referee"):
+        text = render(golden, who, "text")
+        longest = max(text.splitlines(), key=len)
+        assert len(longest) <= 160, (who, longest)
+    changes = render(golden, "public", "text").split("Resources:\n", 1)[1].split("\n\n", 1)[0]
+    assert changes.splitlines()[1] == "  Reds: Money 30 -> 6 (-24), Manpower 40 -> 32 (-8), VP -5"

@@ -192,9 +192,12 @@ def changes(data: GameData, before: dict[str, Any] | None, after: dict[str, Any]
         b, a = before.get(key) or {}, after.get(key) or {}
         for fid in sorted(set(a) | set(b)):
             if b.get(fid) != a.get(fid):
+                change = (a.get(fid) or 0) - (b.get(fid) or 0)
+                text = (f"{title} {a.get(fid)}" if b.get(fid) is None else
+                        f"{title} {b.get(fid)} -> {a.get(fid)} ({change:+d})")
                 resources.append({"faction": names.get(fid, fid), "what": title,
-                                  "before": b.get(fid), "after": a.get(fid),
-                                  "change": (a.get(fid) or 0) - (b.get(fid) or 0)})
+                                  "before": b.get(fid), "after": a.get(fid), "change": change,
+                                  "text": text})
     return {"control": control, "resources": resources}
 
 
