@@ -198,10 +198,9 @@ def _secrets_lines(shown: dict[str, Any]) -> list[str]:
     then one line for each value already public."""
     import textwrap
 
-    from pbem.campaign import Campaign
     from pbem.reports.render import render_hand
 
-    folder = Campaign.open(OPTS.directory).data.folder
+    folder = shown["game_folder"]
     lines: list[str] = []
     for owner, held in shown["hands"].items():
         drawn = render_hand(folder, held)

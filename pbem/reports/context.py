@@ -193,7 +193,7 @@ def own_secrets(root: Path, identities: list[str]) -> dict[str, Any]:
         if parts["hand"]:
             hands[owner] = parts["hand"]
         sealed_now += parts["secrets"]
-    return {"hands": hands, "sealed": sealed_now,
+    return {"hands": hands, "sealed": sealed_now, "game_folder": data.folder,
             "public": [i for i in items if i["revealed_at"] is not None],
             "failed": [i for i in items if not i["verified"]], "count": len(items)}
 

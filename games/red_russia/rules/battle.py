@@ -48,15 +48,12 @@ def trotsky_distracted(b: Board, state: State, events: list[Event]) -> Event | N
     if (state.get("flags") or {}).get("trotsky_distracted") == state["turn"]:
         return None
     work = state
-    for e in [None, *events]:
-        if e is not None and e["type"] == "moved":
-            movers = set(e["units"])
-            for rival in RIVALS:
-                met = _met_on_the_way(work, e["path"], movers, rival)
+    for e in [None, *events]:  # None: the position as the phase begins
+        if e is not None:
+            for rival in RIVALS if e["type"] == "moved" else ():
+                met = _met_on_the_way(work, e["path"], set(e["units"]), rival)
                 if met:
                     return {"type": "trotsky_distracted", "with": rival, "zone": met}
-            work = apply_with(b, work, e)
-        elif e is not None:
             work = apply_with(b, work, e)
         where = _on_map(work, "trotsky")
         for rival in RIVALS:
