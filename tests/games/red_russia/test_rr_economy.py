@@ -596,9 +596,11 @@ def test_13_2_16_2_north_asia_defeated_leaves_reval_to_its_home_owner(taken_once
                                                                        reverts_to: str | None) -> None:
     # 16.2: a defeated faction's zones revert to their home owner; its own home zones to nobody
     events_ = importlib.import_module("pbem_game_red_russia.events")
-    state = position({}, control={"Reval": "north"})
+    state = position({}, control={"Reval": "north", "Brest-Litovsk": "north"})
     if taken_once:
         state["flags"]["reval_baltic"] = True
     after = clone(state)
     events_.APPLY["defeated"](board_rules.board(econ()), after, {"type": "defeated", "faction": "north"})
     assert after["control"]["Reval"] == reverts_to
+    # a zone that is nobody's home goes to nobody
+    assert after["control"]["Brest-Litovsk"] is None

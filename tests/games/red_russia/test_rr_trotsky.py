@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from position import data, orders, position
+import pytest
+from position import GAME, data, orders, position
 from position import standing as standing_
 from test_rr_combat_mutants import run
 
@@ -121,3 +122,9 @@ def test_10_83_the_red_turns_company_does_not_follow_trotsky_into_a_white_turn()
     events, _, _ = run(state, body, [1] * 5 + [1] * 9 + [1, 1])
     first = next(e for e in events if e["type"] == "combat_round")
     assert first["dice"]["def"] == [{"what": "units", "count": 9, "hit": 6, "values": [1] * 9, "hits": 0}]
+
+
+def test_10_83_only_stalin_or_lenin_distract_trotsky() -> None:
+    state = position({"trotsky": "Moscow", "budyonny": "Moscow"})
+    with pytest.raises(ValueError, match="10.83 names Stalin and Lenin, not 'budyonny'"):
+        GAME.apply(data(), state, {"type": "trotsky_distracted", "with": "budyonny", "zone": "Moscow"})

@@ -125,6 +125,13 @@ def test_10_8_1_every_white_faction_named_has_a_point_and_only_whites_may_be_nam
     both = GAME.apply(data(), state, {"type": "lenin_killed", "manpower": 0, "money": 0,
                                       "by": ["north", "south"]})
     assert gained(state, both) == {"north": 1, "south": 1}
+    every = GAME.apply(data(), state, {"type": "lenin_killed", "manpower": 0, "money": 0,
+                                       "by": ["north", "siberian", "south"]})
+    assert gained(state, every) == {"north": 1, "siberian": 1, "south": 1}
+    # 6.4 the Reds' manpower and money stop at zero
+    poor = {**state, "manpower": {**state["manpower"], "red": 1}, "money": {**state["money"], "red": 2}}
+    after = GAME.apply(data(), poor, {"type": "lenin_killed", "manpower": 3, "money": 2, "by": []})
+    assert (after["manpower"]["red"], after["money"]["red"]) == (0, 0)
     with pytest.raises(ValueError, match="White factions only"):
         GAME.apply(data(), state, {"type": "lenin_killed", "manpower": 0, "money": 0, "by": ["red"]})
     # a log written before the point was recorded: no "by", no White point
