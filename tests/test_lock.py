@@ -8,8 +8,6 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,26 +53,67 @@ def test_released_whatever_ends_the_block(path: Path) -> None:
     assert not busy(path, exclusive=True)
 
 
-def test_the_wait_lasts_its_whole_time_then_gives_up(path: Path) -> None:
+class Clock:
+    """pbem.lock's clock and sleep, faked: a wait takes no real time, and what the lock does
+    while it waits is counted instead of timed."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(lock.time, "monotonic", fake.monotonic)
+    monkeypatch.setattr(lock.time, "sleep", fake.sleep)
+    return fake
+
+
+def test_the_wait_lasts_its_whole_time_then_gives_up(path: Path, clock: Clock) -> None:
     told: list[float] = []
     with lock.hold(path, exclusive=True, wait=0):
-        started = time.monotonic()
         with pytest.raises(lock.Held, match=str(path)):
-            with lock.hold(path, exclusive=False, wait=0.3, on_wait=lambda: told.append(1)):
+            with lock.hold(path, exclusive=False, wait=0.3, on_wait=lambda: told.append(clock.now)):
                 pass
-        waited = time.monotonic() - started
-        assert waited >= 0.3
-        # and no longer: SQLite is asked not to wait on its own (it would add a second, or
-        # more, to every try); a wide margin, for a loaded machine
-        assert waited < 1.8
+        # tried every POLL seconds until the deadline had passed, and not a moment more
+        assert clock.now >= 1000.3
+        assert clock.now - lock.POLL < 1000.3  # its last sleep was needed
+        assert set(clock.sleeps) == {lock.POLL}
+        clock.sleeps.clear()
         with pytest.raises(lock.Held, match=str(path)):
             with lock.hold(path, exclusive=False, wait=0, on_wait=lambda: told.append(0)):
                 pass
-    assert told == [1]  # told once, before waiting, and not when told not to wait
+        assert clock.sleeps == []
+    assert told == [1000.0]  # told once, before waiting, and not when told not to wait
     told.clear()
     with lock.hold(path, exclusive=False, wait=5, on_wait=lambda: told.append(1)):
         pass
-    assert told == []  # free: no wait, no progress line
+    assert told == [] and clock.sleeps == []  # free: no wait, no progress line
+
+
+def test_sqlite_is_asked_not_to_wait_on_its_own(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waiting is pbem's, so that it ends on time: SQLite's own busy handler would add
+    its timeout (5 s by default) to every try."""
+    made: list[dict[str, Any]] = []
+    connect = sqlite3.connect
+
+    def recording(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        made.append(kwargs)
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(lock.sqlite3, "connect", recording)
+    for exclusive in (True, False):
+        with lock.hold(path, exclusive=exclusive, wait=1):
+            pass
+    assert [m.get("timeout") for m in made] == [0, 0]
 
 
 HOLDER = """
@@ -145,10 +184,18 @@ def test_a_waiting_writer_gets_the_lock_when_the_other_ends(path: Path,
                                                             holder: Callable[..., Any]) -> None:
     proc = holder("read")
     waited: list[int] = []
-    # the reader ends once the writer has begun to wait (its progress call), not before
-    with lock.hold(path, exclusive=True, wait=60,
-                   on_wait=lambda: (waited.append(1), threading.Timer(0.2, end, [proc]).start())):
-        assert proc.returncode == 0  # it had ended: the lock came with its end
+
+    def reader_ends() -> None:
+        """Once the writer has begun to wait (its progress call), and not before: the
+        reader is told to end; the writer's own tries see the lock come free."""
+        waited.append(1)
+        assert proc.stdin is not None
+        proc.stdin.write("end\n")
+        proc.stdin.close()
+
+    with lock.hold(path, exclusive=True, wait=120, on_wait=reader_ends):
+        # the lock came with the reader's end: the process has ended (or is ending), cleanly
+        assert proc.wait(timeout=60) == 0
         assert busy(path, exclusive=False)
     assert waited == [1]
 
@@ -190,15 +237,14 @@ def test_a_lock_file_that_is_not_one(path: Path, exclusive: bool) -> None:
 
 
 @pytest.mark.parametrize("exclusive", [True, False])
-def test_a_folder_in_the_lock_files_place(tmp_path: Path, exclusive: bool) -> None:
+def test_a_folder_in_the_lock_files_place(tmp_path: Path, exclusive: bool, clock: Clock) -> None:
     """Not a busy lock, so no waiting: told at once, even with time to wait."""
     folder = tmp_path / "lock"
     folder.mkdir()
-    started = time.monotonic()
     with pytest.raises(lock.Unusable, match=f"{folder}: unable to open database file"):
         with lock.hold(folder, exclusive=exclusive, wait=5):
             pass
-    assert time.monotonic() - started < 5
+    assert clock.sleeps == []
     assert list(folder.iterdir()) == []
 
 
