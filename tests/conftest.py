@@ -7,8 +7,10 @@ test git identity, so nothing touches the real home directory (an autouse fixtur
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder with a short path, for unix sockets (107 bytes at most): a test's own
+    tmp_path is longer under pytest-xdist."""
+    folder = Path(tempfile.mkdtemp(prefix="pbem-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -366,7 +366,7 @@ def mail_source(kind: str, mails: list[EmailMessage], tmp_path: Path,
 
 
 @pytest.fixture
-def imap(tmp_path: Path) -> Iterator[Callable[[], Any]]:
+def imap(tmp_path: Path, short_tmp: Path) -> Iterator[Callable[[], Any]]:
     """Starts, when asked, a private dovecot on 127.0.0.1 (tests/test_mail_servers.py)."""
     from test_mail_servers import (
         PASSWORD,
@@ -384,7 +384,7 @@ def imap(tmp_path: Path) -> Iterator[Callable[[], Any]]:
         binary = dovecot_binary()
         folder = tmp_path / "dovecot"
         port = free_port()
-        conf = dovecot_conf(folder, port, None)
+        conf = dovecot_conf(folder, port, None, short_tmp)
         procs.append(subprocess.Popen([binary, "-F", "-c", str(conf)],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT))
         wait_for_port(port, procs[-1], "dovecot", folder / "dovecot.log")

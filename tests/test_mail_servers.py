@@ -129,9 +129,11 @@ class Dovecot:
         return client
 
 
-def dovecot_conf(folder: Path, port: int, tls: tuple[Path, Path] | None) -> Path:
+def dovecot_conf(folder: Path, port: int, tls: tuple[Path, Path] | None, run: Path) -> Path:
+    """`run` is dovecot's base_dir, where its unix sockets are: a folder with a short path
+    (a socket's path has at most 107 bytes, and a test's own folder may be longer)."""
     internal, group, login, mail_user = dovecot_users()
-    for sub in ("run", "state", "home"):
+    for sub in ("state", "home"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     home = folder / "home" / USER
     home.mkdir()
@@ -150,7 +152,7 @@ def dovecot_conf(folder: Path, port: int, tls: tuple[Path, Path] | None) -> Path
     lines = [
         "protocols = imap",
         "listen = 127.0.0.1",
-        f"base_dir = {folder / 'run'}",
+        f"base_dir = {run}",
         f"state_dir = {folder / 'state'}",
         f"log_path = {folder / 'dovecot.log'}",
         *ssl_lines,
@@ -194,7 +196,7 @@ def dovecot_conf(folder: Path, port: int, tls: tuple[Path, Path] | None) -> Path
 
 
 @pytest.fixture(params=["plain", "starttls"])
-def dovecot(request: pytest.FixtureRequest, tmp_path: Path,
+def dovecot(request: pytest.FixtureRequest, tmp_path: Path, short_tmp: Path,
             monkeypatch: pytest.MonkeyPatch) -> Iterator[Dovecot]:
     """A private dovecot on 127.0.0.1 (a free port): one user with a plain password, mail
     in a Maildir under the test's folder; without TLS, or offering STARTTLS with a
@@ -207,7 +209,7 @@ def dovecot(request: pytest.FixtureRequest, tmp_path: Path,
         tls = self_signed(tmp_path / "tls")
         monkeypatch.setenv("SSL_CERT_FILE", str(tls[0]))
     port = free_port()
-    conf = dovecot_conf(folder, port, tls)
+    conf = dovecot_conf(folder, port, tls, short_tmp)
     out = (folder / "stdout.log").open("wb")
     proc = subprocess.Popen([binary, "-F", "-c", str(conf)], stdout=out, stderr=subprocess.STDOUT)
     try:
