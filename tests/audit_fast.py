@@ -3,10 +3,13 @@
 Mutation testing (benchmarks/mutation.py) runs the selected tests anew for every mutant,
 so a module- or session-scoped fixture that plays a campaign would be played again for
 each of ~1,750 mutants. The campaign is therefore built once per version of the code that
-builds it: the folder is named by a hash of every file of pbem/ and games/ (and of this
-file), so a change to the rules or the referee builds a new one, and it is written only
-when no mutant is active (a campaign built by a mutant is used for that run only). Each
-test gets a copy (`fresh`), so nothing a test does reaches the cached folder.
+builds it: the folder is named by a hash of every file of pbem/, of the game it plays
+(games/red_russia/), of this file and of conftest.py (whose `play` it uses), so a change to
+the referee or to Red Russia builds a new one and a change to another game does not; it is
+written only when no mutant is active (a campaign built by a mutant is used for that run
+only). The build holds a file lock, so that the workers of a parallel run (pytest-xdist)
+build it once between them. Each test gets a copy (`fresh`), so nothing a test does reaches
+the cached folder.
 
 The campaign is the one of test_audit_tamper.py (seed "tamper", every faction's key from
 --keys-dir, every file signed but Red's for setup-reduce-red), played by the bot to turn
@@ -28,13 +31,17 @@ ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTE
 UNSIGNED_PHASE = "setup-reduce-red"
 
 
+GAME = "red_russia"
+
+
 def code_key() -> str:
     """A hash of the code and data a campaign is built with."""
     import pbem
     from pbem.game import games_dir
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    for base in (Path(pbem.__file__).resolve().parent, games_dir().resolve()):
+    digest.update(Path(__file__).with_name("conftest.py").read_bytes())
+    for base in (Path(pbem.__file__).resolve().parent, (games_dir() / GAME).resolve()):
         for path in sorted(base.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
                 digest.update(path.relative_to(base).as_posix().encode() + b"\0")
@@ -52,7 +59,7 @@ def build(folder: Path) -> None:
     from pbem import api
 
     root, keys = folder / "camp", folder / "keys"
-    api.new_campaign(root, "red_russia", seed="tamper", name="camp", keys_dir=keys,
+    api.new_campaign(root, GAME, seed="tamper", name="camp", keys_dir=keys,
                      contributions=False, hot_seat=True)
     play(root, until_turn=2, phase="action", max_steps=300, unsigned=(UNSIGNED_PHASE,),
          sign={f: keys / f"{f}_ed25519" for f in ("red", "siberian", "south", "north")})
@@ -60,7 +67,16 @@ def build(folder: Path) -> None:
 
 def cached_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder holding `camp` (the campaign), `keys` and `drafts`; never change it."""
+    from filelock import FileLock
+
     cache = Path(tempfile.gettempdir()) / f"pbem-audit-fast-{code_key()}"
+    if (cache / "done").is_file():
+        return cache
+    with FileLock(f"{cache}.lock"):  # another worker may be building it: wait for it
+        return _build_once(cache, tmp_path_factory)
+
+
+def _build_once(cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     if (cache / "done").is_file():
         return cache
     folder = tmp_path_factory.mktemp("audit-fast-build")

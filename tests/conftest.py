@@ -11,15 +11,64 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+import tiers  # noqa: E402  (tests/ is on the path: conftest.py is its rootdir conftest)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+GUARD = tiers.Guard()
+
+
+# ---------------------------------------------------------------------------------------
+# the tiers: `slow` by what a test does (tests/tiers.py), checked while the tests run
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: starts a process, a server or a whole campaign (set by tests/tiers.py "
+                   "from the test's code; the inner loop is -m 'not slow')")
+    GUARD.install()
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        test = getattr(item, "obj", None)
+        if test is None or item.get_closest_marker("slow") is not None:
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        fixtures = [] if info is None else [
+            d.func for name in item.fixturenames for d in info.name2fixturedefs.get(name, ())]
+        why = tiers.why_slow(test, fixtures)
+        if why is not None:
+            item.add_marker(pytest.mark.slow(why))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    fast = item.get_closest_marker("slow") is None
+    yield from GUARD.watching(item.nodeid if fast else None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    seen = GUARD.take()
+    if not seen:
+        return
+    report = outcome.get_result()
+    told = (f"{item.nodeid} is in the fast tier, but it {seen[0]}"
+            + (f" (and {len(seen) - 1} more)" if len(seen) > 1 else "") + f". {tiers.HOW}: "
+            "add the module or name it reaches there, or mark the test @pytest.mark.slow")
+    if report.failed:
+        report.sections.append(("fast tier", told))
+    else:
+        report.outcome = "failed"
+        report.longrepr = told
 
 
 @pytest.fixture
