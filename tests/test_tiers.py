@@ -32,6 +32,7 @@ def samples() -> ModuleType:
     ("in_a_comprehension", "module subprocess"),
     ("in_a_lambda", "module subprocess"),
     ("through_a_class", "module subprocess"),
+    ("imports_a_helper_inside", "module subprocess"),
 ])
 def test_what_a_function_reaches_makes_it_slow(name: str, reached: str) -> None:
     assert tiers.Reach().slow(getattr(samples(), name)) == reached

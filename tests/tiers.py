@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import builtins
 import dis
+import importlib
+import importlib.util
 import inspect
 import socket
 import subprocess
@@ -35,7 +37,7 @@ TESTS = Path(__file__).resolve().parent
 SLOW_MODULES = (
     "subprocess", "multiprocessing", "socket", "smtplib", "imaplib", "aiosmtpd", "asyncio",
     "git", "build", "pbem.store", "pbem.campaign", "pbem.api", "pbem.audit", "pbem.demo",
-    "pbem.mail", "pbem.cli", "pbem.__main__", "_pytest.pytester",
+    "pbem.mail.loop", "pbem.cli", "pbem.__main__", "_pytest.pytester",
 )
 # what a slow test is told to be, in the error of the guard
 HOW = ("tests/tiers.py marks a test slow by the modules its code reaches (SLOW_MODULES); "
@@ -53,6 +55,21 @@ def _ours(obj: Any) -> bool:
     except TypeError:
         return False
     return source is not None and Path(source).resolve().is_relative_to(TESTS)
+
+
+def _helpers(name: str) -> object:
+    """The module `name` if it is a module of the tests (`from audit_fast import build` in a
+    fixture), imported, so that what is imported from it is followed; else None."""
+    if not name or name.startswith("."):
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None)
+    if origin is None or not Path(origin).resolve().is_relative_to(TESTS):
+        return None
+    return importlib.import_module(name)
 
 
 class Reach:
@@ -96,7 +113,8 @@ class Reach:
                 last = None
             elif ins.opname == "IMPORT_FROM":
                 full = f"{module}.{ins.argval}"
-                found = f"import {full}" if _slow_module(full) else None
+                found = (f"import {full}" if _slow_module(full)
+                         else self.slow(getattr(_helpers(module), str(ins.argval), None)))
             elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 name = str(ins.argval)
                 last = namespace.get(name, getattr(builtins, name, None))

@@ -72,6 +72,12 @@ def two() -> None:
     one()
 
 
+def imports_a_helper_inside() -> object:
+    from tiers_samples import through_a_helper
+
+    return through_a_helper
+
+
 def opaque() -> None:
     """Starts a process through names no reading can follow: only the guard sees it."""
     importlib.import_module("sub" + "process").run(["true"], check=True)
