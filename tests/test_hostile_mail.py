@@ -385,3 +385,94 @@ def test_hostile_mail_through_imap(camp: Path, tmp_path: Path, imap_server: int,
     assert not Path("/pbem-imap-x.yaml").exists() and not Path("/tmp/pbem-imap-x.yaml").exists()
     assert_good_applied(camp, result)
     assert result["left_alone"], "the server's own demo messages are named as left alone"
+
+
+# ---------------------------------------------------------------------------------------
+# mails that stopped the loop or answered with the referee's paths: each is answered once
+# with a reason that names nothing of the referee's machine, and the next mail is taken
+
+def _nested(depth: int) -> bytes:
+    """A mail of `depth` multiparts, each inside the last, with orders at the bottom."""
+    head = (b'From: Cy <cy@example.org>\nSubject: deep\nMessage-ID: <deep@example.org>\n'
+            b'MIME-Version: 1.0\n')
+    opening = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
+                       for i in range(depth))
+    bottom = (b'Content-Type: application/yaml\nContent-Disposition: attachment; '
+              b'filename="orders-south.yaml"\n\ncampaign: camp\nfaction: south\n')
+    closing = b"".join(b"\n--b%d--\n" % i for i in reversed(range(depth)))
+    return head + opening + bottom + closing
+
+
+def _long_name(camp: Path, tmp_path: Path) -> bytes:
+    msg = player_mail(CY, "long name", mid="<long-name@example.org>")
+    attach(msg, orders(camp, "south", tmp_path / "drafts").read_bytes(), "o" * 295 + ".yaml")
+    return msg.as_bytes()
+
+
+CR_LF_SUBJECT = (b'From: Cy <cy@example.org>\nSubject: =?utf-8?q?orders=0D=0ABcc:_all@example.org?=\n'
+                 b'Message-ID: <crlf@example.org>\nContent-Type: text/plain\n\n'
+                 b'campaign: camp\nturn: 0\nfaction: south\norders: []\n')
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("kind", ["3000 nested multiparts", "40 nested multiparts",
+                                  "a name of 300 characters", "a subject with CR LF"])
+def test_a_hostile_mail_is_answered_once_and_the_next_is_taken(
+        pbem: Callable[..., Result], camp: Path, tmp_path: Path, source: str, kind: str) -> None:
+    raw, mid, why = {
+        "3000 nested multiparts": (_nested(3000), "<deep@example.org>", "multiparts more than 10 deep"),
+        "40 nested multiparts": (_nested(40), "<deep@example.org>", "multiparts more than 10 deep"),
+        "a name of 300 characters": (_long_name(camp, tmp_path), "<long-name@example.org>", None),
+        "a subject with CR LF": (CR_LF_SUBJECT, "<crlf@example.org>", None),
+    }[kind]
+    result = run_inbox(pbem, camp, tmp_path / "box", source, [raw, good_mail(camp, tmp_path).as_bytes()])
+    entry = by_id(result)[mid]
+    recorded = assert_recorded(camp, mid)
+    if why is not None:
+        assert entry["outcome"] == "rejected" and any(why in p for p in entry["problems"]), entry
+    answer = reply_to(camp, mid)
+    for place in (str(tmp_path), tempfile.gettempdir(), str(Path.home()), str(camp)):
+        assert place not in answer and place not in json.dumps(recorded), place
+    assert "Error" not in answer or "Errno" not in answer
+    assert_good_applied(camp, result)
+    for record in journal(camp)["messages"]:  # every answer is a valid message
+        msg = parse(camp / ".pbem" / "outbox" / record["file"])
+        assert not msg.defects and all("\r" not in v and "\n" not in v for v in msg.values())
+
+
+def test_a_mail_that_makes_pbem_fail_is_kept_answered_once_and_never_taken_again(
+        pbem: Callable[..., Result], camp: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.mail import loop
+
+    secret_place = str(tmp_path / "the-referees-machine")
+
+    def failing(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise OSError(f"[Errno 36] File name too long: '{secret_place}/x.yaml'")
+
+    south = player_mail(CY, "south orders", mid="<fails@example.org>")
+    attach(south, orders(camp, "south", tmp_path / "drafts").read_bytes(), "orders-south.yaml")
+    raw = south.as_bytes()
+    with monkeypatch.context() as patch:
+        patch.setattr(loop, "_take", failing)
+        result = run_inbox(pbem, camp, tmp_path / "box", "maildir", [raw])
+    entry = by_id(result)["<fails@example.org>"]
+    assert entry["outcome"] == "rejected" and entry["problems"] == [loop.CRASHED]
+    answer = reply_to(camp, "<fails@example.org>")
+    assert loop.CRASHED in answer and secret_place not in answer and "Errno" not in answer
+    kept = camp / entry["quarantine"]
+    assert entry["quarantine"].startswith(".pbem/quarantine/") and kept.read_bytes() == raw
+    told = kept.with_suffix(".txt").read_text()
+    assert "<fails@example.org>" in told and secret_place in told and "Traceback" in told
+    # the next run finds it recorded: not taken again, not answered again
+    again = run_inbox(pbem, camp, tmp_path / "box2", "maildir", [raw, good_mail(camp, tmp_path).as_bytes()])
+    assert by_id(again)["<fails@example.org>"]["outcome"] == "duplicate"
+    assert len([r for r in journal(camp)["messages"] if r.get("in_reply_to") == "<fails@example.org>"]) == 1
+    assert_good_applied(camp, again)
+
+
+def test_a_mail_too_deep_to_read_is_kept_as_it_came(pbem: Callable[..., Result], camp: Path,
+                                                    tmp_path: Path) -> None:
+    raw = _nested(3000)
+    entry = by_id(run_inbox(pbem, camp, tmp_path / "box", "mbox", [raw]))["<deep@example.org>"]
+    assert (camp / entry["quarantine"]).read_bytes().replace(b"\r\n", b"\n") == raw
+    assert not (camp / entry["quarantine"]).with_suffix(".txt").exists()  # no crash: no details

@@ -40,6 +40,7 @@ import hashlib
 import re
 import shutil
 import tempfile
+import traceback
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,10 @@ if TYPE_CHECKING:  # pbem.mail.transport (smtplib, imaplib, mailbox) loads only 
     from pbem.mail import transport as m  # so that `pbem status` stays quick with deadlines set
 
 INBOX = "inbox.yaml"
+QUARANTINE = "quarantine"  # .pbem/quarantine/: the mails pbem could not read or handle
+# the answer to a mail that made pbem fail: it names nothing of the referee's machine
+CRASHED = ("pbem could not handle this mail (an error in pbem itself); nothing was recorded. "
+           "The referee has the mail and the details")
 
 
 # ---------------------------------------------------------------------------------------
@@ -448,7 +453,9 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     left_alone: list[dict[str, Any]] = []
     with m.file_lock(campaign.private / "inbox.lock"):
         seen = record.load()
-        for msg in messages:
+        for raw in messages:
+            msg = m.parse(raw)  # each mail on its own: none can stop the others
+            crash: str | None = None
             try:
                 incoming = m.extract(msg)
             except Exception as exc:  # a malformed mail: recorded, never a stop
@@ -481,9 +488,11 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                                 "resolved": landed["resolved"] + done["resolved"]}
             except Busy:
                 raise
-            except Exception as exc:
-                done = _failed(incoming, now, f"pbem could not handle this mail: "
-                               f"{type(exc).__name__}: {exc}")
+            except Exception:
+                crash = traceback.format_exc()
+                done = _failed(incoming, now, CRASHED)
+            if crash is not None or incoming.unreadable:
+                done["quarantine"] = _quarantine(campaign, incoming.message_id, raw, crash)
             try:
                 done["reply"] = _reply(campaign, box, msg, incoming, done, now)
             except Exception as exc:  # the answer is lost, not the record of the orders
@@ -501,6 +510,22 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         "ignored": len(left_alone),
         "left_alone": left_alone,  # each named: Message-ID, sender, subject and why
     }
+
+
+def _quarantine(campaign: Campaign, message_id: str, raw: bytes, crash: str | None) -> str:
+    """Keep a mail pbem could not read or handle where the referee can read it
+    (.pbem/quarantine/NAME.eml, and what went wrong in NAME.txt beside it); returns its path
+    in the campaign folder. The inbox record says the mail was rejected, so it is never
+    taken again."""
+    folder = campaign.private / QUARANTINE
+    folder.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:16]
+    kept = folder / f".{name}.eml.tmp"
+    kept.write_bytes(raw)
+    kept.replace(folder / f"{name}.eml")
+    if crash is not None:
+        yamlio.write_atomic(folder / f"{name}.txt", f"Message-ID: {message_id}\n\n{crash}")
+    return f"{PRIVATE}/{QUARANTINE}/{name}.eml"
 
 
 def _digests(incoming: m.Incoming) -> dict[str, list[str]]:

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import contextlib
 import email
+import email.errors
+import email.parser
 import email.policy
 import email.utils
 import hashlib
@@ -58,7 +60,11 @@ TIMEOUT = 30.0
 ORDERS_SUFFIXES = (".yaml", ".yml")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 LOCAL = ("127.0.0.1", "localhost", "::1")  # where a password may travel unencrypted
+# The limits on a mail that arrives (README.md, "Mail a referee cannot take"): what is past
+# them is refused, answered with the limit, and the mail kept for the referee.
 MAX_PARTS = 20  # orders files and signatures in one mail; more is not a player's mail
+MAX_DEPTH = 10  # multiparts inside multiparts; a mail program nests three or four
+MAX_NAME = 100  # characters of an attachment's name that pbem keeps (its suffix kept)
 # Headers are not folded below RFC 5322's 998 characters: Python folds a long Subject that
 # starts with "[campaign]" onto a line of its own, which reads back with a leading space.
 POLICY = email.policy.default.clone(max_line_length=998)
@@ -142,20 +148,22 @@ def build(
     headers: dict[str, str] | None = None,
     when: datetime | None = None,
 ) -> EmailMessage:
-    """One message: text (and HTML as multipart/alternative), attachments, threading headers."""
+    """One message: text (and HTML as multipart/alternative), attachments, threading headers.
+    Every header value is made one line (`one_line`): a subject or a Message-ID that came in
+    a player's mail may carry a CR or LF, which would add a header or fail the answer."""
     msg = EmailMessage(policy=POLICY)
-    msg["From"] = email.utils.formataddr(sender)
-    msg["To"] = email.utils.formataddr(to)
-    msg["Subject"] = subject
+    msg["From"] = email.utils.formataddr((one_line(sender[0]), one_line(sender[1])))
+    msg["To"] = email.utils.formataddr((one_line(to[0]), one_line(to[1])))
+    msg["Subject"] = one_line(subject)
     msg["Date"] = email.utils.format_datetime(when or now_utc())
-    msg["Message-ID"] = email.utils.make_msgid("pbem", domain=_domain(sender[1]))
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    refs = [r for r in (references or []) if r]
+    msg["Message-ID"] = email.utils.make_msgid("pbem", domain=_domain(one_line(sender[1])))
+    if in_reply_to and one_line(in_reply_to):
+        msg["In-Reply-To"] = one_line(in_reply_to)
+    refs = [one_line(r) for r in (references or []) if one_line(r)]
     if refs:
         msg["References"] = " ".join(dict.fromkeys(refs))
     for key, value in (headers or {}).items():
-        msg[key] = value
+        msg[key] = one_line(value)
     # quoted-printable keeps every line short and the .eml pure ASCII whatever the report holds
     msg.set_content(text, subtype="plain", cte="quoted-printable")
     if html is not None:
@@ -165,6 +173,12 @@ def build(
         msg.add_attachment(a.text.encode("utf-8"), maintype=maintype, subtype=subtype,
                            filename=a.filename)
     return msg
+
+
+def one_line(value: str) -> str:
+    """A header value on one line: every control character (CR, LF, NUL, ...) a space, the
+    spaces around it one."""
+    return " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", str(value)).split())
 
 
 def message_id(msg: email.message.Message) -> str:
@@ -411,8 +425,9 @@ def _reason(exc: BaseException) -> str:
 # reading mail
 
 
-def read_maildir(folder: Path) -> Iterator[EmailMessage]:
-    """Every message of a Maildir (new/ and cur/), read only: flags are left as they are."""
+def read_maildir(folder: Path) -> Iterator[bytes]:
+    """Every message of a Maildir (new/ and cur/), as sent, read only: flags are left as
+    they are. (`parse` reads each, one at a time, where a bad one stops nothing.)"""
     if not (folder / "cur").is_dir() and not (folder / "new").is_dir():
         raise InputFileError(f"--maildir {folder}: not a Maildir (no cur/ or new/ inside)")
     box = mailbox.Maildir(folder, factory=None, create=False)
@@ -422,7 +437,7 @@ def read_maildir(folder: Path) -> Iterator[EmailMessage]:
                 raw = handle.read()
         except (KeyError, OSError):
             continue  # moved or deleted meanwhile (by a mail program): not ours to read now
-        yield _parse(raw)
+        yield raw
 
 
 def _delivery_order(key: str) -> tuple[int, int, int, str]:
@@ -435,15 +450,15 @@ def _delivery_order(key: str) -> tuple[int, int, int, str]:
             int(count.group(1)) if count else 0, key)
 
 
-def read_mbox(path: Path) -> Iterator[EmailMessage]:
+def read_mbox(path: Path) -> Iterator[bytes]:
     if not path.is_file():
         raise InputFileError(f"--mbox {path}: no such file")
     box = mailbox.mbox(path, factory=None, create=False)
     for key in box.keys():
-        yield _parse(box.get_bytes(key))
+        yield box.get_bytes(key)
 
 
-def read_imap(url: str, *, password: str | None = None) -> Iterator[EmailMessage]:
+def read_imap(url: str, *, password: str | None = None) -> Iterator[bytes]:
     """Every message of the folder of imap://user@host:port/FOLDER (or imaps://), fetched
     with BODY.PEEK so that nothing in the mailbox changes (not even the \\Seen flag)."""
     parts = urlsplit(url)
@@ -485,7 +500,7 @@ def read_imap(url: str, *, password: str | None = None) -> Iterator[EmailMessage
             status, data = client.uid("FETCH", uid, "(BODY.PEEK[])")
             raw = next((item[1] for item in data if isinstance(item, tuple)), None)
             if status == "OK" and isinstance(raw, bytes):
-                yield _parse(raw)
+                yield raw
     except imaplib.IMAP4.error as exc:
         raise MailError(f"--imap {where}: {_reason(exc)}") from None
     except (OSError, ssl.SSLError) as exc:
@@ -499,10 +514,39 @@ def _quote(folder: str) -> str:
     return folder if re.fullmatch(r"[A-Za-z0-9._/-]+", folder) else '"' + folder.replace('"', r'\"') + '"'
 
 
-def _parse(raw: bytes) -> EmailMessage:
-    parsed = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(parsed, EmailMessage)
-    return parsed
+class TooDeep(email.errors.MessageDefect):
+    """Multiparts nested deeper than pbem reads: the message keeps its headers only."""
+
+
+def _depth(msg: email.message.Message) -> int:
+    """How deep multiparts nest in a parsed message (1 for a message of one part), counted
+    without recursion."""
+    deepest, stack = 0, [(msg, 1)]
+    while stack:
+        part, depth = stack.pop()
+        deepest = max(deepest, depth)
+        payload = part.get_payload()
+        if part.is_multipart() and isinstance(payload, list) and depth <= MAX_DEPTH:
+            stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, email.message.Message))
+    return deepest
+
+
+def parse(raw: bytes) -> EmailMessage:
+    """The message, or, for one nested deeper than MAX_DEPTH (which Python's parser may not
+    even finish: its recursion has a limit), its headers alone with a TooDeep defect, so
+    that nothing after this ever walks such a tree."""
+    try:
+        parsed = email.message_from_bytes(raw, policy=email.policy.default)
+        if _depth(parsed) <= MAX_DEPTH:
+            assert isinstance(parsed, EmailMessage)
+            return parsed
+    except RecursionError:
+        pass
+    headers = email.parser.BytesParser(policy=email.policy.default).parsebytes(raw, headersonly=True)
+    assert isinstance(headers, EmailMessage)
+    headers.set_payload("")
+    headers.defects.append(TooDeep(f"multiparts nested more than {MAX_DEPTH} deep"))
+    return headers
 
 
 # ---------------------------------------------------------------------------------------
@@ -522,6 +566,7 @@ class Incoming:
     problems: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # orders files not taken (too big)
     date: datetime | None = None  # the Date: header (set by the sender's mail program)
+    unreadable: bool = False  # the mail itself could not be read (kept for the referee)
 
     def names(self) -> list[str]:
         """The names of the orders files of the mail, those refused included."""
@@ -607,11 +652,17 @@ def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
     mid, sender, subject = describe(msg)
     reason = " ".join(str(exc).split()) or type(exc).__name__
     return Incoming(mid, sender, subject, files=[("(unreadable)", b"")],
-                    problems=[f"the mail could not be read: {reason}"])
+                    problems=[f"the mail could not be read: {reason}"], unreadable=True)
 
 
 def _safe_name(name: str, taken: set[str]) -> str:
+    """A name to write the file under: no folder, no odd characters, at most MAX_NAME
+    characters (its suffix kept), and no other file's name in any case."""
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(name.replace("\\", "/")).name).lstrip(".") or "orders"
+    if len(base) > MAX_NAME:
+        stem, dot, ext = base.rpartition(".")
+        ext = ext[:10] if dot else ""
+        base = (stem if dot else base)[:MAX_NAME - len(ext) - len(dot)] + dot + ext
     out, n = base, 1
     while out.lower() in taken:
         n += 1
@@ -649,7 +700,14 @@ def extract(msg: EmailMessage) -> Incoming | None:
         return None  # a copy of a message pbem sent
     found = Incoming(message_id(msg), address(str(msg.get("From", ""))),
                      str(msg.get("Subject", "")), date=sent_at(msg))
+    if any(isinstance(d, TooDeep) for d in msg.defects):
+        found.unreadable = True
+        found.files.append(("(unreadable)", b""))
+        found.problems.append(f"the mail nests multiparts more than {MAX_DEPTH} deep; pbem "
+                              "reads no deeper (send the orders file as a plain attachment)")
+        return found
     taken: set[str] = set()
+    safe: dict[str, str] = {}  # an orders file's name as sent (lower case) -> as kept
     sigs: list[tuple[str, bytes]] = []
     for part in msg.walk():
         if part.is_multipart():
@@ -675,7 +733,9 @@ def extract(msg: EmailMessage) -> Incoming | None:
         if is_sig:
             sigs.append((filename or "orders.yaml.sig", raw))
         else:
-            found.files.append((_safe_name(filename or "orders.yaml", taken), raw))
+            kept = _safe_name(filename or "orders.yaml", taken)
+            safe[Path((filename or "orders.yaml").replace("\\", "/")).name.lower()] = kept
+            found.files.append((kept, raw))
     if not found.files and found.problems:
         return found  # orders files it could not take: rejected and answered, not left alone
     if not found.files:
@@ -687,9 +747,9 @@ def extract(msg: EmailMessage) -> Incoming | None:
             found.inline = True
     if not found.files:
         return None
-    names = {name.lower(): name for name, _ in found.files}
+    names = {**safe, **{name.lower(): name for name, _ in found.files}}
     for filename, raw in sigs:
-        target = names.get(Path(filename).name[: -len(".sig")].lower())
+        target = names.get(Path(filename.replace("\\", "/")).name[: -len(".sig")].lower())
         if target is None and len(found.files) == 1 and len(sigs) == 1:
             target = found.files[0][0]  # one file, one signature: they belong together
         if target is None:

@@ -1,0 +1,78 @@
+"""The parts of pbem.mail.transport that take a hostile mail apart, in-process: the depth
+of multiparts, attachment names, and the headers of an answer."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.mail import transport as m
+
+
+def nested(depth: int) -> bytes:
+    """A mail of `depth` multiparts, each inside the last, with an orders file at the bottom."""
+    head = b"From: Cy <cy@example.org>\nSubject: deep\nMessage-ID: <deep@example.org>\n"
+    opening = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
+                       for i in range(depth))
+    bottom = (b'Content-Type: application/yaml\nContent-Disposition: attachment; '
+              b'filename="orders-south.yaml"\n\ncampaign: camp\nfaction: south\n')
+    return head + opening + bottom + b"".join(b"\n--b%d--\n" % i for i in reversed(range(depth)))
+
+
+def test_multiparts_nested_to_the_limit_are_read() -> None:
+    msg = m.parse(nested(m.MAX_DEPTH - 1))  # the message and nine multiparts: ten levels
+    assert m._depth(msg) == m.MAX_DEPTH and not msg.defects
+    found = m.extract(msg)
+    assert found is not None and not found.unreadable and found.problems == []
+    assert found.files == [("orders-south.yaml", b"campaign: camp\nfaction: south\n")]
+
+
+@pytest.mark.parametrize("depth", [m.MAX_DEPTH, 3000])
+def test_multiparts_nested_past_the_limit_keep_only_the_headers(depth: int) -> None:
+    msg = m.parse(nested(depth))
+    assert [type(d) for d in msg.defects] == [m.TooDeep]
+    assert msg["From"] == "Cy <cy@example.org>" and msg.get_payload() == ""
+    found = m.extract(msg)
+    assert found is not None and found.unreadable and found.sender == "cy@example.org"
+    assert found.problems == ["the mail nests multiparts more than 10 deep; pbem reads no deeper "
+                              "(send the orders file as a plain attachment)"]
+
+
+def test_a_long_attachment_name_is_cut_keeping_its_suffix_and_its_signature() -> None:
+    msg = EmailMessage()
+    msg["From"], msg["Message-ID"] = "Cy <cy@example.org>", "<long@example.org>"
+    msg.set_content("orders attached")
+    for name in ("a" * 295 + ".yaml", "a" * 290 + "b.yaml"):
+        msg.add_attachment(b"campaign: camp\n", maintype="application", subtype="yaml", filename=name)
+        msg.add_attachment(b"sig of " + name[-6:].encode(), maintype="application",
+                           subtype="octet-stream", filename=name + ".sig")
+    found = m.extract(m.parse(msg.as_bytes()))
+    assert found is not None and found.problems == []
+    first, second = (name for name, _ in found.files)
+    assert first == "a" * (m.MAX_NAME - 5) + ".yaml" and len(first) == m.MAX_NAME
+    assert second == "a" * (m.MAX_NAME - 5) + "-2.yaml"  # the same when cut: told apart
+    assert found.signatures == {first: b"sig of a.yaml", second: b"sig of b.yaml"}
+
+
+def test_a_name_at_the_limit_is_kept_whole() -> None:
+    name = "o" * (m.MAX_NAME - 5) + ".yaml"
+    assert m._safe_name(name, set()) == name
+    assert m._safe_name("o" + name, set()) == name
+
+
+@pytest.mark.parametrize("value", ["orders\r\nBcc: all@example.org", "orders\nBcc: all@example.org",
+                                   "orders\rBcc: all@example.org", "orders\x00\x0bBcc: all@example.org"])
+def test_every_header_of_an_answer_is_one_line(value: str) -> None:
+    assert m.one_line(value) == "orders Bcc: all@example.org"
+    msg = m.build(sender=("Referee", "ref@example.org"), to=(value, "cy@example.org"),
+                  subject=f"Re: {value}", text="hello", in_reply_to=f"<{value}>",
+                  references=[f"<{value}>", "\r\n"], headers={"X-Pbem-Campaign": value})
+    raw = msg.as_bytes()
+    assert b"\nBcc:" not in raw and b"\rBcc:" not in raw
+    reread = m.parse(raw)
+    assert not reread.defects and reread["Bcc"] is None
+    assert reread["Subject"] == "Re: orders Bcc: all@example.org"
+    assert reread["In-Reply-To"] == "<orders Bcc: all@example.org>"
+    assert reread["References"] == "<orders Bcc: all@example.org>"
+    assert reread["X-Pbem-Campaign"] == "orders Bcc: all@example.org"
