@@ -18,6 +18,7 @@ from pbem import yamlio
 from pbem.campaign import (
     CONFIG,
     DORMANT_SEAT,
+    FORMAT,
     PRIVATE,
     SEAT_KEYS,
     STATE,
@@ -252,7 +253,7 @@ def new_campaign(
                 lines = made[faction]
                 factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=hot_seat)
         config: dict[str, Any] = {
-            "pbem": 1,
+            "pbem": FORMAT,
             "campaign": campaign_id,
             "game": game_id,
             "options": chosen,

@@ -264,14 +264,18 @@ class _Audit:
         """campaign.yaml says, in every commit, the game, options, keys and seats the log
         records (the `new` step, then each `seat` step); the moderator's other settings
         (deadlines, mail, absences) are free."""
-        from pbem.campaign import differences, protected
+        from pbem.campaign import differences, format_problem, protected
 
         blob = self.tree.get(CONFIG)
         if blob is None:
             self.problem(f"{CONFIG} is missing from commit {sha[:10]}")
             return
         if blob != self.config_blob[0]:  # parsed again only where a commit changed it
-            self.config_blob = (blob, protected(yamlio.load_trusted(self._blob(blob).decode("utf-8"))))
+            config = yamlio.load_trusted(self._blob(blob).decode("utf-8"))
+            wrong = format_problem(config) if isinstance(config, dict) else "not a mapping"
+            if wrong is not None:
+                self.problem(f"{CONFIG} in commit {sha[:10]}: {wrong}")
+            self.config_blob = (blob, protected(config))
         now = self.config_blob[1]
         if self.baseline is None:  # a campaign made before the log recorded its settings
             self.baseline = self.folder.state.get("settings") or now

@@ -23,6 +23,7 @@ from pbem.game import Game, GameData, Phase, clone, get_game, load_data, seating
 from pbem.log import entry_name, finish
 
 CONFIG = "campaign.yaml"
+FORMAT = 1  # the `pbem:` of campaign.yaml: the campaign format this pbem reads and writes
 # how a log entry's keys are written, for readers; hashes and signatures use canonical JSON
 ENTRY_ORDER = ("seq", "prev", "type", "turn", "phase", "faction", "factions", "summary", "reason",
                "on_behalf",
@@ -46,6 +47,18 @@ _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
 SEAT_KEYS = ("player", "email", "age", "ssh", "hotseat", "unsigned_ok", "dormant")
 # a dormant faction's seat at `pbem new`: nobody plays it yet
 DORMANT_SEAT = {"player": "nobody yet", "email": "", "hotseat": False, "dormant": True}
+
+
+def format_problem(config: dict[str, Any]) -> str | None:
+    """What is wrong with campaign.yaml's `pbem:` (the campaign format), or None. A format
+    this pbem does not know is never read as if it were its own: its meaning may differ."""
+    version = config.get("pbem")
+    if version == FORMAT and type(version) is int:
+        return None
+    return (f"pbem: {version!r} is not a campaign format this pbem knows (it reads format "
+            f"{FORMAT}); open the campaign with the pbem that made it"
+            if "pbem" in config else
+            f"no 'pbem:' campaign format (this pbem reads 'pbem: {FORMAT}')")
 
 
 def protected(config: dict[str, Any]) -> dict[str, Any]:
@@ -110,6 +123,9 @@ class Campaign:
             raise CampaignError(f"{path}: cannot be read: {exc}") from None
         if not isinstance(config, dict) or "game" not in config:
             raise CampaignError(f"{path}: not a pbem campaign file (no 'game' key)")
+        problem = format_problem(config)
+        if problem is not None:
+            raise CampaignError(f"{path}: {problem}")
         return cls(root, config)
 
     @classmethod
