@@ -338,7 +338,8 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
                               if v.get("unsigned_ok", "ssh" not in v) and not v.get("dormant")),
         # powers that enter mid-game and have no player yet
         "unseated": sorted(campaign.unseated()),
-        "hidden_draws": hidden_draws(state),  # how the set-up and the shuffles are keyed
+        # how the set-up and the shuffles are keyed
+        "hidden_draws": hidden_draws(state, contributors(campaign, state)),
     }
     if phase.over:
         out["result"] = phase.result
@@ -748,7 +749,19 @@ def _retag(campaign: Campaign) -> list[str]:
 Campaign.resume = _resume
 
 
-def resolve(root: Path, *, nmr: bool = False) -> Applied:
+def contributors(campaign: Campaign, state: dict[str, Any]) -> list[str] | None:
+    """The factions the contribution round awaited (the `new` step names them), once it is
+    resolved; None for a campaign without the round or still in it."""
+    if "contributions" not in state:
+        return None
+    return [str(f) for f in campaign.entry(1).get("contribute") or []]
+
+
+def resolve(root: Path, *, nmr: bool = False, without_salts: bool = False) -> Applied:
+    """Resolve the awaited phase; with `nmr`, factions without orders get their defaults.
+    The contribution round is never resolved without a salt unless the moderator says so
+    (`without_salts`): without every salt, the set-up would be keyed by the referee's
+    secret, which the referee could have chosen (docs/fairness.md, "Hidden draws")."""
     campaign = Campaign.open(root)
     with campaign.locked() as recovered:
         state = campaign.state()
@@ -756,6 +769,17 @@ def resolve(root: Path, *, nmr: bool = False) -> Applied:
         if phase.over:
             raise Rejected("the game is over; nothing to resolve")
         missing = [f for f in phase.awaiting if f not in state.get("pending", {})]
+        in_round = is_pre_game(state["game"])
+        if without_salts and not in_round:
+            raise UsageError(f"--without-salts is for the contribution round only; this is "
+                             f"phase {phase.name}")
+        if in_round and missing and not without_salts:
+            raise Rejected(
+                f"the contribution round still awaits the salts of {', '.join(missing)}: "
+                "nothing hidden is drawn until every salt is in. To draw the set-up without "
+                "them, say so: pbem resolve --without-salts (status, every report and the "
+                "audit will name them)")
+        nmr = nmr or without_salts
         if missing and not nmr:
             raise Rejected(
                 f"phase {phase.name} still awaits {', '.join(missing)}; "

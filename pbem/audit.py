@@ -71,6 +71,7 @@ class _Audit:
         self.baseline: dict[str, Any] | None = None  # the settings of a campaign's first commit
         self.recorded_settings: dict[str, Any] | None = None  # as the log stands at HEAD
         self.entries: list[dict[str, Any]] = []  # each step's SKELETON
+        self.contributors: list[str] | None = None  # the factions the contribution round awaited
         self.blob_of: dict[int, str] = {}  # seq -> the blob id of its entry
         self.hashes: dict[int, str] = {}  # seq -> the hash of its entry (log.entry_hash)
         self.last_seed: bytes | None = None  # the anchor, then each published batch seed
@@ -246,10 +247,15 @@ class _Audit:
                 self.problem(f"tag {tag} names a turn that no step of the log began")
 
     def result(self) -> dict[str, Any]:
+        from pbem.contributions import hidden_draws
+
         unopened = [what for c, what in self.sealed.items() if c not in self.opened]
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
                 "unopened": unopened, "recovered": self.campaign.recovered,
-                "corrections": corrections(self._corrected())}
+                "corrections": corrections(self._corrected()),
+                # how the hidden draws were keyed: every player should know it
+                "hidden_draws": (hidden_draws(self.folder.state, self.contributors)
+                                 if self.folder.state.get("game") is not None else None)}
 
     def _corrected(self) -> list[dict[str, Any]]:
         """The entries as `corrections` reads them. The audit keeps each entry's skeleton
@@ -340,6 +346,7 @@ class _Audit:
                                      f"{opening['node']['id']} does not match its commitment")
                     self.opened[opening["node"]["commitment"]] = opening["value"]
             elif kind == "new":
+                self.contributors = entry.get("contribute")  # the factions of the round
                 self.checked["rolls"] += len(entry.get("dice", []))  # replayed by the fold
                 self.last_seed = bytes.fromhex(entry.get("randomness", {}).get("anchor", "00"))
                 self._round(name, entry)

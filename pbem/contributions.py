@@ -78,15 +78,43 @@ WITHOUT = ("keyed by the referee's hidden secret alone: this campaign was made w
            "contribution round (pbem new --no-contributions)")
 
 
-def hidden_draws(campaign_state: dict[str, Any]) -> str:
-    """How the campaign's hidden draws are keyed, in a line for status and the reports."""
+# what is said of a campaign whose round the moderator resolved without some salts
+SHORT = ("the moderator drew the set-up without them (pbem resolve --without-salts), so "
+         "the referee's secret stood in for theirs")
+
+
+def short_of(campaign_state: dict[str, Any], contributors: list[str] | None) -> list[str]:
+    """The factions of the round (`contributors`, as the `new` step named them) whose salt is
+    not in the key of the hidden draws: the round was resolved without them."""
+    if "contributions" not in campaign_state or not contributors:
+        return []
+    return sorted(set(contributors) - set(campaign_state["contributions"]))
+
+
+def hidden_draws(campaign_state: dict[str, Any], contributors: list[str] | None = None) -> str:
+    """How the campaign's hidden draws are keyed, in a line for status, the reports and the
+    audit."""
     if is_pre_game(campaign_state.get("game")):
         return "the contribution round: nothing hidden is drawn until every salt is in"
     if without(campaign_state):
         return WITHOUT
     given = sorted(campaign_state["contributions"])
-    return ("keyed by the referee's hidden secret and the salts of "
+    text = ("keyed by the referee's hidden secret and the salts of "
             + (", ".join(given) if given else "nobody (no faction sent one)"))
+    missing = short_of(campaign_state, contributors)
+    return text + (f"; without the salts of {', '.join(missing)}: {SHORT}" if missing else "")
+
+
+def note(campaign_state: dict[str, Any], contributors: list[str] | None) -> str:
+    """What every report says of hidden draws not keyed by every player's salt ("" when
+    they are)."""
+    if without(campaign_state):
+        return f"Hidden draws (the set-up, every shuffle) are {WITHOUT}."
+    missing = short_of(campaign_state, contributors)
+    if missing:
+        return (f"Hidden draws (the set-up, every shuffle) are keyed without the salts of "
+                f"{', '.join(missing)}: {SHORT}.")
+    return ""
 
 
 class Contributing:

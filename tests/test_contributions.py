@@ -406,3 +406,95 @@ def test_the_mailed_template_of_the_round_says_sign_it_as_it_is(tmp_path: Path) 
     _play(root, tmp_path / "keys", until=(0, "setup-place"), sign=False)
     later = mailloop._template(root, "south", api.status(root), None)
     assert later is not None and "# A legal EXAMPLE written by pbem's bot" in later.text
+
+
+# ---------------------------------------------------------------------------------------
+# the round is never resolved without every salt, unless the moderator says so
+
+
+def _one_salt_in(root: Path, keys: Path, faction: str = "siberian") -> None:
+    path = root.parent / f"{faction}-contribution.yaml"
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, salts=False)))
+    api.sign(path, keys / f"{faction}_ed25519", root)
+    api.apply(root, [path])
+
+
+@pytest.mark.parametrize("given", [[], ["siberian"]])
+def test_nmr_never_resolves_the_round_without_every_salt(tmp_path: Path, given: list[str]) -> None:
+    root, keys = tmp_path / "c", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
+    for faction in given:
+        _one_salt_in(root, keys, faction)
+    before = git(root, "rev-parse", "HEAD")
+    missing = [f for f in ("north", "red", "siberian", "south") if f not in given]
+    r = run_pbem("-C", root, "resolve", "--nmr")
+    assert r.code == 1
+    assert r.err.strip() == (
+        f"Error: the contribution round still awaits the salts of {', '.join(missing)}: nothing "
+        "hidden is drawn until every salt is in. To draw the set-up without them, say so: pbem "
+        "resolve --without-salts (status, every report and the audit will name them)")
+    assert git(root, "rev-parse", "HEAD") == before and api.status(root)["phase"] == PHASE
+
+
+def test_the_round_resolved_without_some_salts_says_so_everywhere(tmp_path: Path) -> None:
+    root, keys = tmp_path / "c", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
+    _one_salt_in(root, keys)
+    r = run_pbem("-C", root, "resolve", "--without-salts")
+    assert r.code == 0, r.err
+    said = ("keyed by the referee's hidden secret and the salts of siberian; without the salts "
+            "of north, red, south: the moderator drew the set-up without them (pbem resolve "
+            "--without-salts), so the referee's secret stood in for theirs")
+    assert api.status(root)["hidden_draws"] == said
+    assert f"hidden draws: {said}" in run_pbem("-C", root, "status").out
+    from pbem.reports.render import render
+
+    for reader in ("public", "red", "siberian"):
+        text = " ".join(render(root, reader, "text").split())
+        assert ("Hidden draws (the set-up, every shuffle) are keyed without the salts of north, "
+                "red, south: the moderator drew the set-up without them") in text, reader
+    audit = run_pbem("-C", root, "audit")
+    assert audit.code == 0, audit.err
+    assert f"hidden draws: {said}" in audit.out and "audit: OK" in audit.out
+    assert api.audit(root)["hidden_draws"] == said
+
+
+def test_with_every_salt_nothing_is_said_missing(base: Path) -> None:
+    said = "keyed by the referee's hidden secret and the salts of north, red, siberian, south"
+    assert api.status(base)["hidden_draws"] == said
+    assert api.audit(base)["hidden_draws"] == said
+    from pbem.reports.render import render
+
+    assert "Hidden draws" not in render(base, "public", "text")
+
+
+def test_without_salts_is_for_the_round_only(base: Path) -> None:
+    r = run_pbem("-C", base, "resolve", "--without-salts")
+    assert r.code == 2
+    assert r.err.strip() == "Error: --without-salts is for the contribution round only; this is phase action"
+
+
+def test_the_clock_never_resolves_the_round(tmp_path: Path) -> None:
+    """`pbem tick` after the round's deadline reminds, and leaves the drawing to the
+    moderator."""
+    from datetime import timedelta
+
+    from pbem.mail import loop
+    from pbem.schedule import _parse_iso, deadline_of
+
+    root, keys = tmp_path / "c", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys,
+                     players=["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
+                              "south,north=Cy <cy@example.org>"])
+    config = yamlio.read_trusted(root / "campaign.yaml")
+    config["deadlines"] = {"hours": 24, "grace_hours": 0}
+    (root / "campaign.yaml").write_text(yamlio.dump(config))
+    _one_salt_in(root, keys)
+    due = deadline_of(Campaign.open(root))
+    assert due is not None
+    done = loop.tick(root, now=_parse_iso(due["grace_until"]) + timedelta(hours=1))
+    assert done["resolved"] == []
+    assert ("deadline passed; the contribution round still awaits the salts of north, red, "
+            "south: only the moderator may draw the set-up without them (pbem resolve "
+            "--without-salts)") in done["actions"]
+    assert api.status(root)["phase"] == PHASE

@@ -305,12 +305,16 @@ def resolve(
     nmr: Annotated[
         bool, typer.Option("--nmr", help="Resolve now: factions without orders get their default orders.")
     ] = False,
+    without_salts: Annotated[bool, typer.Option(
+        "--without-salts",
+        help="The contribution round only: draw the set-up without the salts still missing "
+             "(status, every report and the audit then name the factions).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the awaited phase now (with --nmr, defaults for the missing orders)."""
     from pbem import api
 
-    _print_applied(api.resolve(OPTS.directory, nmr=nmr), as_json)
+    _print_applied(api.resolve(OPTS.directory, nmr=nmr, without_salts=without_salts), as_json)
 
 
 @app.command()
@@ -440,6 +444,8 @@ def audit(
              f"{c['signatures']} signatures, {c['commitments']} commitments")
         if report.get("unopened"):
             _say("sealed and not yet revealed: " + ", ".join(report["unopened"]))
+        if report.get("hidden_draws"):
+            _say(f"hidden draws: {report['hidden_draws']}")
         from pbem.log import describe_correction
 
         for c in report.get("corrections", []):  # not problems, but every player should see them

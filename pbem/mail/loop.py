@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import yamlio
 from pbem.campaign import CONFIG, PRIVATE, Campaign
+from pbem.contributions import is_pre_game
 from pbem.errors import Busy, CampaignError, PbemError, Rejected, UsageError
 from pbem.schedule import (
     _iso,
@@ -351,7 +352,14 @@ def tick(root: Path, now: datetime | None = None, *, send: bool = False,
         nmr_policies(campaign)  # a bad policy is reported at every tick, not at the deadline
         if when >= _parse_iso(due["grace_until"]):
             waiting = [f for f in missing if nmr_policy(campaign, f) == "wait"]
-            if waiting:
+            if is_pre_game(campaign.state()["game"]):
+                # never drawn by the clock without every salt (docs/fairness.md)
+                result["actions"].append(
+                    f"deadline passed; the contribution round still awaits the salts of "
+                    f"{', '.join(missing)}: only the moderator may draw the set-up without "
+                    "them (pbem resolve --without-salts)")
+                result["reminded"] = remind(root, outbox=box.folder, now=when, once=True)["queued"]
+            elif waiting:
                 result["actions"].append(f"deadline passed; nmr: wait, so still waiting for "
                                          f"{', '.join(waiting)}")
                 result["reminded"] = remind(root, outbox=box.folder, now=when, once=True)["queued"]

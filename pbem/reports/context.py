@@ -23,12 +23,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import yamlio
 from pbem.contributions import PHASE as ROUND_PHASE
 from pbem.contributions import TEMPLATE_NOTE
 from pbem.errors import CryptoError, DataError, UsageError
+
+if TYPE_CHECKING:
+    from pbem.campaign import Campaign
 
 READERS = ("public", "referee")
 VERIFY = (
@@ -354,11 +357,14 @@ def _salt_note(steps: list[dict[str, Any]]) -> str:
             "bot's predictable salts only.")
 
 
-def _hidden_note(state: dict[str, Any]) -> str:
-    """A campaign made without the contribution round says so in every report."""
-    from pbem.contributions import WITHOUT, without
+def _hidden_note(campaign: Campaign) -> str:
+    """A campaign made without the contribution round, or whose round was resolved without
+    some salts, says so in every report."""
+    from pbem import api
+    from pbem.contributions import note
 
-    return f"Hidden draws (the set-up, every shuffle) are {WITHOUT}." if without(state) else ""
+    state = campaign.state()
+    return note(state, api.contributors(campaign, state))
 
 
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
@@ -501,7 +507,7 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "seq": win.after["seq"],
         "steps": steps,
         "dice_count": sum(len(s["dice"]) for s in steps),
-        "salt_note": " ".join(filter(None, [_salt_note(steps), _hidden_note(campaign.state())])),
+        "salt_note": " ".join(filter(None, [_salt_note(steps), _hidden_note(campaign)])),
         # undos (re-rolls above all) and adjustments stand out, in every reader's report
         "corrections": [describe_correction(c) for c in corrections(all_entries)
                         if c["turn"] in win.turns],
