@@ -33,6 +33,7 @@ from pbem.log import (
     GENESIS,
     after_resolve,
     after_undo,
+    after_unseal,
     entry_name,
     make_entry,
     normal,
@@ -1197,25 +1198,42 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
         if any(e["type"] == "unseal" for e in campaign.entries()):
             raise Rejected("the campaign was unsealed already")
         secret = _secret(campaign)
-        _, openings = _open_pending(campaign, state.get("pending", {}))
+        pending = state.get("pending", {})
+        # everything still sealed is published: orders not yet resolved, the files kept
+        # sealed until the turn's end, and every value the rules sealed or that orders
+        # carried in their secret part and the rules never opened (a battle never fought)
+        _, openings = _open_pending(campaign, pending)
+        files_out = _reveal_files(campaign, sealed_files(state))
         opened = _open_the_rest(campaign, list(campaign.entries()))
+        files: dict[str, str] = {}
+        for faction, opening in openings.items():  # as a resolution publishes them
+            files[pending[faction]["file"]] = opening["value"]["file"]
+            if opening["value"].get("signature"):
+                files[f"{pending[faction]['file']}.sig"] = opening["value"]["signature"]
+        for out in files_out:
+            files[out["file"]] = out["value"]["file"]
+            if out["value"].get("signature"):
+                files[f"{out['file']}.sig"] = out["value"]["signature"]
         seq = state["seq"] + 1
         summary = "unsealed: the hidden secret and every opening are published"
         entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
                            phase=phase.name, summary=summary,
                            hidden=randomness.hidden_secret(secret).hex(), revealed=openings or None,
-                           opened=opened or None)
-        campaign.write_step(entry, state, f"step {seq}: {summary}")
+                           files_revealed=files_out or None, opened=opened or None)
+        campaign.write_step(entry, after_unseal(state, entry), f"step {seq}: {summary}", extra=files)
     return {"seq": seq, "revealed": sorted(openings), **status(root, campaign)}
 
 
 def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The openings of every node the rules sealed (hands, decks) not yet published."""
+    """The openings of every node the rules sealed (hands, decks) and of every secret part
+    of orders (a battle's spending) not yet published."""
     from pbem.crypto import sealed
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
     nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
              for n in sealed.find_sealed(e.get("events") or [])}
+    nodes.update({r["secret"]["commitment"]: r["secret"] for e in entries if e["type"] == "orders"
+                  for r in recorded(e).values() if "secret" in r})
     todo = [n for c, n in nodes.items() if c not in done]
     if not todo:
         return []

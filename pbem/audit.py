@@ -338,6 +338,7 @@ class _Audit:
                 self._orders(name, entry, before, sha)
             elif kind == "unseal":
                 self._revealed(name, entry, before, sha)
+                self._files(name, entry, before, sha)
                 for opening in entry.get("opened") or []:
                     self.checked["commitments"] += 1
                     if not sealed_.check_opening(self.campaign.id, opening["node"],
@@ -812,6 +813,8 @@ def _final(root: Path, report: dict[str, Any]) -> None:
     entries = list(Campaign.open(root).entries())
     if not any(e["type"] == "unseal" for e in entries):
         problems.append("audit --final needs the campaign to be unsealed first (pbem unseal)")
+    elif report.get("unopened"):  # unseal publishes every opening: nothing may stay closed
+        problems.append("unsealed, yet still sealed: " + ", ".join(report["unopened"]))
     rolls = dice_states(entries)
     wrong = [r for r in rolls if r["state"] != "verified"]
     for r in wrong[:20]:

@@ -87,7 +87,7 @@ class Folder:
             if kind == "resolve":
                 after.update(after_resolve(before, entry))
         elif kind == "unseal":
-            after = clone(before)
+            after = after_unseal(before, entry)
         elif kind == "seat":  # a faction's player or keys changed, with a reason
             after = clone(before)
         elif kind == "undo":
@@ -204,6 +204,15 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
     if entry.get("hidden_draws"):  # the contribution round: the salts key every hidden draw
         out["contributions"] = dict(entry.get("salts", {}))
     return out
+
+
+def after_unseal(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """The state after `unseal`: as it was, but the orders files it published (kept sealed
+    until the turn's end, unsealed early) are no longer waiting to be."""
+    after: dict[str, Any] = clone(before)
+    if entry.get("files_revealed"):
+        after["sealed_files"] = []
+    return after
 
 
 def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
