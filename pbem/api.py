@@ -579,6 +579,19 @@ def referee_secrets(campaign: Campaign, secret: bytes,
                           randomness.hidden_draw_key(secret, contributions))
 
 
+def _published(pending: dict[str, Any], revealed: dict[str, Any],
+               files_out: list[dict[str, Any]]) -> dict[str, str]:
+    """The orders files, as received, that a step publishes: those of the sealed orders it
+    reveals and those kept sealed until the turn's end (each with its .sig)."""
+    files: dict[str, str] = {}
+    shown = [(pending[f]["file"], o["value"]) for f, o in revealed.items()]
+    for path, value in shown + [(out["file"], out["value"]) for out in files_out]:
+        files[path] = value["file"]
+        if value.get("signature"):
+            files[f"{path}.sig"] = value["signature"]
+    return files
+
+
 def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from pbem.crypto import sealed
 
@@ -699,16 +712,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             events=events, dice=[r._asdict() for r in rng.rolls],
         )
         tag = f"turn-{after.turn:04d}" if after.turn != phase.turn else None
-        files = dict(seated_files)
-        for faction, opening in revealed.items():  # the orders files as received, now public
-            stored = pending[faction]["file"]
-            files[stored] = opening["value"]["file"]
-            if opening["value"].get("signature"):
-                files[f"{stored}.sig"] = opening["value"]["signature"]
-        for out in files_out:
-            files[out["file"]] = out["value"]["file"]
-            if out["value"].get("signature"):
-                files[f"{out['file']}.sig"] = out["value"]["signature"]
+        files = {**seated_files, **_published(pending, revealed, files_out)}
         campaign.write_step(entry, {**seated_state, "game": new_game, **after_resolve(state, entry)},
                             f"step {seq}: {summary}", extra=files, tag=tag)
         state = campaign.state()
@@ -1205,15 +1209,7 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
         _, openings = _open_pending(campaign, pending)
         files_out = _reveal_files(campaign, sealed_files(state))
         opened = _open_the_rest(campaign, list(campaign.entries()))
-        files: dict[str, str] = {}
-        for faction, opening in openings.items():  # as a resolution publishes them
-            files[pending[faction]["file"]] = opening["value"]["file"]
-            if opening["value"].get("signature"):
-                files[f"{pending[faction]['file']}.sig"] = opening["value"]["signature"]
-        for out in files_out:
-            files[out["file"]] = out["value"]["file"]
-            if out["value"].get("signature"):
-                files[f"{out['file']}.sig"] = out["value"]["signature"]
+        files = _published(pending, openings, files_out)
         seq = state["seq"] + 1
         summary = "unsealed: the hidden secret and every opening are published"
         entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
