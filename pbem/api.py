@@ -1047,16 +1047,21 @@ class Signed:
     signature: Path
     salts: dict[str, str] = field(default_factory=dict)  # faction -> "added" | a note
     notes: list[str] = field(default_factory=list)
+    key_of: list[str] | None = None  # the factions whose key it is (None: no campaign here)
+    no_salts: str | None = None  # why no dice salt was added, said loudly
 
 
-def sign(orders: Path, key: Path, root: Path | None = None) -> Signed:
+def sign(orders: Path, key: Path, root: Path | None = None, *, force: bool = False) -> Signed:
     """Write ORDERS.sig: an SSHSIG by `key` in the pbem-orders-v1 namespace.
 
     Run in (or with -C) the player's clone of the campaign, it first adds the dice salts of
     each faction the file names, when the file has none (docs/fairness.md "Salts"): the salt
     that opens what the faction's last orders committed to, and the commitment to the next
     one, both derived from the player's own key, so nothing needs keeping and any machine
-    with that key finds the same ones. A salt written in the file is left as it is."""
+    with that key finds the same ones. A salt written in the file is left as it is.
+
+    In a clone it also says whose key it is, and refuses a key that is not the key of every
+    faction the file orders (`force`: a key the player shares with another faction)."""
     from cryptography.hazmat.primitives import serialization
 
     from pbem.crypto import sshsig
@@ -1070,6 +1075,8 @@ def sign(orders: Path, key: Path, root: Path | None = None) -> Signed:
         raise InputFileError(f"{doc.where(())}: signed orders name the log head you saw: add "
                              "'head:' with the value 'pbem status' shows (pbem bot writes it)")
     out = Signed(signature_path(orders))
+    if root is not None and (root / CONFIG).is_file():
+        _whose_key(Campaign.open(root), private, doc, key, force, out)
     raw = _stamped(orders, raw)
     doc = yamlio.load_untrusted(raw, str(orders))
     if "salt" not in doc.data and "salt_next" not in doc.data:
@@ -1078,6 +1085,29 @@ def sign(orders: Path, key: Path, root: Path | None = None) -> Signed:
         raw = _with_salts(orders, raw, doc, seed, root, out)
     yamlio.write_atomic(out.signature, sshsig.sign(private, raw, SIGNATURE_NAMESPACE))
     return out
+
+
+def _whose_key(campaign: Campaign, private: Any, doc: yamlio.Doc, key: Path, force: bool,
+               out: Signed) -> None:
+    """Which factions `private` is the key of; refused (before anything is written) when a
+    faction the file orders has another key in campaign.yaml, unless `force`."""
+    from pbem.crypto import sshsig
+
+    mine = sshsig.public_line(private.public_key()).split()[:2]
+    seats = campaign.factions()
+    out.key_of = sorted(f for f, seat in seats.items() if str(seat.get("ssh", "")).split()[:2] == mine)
+    named = doc.data.get("faction")
+    ordered = [str(f) for f in named] if isinstance(named, list) else [str(named)]
+    others = [f for f in ordered if f in seats and seats[f].get("ssh") and f not in out.key_of]
+    for faction in ordered:
+        if faction in seats and not seats[faction].get("ssh"):
+            out.notes.append(f"{faction} has no key in this campaign: its orders are checked "
+                             "by the sender's address, not by this signature")
+    if others and not force:
+        whose = ("the key of " + ", ".join(out.key_of)) if out.key_of else "the key of no faction"
+        raise Rejected(f"{key}: {whose} of this campaign, not of {', '.join(others)}, which "
+                       f"{doc.source} orders; sign with {', '.join(others)}'s key (or --force "
+                       "for a key that player shares between factions)")
 
 
 def _stamped(orders: Path, raw: bytes) -> bytes:
@@ -1109,8 +1139,9 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
     from pbem import randomness
 
     if root is None or not (root / CONFIG).is_file():
-        out.notes.append(f"no campaign in {root or '.'}: signed without dice salts of yours (run "
-                         "pbem sign in your clone of the campaign, or with -C DIR, to add them)")
+        out.no_salts = (f"no campaign in {root or '.'}: NO DICE SALT of yours was added, so this "
+                        "phase's dice mix none of yours; run pbem sign in your clone of the "
+                        "campaign (or with -C DIR) to add them")
         return raw
     campaign = Campaign.settled(root)
     state = campaign.state()

@@ -505,15 +505,18 @@ def _check_salt(checked: Checked, names: list[str],
     for faction in names:
         committed = commits.get(faction)
         salt = out[faction][0]
-        if committed is None:
+        signed = signing is not None and (not signing.draft or signature_path(checked.path).exists())
+        if salt is None and signing is not None and not bad and (committed or signed):
+            # accepted (a file signed with ssh-keygen alone, or outside a clone, has none),
+            # but said: this phase's dice then have no salt of this faction's (`pbem dice`)
+            checked.notes.append(
+                f"{doc.where(())}: no dice salt of {faction}'s: "
+                + (f"{faction} committed to one last time (salt_next); " if committed else
+                   f"this phase's dice will mix none of {faction}'s; ")
+                + "'pbem sign' in your clone adds it")
+        if committed is None or salt is None:
             continue
-        if salt is None:
-            # accepted (a file signed with ssh-keygen alone has none), but said: this phase's
-            # dice then have no salt of this faction's, which `pbem dice` shows
-            checked.notes.append(f"{doc.where(())}: no dice salt of {faction}'s: {faction} "
-                                 "committed to one last time (salt_next); 'pbem sign' in your "
-                                 "clone adds it")
-        elif salt_commitment(salt) != committed:
+        if salt_commitment(salt) != committed:
             problems.append(f"{doc.where(where[('salt', faction)])}: this salt is not the one "
                             f"{faction} committed to last time (its SHA-256 must equal that "
                             "salt_next)")

@@ -126,7 +126,8 @@ def test_one_signed_file_for_two_factions_is_one_step_and_audits_clean(
 
 def test_a_signature_by_another_key_is_refused(signed: Path, tmp_path: Path, pbem: Cli) -> None:
     both = bot_file(pbem, signed, "south,north", tmp_path / "both.yaml")
-    assert pbem("-C", signed, "sign", both, "--key", tmp_path / "keys" / "siberian_ed25519").code == 0
+    assert pbem("-C", signed, "sign", both, "--key", tmp_path / "keys" / "siberian_ed25519",
+                "--force").code == 0  # pbem sign itself refuses it without --force
     before = tree_state(signed)
     result = pbem("-C", signed, "apply", both)
     assert result.code == 1
@@ -386,7 +387,8 @@ def test_a_file_for_two_factions_arrives_by_mail(signed: Path, tmp_path: Path, p
     both = bot_file(pbem, signed, "south,north", tmp_path / "both.yaml")
     assert pbem("-C", signed, "sign", both, "--key", tmp_path / "cy_ed25519").code == 0
     forged = bot_file(pbem, signed, "south,north", tmp_path / "forged.yaml")
-    assert pbem("-C", signed, "sign", forged, "--key", tmp_path / "keys" / "red_ed25519").code == 0
+    assert pbem("-C", signed, "sign", forged, "--key", tmp_path / "keys" / "red_ed25519",
+                "--force").code == 0  # pbem sign itself refuses it without --force
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(_mail("Ann <ann@example.org>", "<forged@example.org>",
                   [forged, forged.with_name("forged.yaml.sig")]))

@@ -162,12 +162,51 @@ def test_signing_outside_a_campaign_adds_no_salt_and_says_so(
     elsewhere.mkdir()
     r = pbem("-C", elsewhere, "sign", path, "--key", _key(camp))
     assert r.code == 0, r.err
-    assert "signed without dice salts of yours" in r.err
+    assert r.err.splitlines()[0] == (
+        f"WARNING: no campaign in {elsewhere}: NO DICE SALT of yours was added, so this phase's "
+        "dice mix none of yours; run pbem sign in your clone of the campaign (or with -C DIR) "
+        "to add them")
+    assert "signed with the key of" not in r.out  # outside a clone nobody's key is known
     after = path.read_text()  # the time of signing only (ORDERS.md: which file is newer)
     assert after.startswith(before) and after[len(before):].startswith("signed: '")
     assert "salt" not in yamlio.read_trusted(path)
+    # pbem check says so too, of a signed file (of a draft, `pbem sign` will add it)
+    checked = pbem("-C", camp, "check", path)
+    assert checked.code == 0
+    assert (f"note: {path}:1: no dice salt of south's: this phase's dice will mix none of "
+            "south's; 'pbem sign' in your clone adds it") in checked.out
     # accepted all the same: that phase's dice then have no salt of South's
     assert pbem("-C", camp, "apply", path).code == 0
+
+
+def test_a_draft_without_a_salt_is_not_told_it_lacks_one(camp: Path, tmp_path: Path,
+                                                          pbem: Callable[..., Result]) -> None:
+    _play_until_south(camp, tmp_path / "bot")
+    path = tmp_path / "o.yaml"
+    assert pbem("-C", camp, "bot", SOUTH, "--out", path).code == 0
+    checked = pbem("-C", camp, "check", path)
+    assert checked.code == 0 and "no dice salt" not in checked.out
+
+
+def test_sign_says_whose_key_and_refuses_another_factions(
+        camp: Path, tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    _play_until_south(camp, tmp_path / "bot")
+    path = tmp_path / "o.yaml"
+    assert pbem("-C", camp, "bot", SOUTH, "--out", path).code == 0
+    assert pbem("keygen", "--out", tmp_path / "eve").code == 0
+    before = path.read_bytes()
+    r = pbem("-C", camp, "sign", path, "--key", tmp_path / "eve_ed25519")
+    assert r.code == 1
+    assert r.err.strip() == (f"Error: {tmp_path / 'eve_ed25519'}: the key of no faction of this "
+                             f"campaign, not of south, which {path} orders; sign with south's key "
+                             "(or --force for a key that player shares between factions)")
+    assert path.read_bytes() == before and not path.with_name("o.yaml.sig").exists()
+    forced = pbem("-C", camp, "sign", path, "--key", tmp_path / "eve_ed25519", "--force")
+    assert forced.code == 0 and "signed with a key of no faction of this campaign" in forced.out
+    assert pbem("-C", camp, "check", path).code == 1  # and the campaign refuses it, as before
+    mine = pbem("-C", camp, "sign", path, "--key", _key(camp))
+    assert mine.code == 0 and "signed with the key of south" in mine.out
+    assert pbem("-C", camp, "check", path).code == 0
 
 
 def test_a_salt_written_by_hand_is_kept(camp: Path, tmp_path: Path,

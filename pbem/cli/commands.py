@@ -148,14 +148,23 @@ def keygen(
 def sign(
     orders: Annotated[Path, typer.Argument(help="The orders file to sign.")],
     key: Annotated[Path, typer.Option("--key", help="Your OpenSSH ed25519 private key (FILE_ed25519).")],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Sign with a key that is not the key of every faction the file orders "
+                        "(a key one player shares between factions).")] = False,
 ) -> None:
     """Sign an orders file: writes ORDERS.sig, as 'ssh-keygen -Y sign -n pbem-orders-v1' does.
-    In your clone of the campaign (or with -C DIR) it first adds your dice salts to the file."""
+    In your clone of the campaign (or with -C DIR) it first adds your dice salts to the file
+    and says which faction's key it is."""
     from pbem import api
 
-    signed = api.sign(orders, key, OPTS.directory)
+    signed = api.sign(orders, key, OPTS.directory, force=force)
+    if signed.key_of is not None:
+        _say(f"signed with the key of {', '.join(signed.key_of)}" if signed.key_of
+             else "signed with a key of no faction of this campaign")
     if signed.salts:
         _say(f"added the dice salts of {', '.join(signed.salts)} to {orders}")
+    if signed.no_salts:
+        typer.echo(f"WARNING: {signed.no_salts}", err=True)
     for note in signed.notes:
         typer.echo(f"note: {note}", err=True)
     _say(f"wrote {signed.signature}")
