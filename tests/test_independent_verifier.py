@@ -23,6 +23,7 @@ from tests import verifier as v
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "verifying.md"
 SEED = "verify-doc"
+ROUND_SEED = "verify-round"  # section 12's campaign, with the contribution round
 
 
 def _orders(root: Path, step: int) -> None:
@@ -68,16 +69,43 @@ def build(root: Path) -> Path:
     return root
 
 
+def build_round(root: Path) -> Path:
+    """Section 12's campaign: the contribution round held, every faction's file of the round
+    written by the bot (so each salt is that faction's first bot salt), then `pbem unseal`."""
+    from pbem import api, yamlio
+
+    api.new_campaign(root, "red_russia", hot_seat=True, seed=ROUND_SEED, name=ROUND_SEED)
+    files = []
+    for faction in api.status(root)["awaiting"]:
+        path = root.parent / "orders" / f"round-{faction}.yaml"
+        yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="verify")))
+        files.append(path)
+    api.apply(root, files)
+    api.unseal(root, force=True)
+    return root
+
+
+def _isolated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    home = tmp_path_factory.mktemp("home")
+    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+            "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
+            "GIT_AUTHOR_EMAIL": "test@pbem.invalid", "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}
+
+
+@pytest.fixture(scope="module")
+def round_campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in _isolated(tmp_path_factory).items():
+            mp.setenv(key, value)
+        yield build_round(tmp_path_factory.mktemp("verify-round") / ROUND_SEED)
+
+
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Built once for the module, with conftest's isolation (HOME, git config, identity)."""
-    home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as mp:
-        for key, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-                           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-                           "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
-                           "GIT_AUTHOR_EMAIL": "test@pbem.invalid",
-                           "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}.items():
+        for key, value in _isolated(tmp_path_factory).items():
             mp.setenv(key, value)
         yield build(tmp_path_factory.mktemp("verify") / SEED)
 
@@ -155,8 +183,28 @@ def computed(root: Path) -> dict[str, str]:
     }
 
 
-def test_every_worked_example_of_the_document_is_what_the_verifier_computes(campaign: Path) -> None:
-    doc, got = doc_values(), computed(campaign)
+def computed_round(root: Path) -> dict[str, str]:
+    """Section 12's values, computed by the verifier's own functions from the history."""
+    e = {entry["seq"]: entry for entry in v.read_history(root).entries}
+    digest = hashlib.sha256(v.canonical_json(e[6]["salts"])).digest()
+    hidden = bytes.fromhex(e[7]["hidden"])
+    mixed = hmac.digest(hmac.digest(hidden, b"pbem-hidden-v1", "sha256"),
+                        b"pbem-hidden-mix-v1" + digest, "sha256")
+    die1 = e[6]["dice"][0]
+    assert v.die(mixed, die1["label"], die1["sides"]) == die1["value"]
+    return {
+        "round.salts.red": hashlib.sha256(f"pbem-bot-salt-v1\0{ROUND_SEED}\0red".encode()).hexdigest(),
+        "round.salts_digest": digest.hex(),
+        "round.hidden": e[7]["hidden"],
+        "round.mixed_key": mixed.hex(),
+        "round.die1.label": die1["label"],
+        "round.die1.value": str(die1["value"]),
+    }
+
+
+def test_every_worked_example_of_the_document_is_what_the_verifier_computes(
+        campaign: Path, round_campaign: Path) -> None:
+    doc, got = doc_values(), {**computed(campaign), **computed_round(round_campaign)}
     assert set(doc) == set(got), set(doc) ^ set(got)
     assert {k: got[k] for k in doc} == doc
 
@@ -183,6 +231,23 @@ def test_the_documented_values_are_those_of_the_log_itself(campaign: Path) -> No
     assert randomness.hidden_secret(api.seed_secret(SEED)).hex() == doc["unseal.hidden"]
     assert (yamlio.read_trusted(campaign / "campaign.yaml")["referee"]["ssh"]
             == doc["referee.ssh"])
+
+
+def test_the_round_of_section_12_is_as_the_log_records_it(round_campaign: Path) -> None:
+    """The steps section 12 names, and the verifier passes the campaign."""
+    from pbem import api, randomness, yamlio
+
+    doc = doc_values()
+    log = {p.name: yamlio.read_trusted(p) for p in (round_campaign / "log").glob("*.yaml")}
+    assert log["000001.yaml"]["contribute"] == ["red", "siberian", "south", "north"]
+    assert "dice" not in log["000001.yaml"]
+    assert [log[f"{n:06d}.yaml"]["type"] for n in range(2, 8)] == ["orders"] * 4 + ["resolve", "unseal"]
+    round_ = log["000006.yaml"]
+    assert round_["hidden_draws"] is True and "batch" not in round_ and "seed" not in round_
+    assert round_["salts"]["red"] == doc["round.salts.red"]
+    assert randomness.hidden_secret(api.seed_secret(ROUND_SEED)).hex() == doc["round.hidden"]
+    report = v.verify(round_campaign, deck=_deck())
+    assert not report.problems, report.problems
 
 
 # --------------------------------------------------------------------------------------
