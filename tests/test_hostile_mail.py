@@ -476,3 +476,54 @@ def test_a_mail_too_deep_to_read_is_kept_as_it_came(pbem: Callable[..., Result],
     entry = by_id(run_inbox(pbem, camp, tmp_path / "box", "mbox", [raw]))["<deep@example.org>"]
     assert (camp / entry["quarantine"]).read_bytes().replace(b"\r\n", b"\n") == raw
     assert not (camp / entry["quarantine"]).with_suffix(".txt").exists()  # no crash: no details
+
+
+# ---------------------------------------------------------------------------------------
+# unsigned orders of a hot-seat faction: only from its player's address
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_unsigned_orders_of_a_hot_seat_faction_come_only_from_its_player(
+        pbem: Callable[..., Result], camp: Path, tmp_path: Path, source: str) -> None:
+    """South may send unsigned orders (hot-seat), but only from Cy's address: Ann's are
+    refused, Cy's are taken whatever the case of the address, and a signature by South's
+    key proves the orders from any address."""
+    ann = "Ann <ann@example.org>"
+    south = orders(camp, "south", tmp_path / "drafts")
+    from_ann = player_mail(ann, "south orders", mid="<ann-south@example.org>", files=[south])
+    head = tree_state(camp)[0]
+    result = run_inbox(pbem, camp, tmp_path / "one", source, [from_ann.as_bytes()])
+    entry = by_id(result)["<ann-south@example.org>"]
+    assert entry["outcome"] == "rejected" and entry["problems"] == [
+        "orders-south.yaml: unsigned orders for south must come from its player's address; sign "
+        "them or send them from that address"], entry
+    assert tree_state(camp)[0] == head
+    replies = [r for r in journal(camp)["messages"] if r.get("in_reply_to") == "<ann-south@example.org>"]
+    assert [r["to"] for r in replies] == ["ann@example.org"]
+    # Cy, from his address in capitals: the same player
+    from_cy = player_mail("Cy <CY@Example.ORG>", "south orders", mid="<cy-south@example.org>",
+                          files=[south])
+    taken = run_inbox(pbem, camp, tmp_path / "two", source, [from_cy.as_bytes()])
+    assert by_id(taken)["<cy-south@example.org>"]["outcome"] == "accepted"
+    assert "south" in api.status(camp)["received"]
+    # North's orders signed with North's key, from Ann's address: the signature proves them
+    north = orders(camp, "north", tmp_path / "drafts2", key=tmp_path / "keys" / "north_ed25519")
+    signed = player_mail(ann, "north orders", mid="<ann-north@example.org>", files=[north])  # with its .sig
+    proved = run_inbox(pbem, camp, tmp_path / "three", source, [signed.as_bytes()])
+    assert by_id(proved)["<ann-north@example.org>"]["outcome"] == "accepted", proved
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_players_address_matches_whatever_its_case(pbem: Callable[..., Result], tmp_path: Path,
+                                                     source: str) -> None:
+    """campaign.yaml keeps an address as the moderator wrote it (Cy@Example.ORG); mail
+    programs write it as they like (cy@example.org): the same player."""
+    root = tmp_path / "camp"
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="case", name="camp",
+                     keys_dir=tmp_path / "keys", players=["south,north=Cy <Cy@Example.ORG>"])
+    south = orders(root, "south", tmp_path / "drafts")
+    mail = player_mail("Cy <cy@example.org>", "south orders", mid="<lower@example.org>", files=[south])
+    result = run_inbox(pbem, root, tmp_path / "box", source, [mail.as_bytes()])
+    assert by_id(result)["<lower@example.org>"]["outcome"] == "accepted", result
+    assert [r["to"] for r in journal(root)["messages"] if r.get("in_reply_to") == "<lower@example.org>"] \
+        == ["cy@example.org"]
