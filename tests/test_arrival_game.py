@@ -53,8 +53,10 @@ def status(cli: Cli, root: Path) -> dict[str, Any]:
     return loaded
 
 
-def orders(cli: Cli, root: Path, factions: str, key: Path, call: str = "hello") -> Path:
-    """The bot's file for `factions` with one call each, signed with `key`."""
+def orders(cli: Cli, root: Path, factions: str, key: Path, call: str = "hello", *,
+           wrong_key: bool = False) -> Path:
+    """The bot's file for `factions` with one call each, signed with `key` (with
+    `wrong_key`, a key pbem sign itself would refuse: to see the campaign refuse it)."""
     path = root.parent / f"{factions.replace(',', '+')}-{len(list(root.parent.glob('*.yaml')))}.yaml"
     ok(cli("-C", root, "bot", factions, "--out", path))
     body = yamlio.load_trusted(path.read_text())
@@ -63,7 +65,7 @@ def orders(cli: Cli, root: Path, factions: str, key: Path, call: str = "hello") 
     else:
         body["orders"] = [{"call": call}]
     yamlio.write_atomic(path, yamlio.dump(body))
-    ok(cli("-C", root, "sign", path, "--key", key))
+    ok(cli("-C", root, "sign", path, "--key", key, *(["--force"] if wrong_key else [])))
     return path
 
 
@@ -126,7 +128,7 @@ def test_a_dormant_power_has_no_seat_until_the_rules_give_it_gold_s(cli: Cli, tm
     assert git(root, "show", "--stat", "--format=", "HEAD").count(CONFIG) == 1  # with the step
 
     # Grey's orders: signed by Gold's player, not by Blue's; one file for Gold and Grey
-    wrong = orders(cli, root, "grey", keys / "blue_ed25519")
+    wrong = orders(cli, root, "grey", keys / "blue_ed25519", wrong_key=True)
     r = cli("-C", root, "apply", wrong)
     assert r.code != 0 and "signature" in r.out + r.err
     ok(cli("-C", root, "apply", orders(cli, root, "blue", keys / "blue_ed25519")))
@@ -200,7 +202,7 @@ def test_the_moderator_seats_a_power_the_rules_leave_to_them(cli: Cli, tmp_path:
     assert "grey has entered the game and has no player yet: seat it with 'pbem seat grey" in \
         ok(cli("-C", root, "status")).out
     assert not [e for e in Campaign.open(root).entries() if e.get("seats")]
-    early = orders(cli, root, "grey", keys / "gold_ed25519")
+    early = orders(cli, root, "grey", keys / "gold_ed25519", wrong_key=True)
     r = cli("-C", root, "apply", early)
     assert r.code != 0 and "grey has no player yet" in r.out + r.err
 
@@ -210,7 +212,7 @@ def test_the_moderator_seats_a_power_the_rules_leave_to_them(cli: Cli, tmp_path:
     assert status(cli, root)["unseated"] == ["pink"]
     seat = seat_of(root, "grey")
     assert (seat["player"], seat["email"]) == ("Cy", "cy@arrival.invalid")
-    r = cli("-C", root, "apply", orders(cli, root, "grey", keys / "gold_ed25519"))
+    r = cli("-C", root, "apply", orders(cli, root, "grey", keys / "gold_ed25519", wrong_key=True))
     assert r.code != 0  # Gold's key is not Grey's now
     ok(cli("-C", root, "apply", orders(cli, root, "grey", tmp_path / "cy_ed25519")))
     assert status(cli, root)["received"] == ["grey"]

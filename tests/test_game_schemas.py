@@ -272,11 +272,11 @@ def test_an_override_that_breaks_a_schema_is_refused_at_its_line_in_campaign_yam
 
 def test_a_campaign_names_its_own_campaign_yaml(tmp_path: Path) -> None:
     path, _ = _campaign_yaml(tmp_path / "camp", (
-        "campaign: camp\ngame: red_russia\noverrides:\n  units:\n    leaders: [{id: lenin}]\n"))
+        "pbem: 1\ncampaign: camp\ngame: red_russia\noverrides:\n  units:\n    leaders: [{id: lenin}]\n"))
     with pytest.raises(DataError) as caught:
         _ = Campaign.open(tmp_path / "camp").data
     assert caught.value.details == [
-        f"{path}:5: overrides.units.leaders[0]: missing key '{key}'"
+        f"{path}:6: overrides.units.leaders[0]: missing key '{key}'"
         for key in ("faction", "level", "name", "start")]
 
 

@@ -107,7 +107,9 @@ def test_a_new_player_is_seated_by_a_recorded_step_and_signs_with_their_key(
     # Bob's key no longer signs South's orders; Dan's does
     orders = tmp_path / "south.yaml"
     assert pbem("-C", camp, "bot", "south", "--out", orders).code == 0
-    assert pbem("-C", camp, "sign", orders, "--key", tmp_path / "keys" / "south_ed25519").code == 0
+    assert pbem("-C", camp, "sign", orders, "--key", tmp_path / "keys" / "south_ed25519").code == 1
+    assert pbem("-C", camp, "sign", orders, "--key", tmp_path / "keys" / "south_ed25519",
+                "--force").code == 0
     refused = pbem("-C", camp, "apply", orders)
     assert refused.code == 1 and "signature" in refused.err
     assert pbem("-C", camp, "sign", orders, "--key", tmp_path / "dan_ed25519").code == 0
