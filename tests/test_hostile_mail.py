@@ -438,6 +438,7 @@ def test_a_hostile_mail_is_answered_once_and_the_next_is_taken(
     for record in journal(camp)["messages"]:  # every answer is a valid message
         msg = parse(camp / ".pbem" / "outbox" / record["file"])
         assert not msg.defects and all("\r" not in v and "\n" not in v for v in msg.values())
+    assert api.audit(camp)["ok"]
 
 
 def test_a_mail_that_makes_pbem_fail_is_kept_answered_once_and_never_taken_again(
@@ -527,3 +528,37 @@ def test_a_players_address_matches_whatever_its_case(pbem: Callable[..., Result]
     assert by_id(result)["<lower@example.org>"]["outcome"] == "accepted", result
     assert [r["to"] for r in journal(root)["messages"] if r.get("in_reply_to") == "<lower@example.org>"] \
         == ["cy@example.org"]
+
+
+@pytest.mark.parametrize(("limits", "told"), [
+    ({"depth": 1}, "depth: expected a whole number from 2 to 50, not 1"),
+    ({"size": 2 * 1024 * 1024}, "size: expected a whole number from 1024 to 1048576, not 2097152"),
+    ({"parts": True}, "parts: expected a whole number from 1 to 500, not True"),
+    ({"files": 3}, "'files' is not a limit; choose among parts, depth, name, size"),
+    ([1, 2], "expected a mapping of parts, depth, name, size"),
+])
+def test_a_wrong_limit_stops_the_inbox_before_any_mail(pbem: Callable[..., Result], camp: Path,
+                                                       tmp_path: Path, limits: Any, told: str) -> None:
+    config = yamlio.read_trusted(camp / "campaign.yaml")
+    config["mail"] = {"limits": limits}
+    (camp / "campaign.yaml").write_text(yamlio.dump(config))
+    box = tmp_path / "Maildir"
+    mailbox.Maildir(box, create=True).add(good_mail(camp, tmp_path).as_bytes())
+    before = tree_state(camp)
+    r = pbem("-C", camp, "inbox", "--maildir", box)
+    assert r.code != 0
+    assert r.err.strip() == f"Error: {camp / 'campaign.yaml'}: mail: limits: {told}"
+    assert tree_state(camp) == before and not (camp / ".pbem" / "inbox.yaml").exists()
+
+
+def test_a_limit_set_in_the_campaign_is_applied_and_told(pbem: Callable[..., Result], camp: Path,
+                                                         tmp_path: Path) -> None:
+    config = yamlio.read_trusted(camp / "campaign.yaml")
+    config["mail"] = {"limits": {"depth": 3}}
+    (camp / "campaign.yaml").write_text(yamlio.dump(config))
+    result = run_inbox(pbem, camp, tmp_path / "box", "maildir",
+                       [_nested(3), good_mail(camp, tmp_path).as_bytes()])
+    entry = by_id(result)["<deep@example.org>"]
+    assert entry["outcome"] == "rejected" and "multiparts more than 3 deep" in entry["problems"][0]
+    assert "multiparts more than 3 deep" in reply_to(camp, "<deep@example.org>")
+    assert_good_applied(camp, result)

@@ -808,10 +808,10 @@ def test_a_malformed_mail_never_stops_the_others(camp: Path, tmp_path: Path,
     box.flush()
     real = m.extract
 
-    def extract(msg: EmailMessage) -> m.Incoming | None:
+    def extract(msg: EmailMessage, limits: m.Limits = m.Limits()) -> m.Incoming | None:
         if "explodes" in str(msg.get("Message-ID")):
             raise ValueError("a parser bug")
-        return real(msg)
+        return real(msg, limits)
 
     monkeypatch.setattr(m, "extract", extract)
     result = mailloop.inbox(camp, mbox=tmp_path / "mbox")

@@ -76,3 +76,28 @@ def test_every_header_of_an_answer_is_one_line(value: str) -> None:
     assert reread["In-Reply-To"] == "<orders Bcc: all@example.org>"
     assert reread["References"] == "<orders Bcc: all@example.org>"
     assert reread["X-Pbem-Campaign"] == "orders Bcc: all@example.org"
+
+
+def test_limits_set_lower_are_the_ones_applied() -> None:
+    limits = m.Limits(parts=2, depth=3, name=20, size=1024)
+    assert [type(d) for d in m.parse(nested(3), limits).defects] == [m.TooDeep]  # four levels
+    found = m.extract(m.parse(nested(2), limits), limits)  # three levels: read
+    assert found is not None and not found.unreadable
+    msg = EmailMessage()
+    msg["From"], msg["Message-ID"] = "Cy <cy@example.org>", "<limits@example.org>"
+    msg.set_content("orders attached")
+    for name, data in (("a" * 40 + ".yaml", b"campaign: camp\n"), ("big.yaml", b"#" * 1025),
+                       ("third.yaml", b"campaign: camp\n"), ("fourth.yaml", b"campaign: camp\n")):
+        msg.add_attachment(data, maintype="application", subtype="yaml", filename=name)
+    found = m.extract(m.parse(msg.as_bytes(), limits), limits)
+    assert found is not None
+    assert [name for name, _ in found.files] == ["a" * 15 + ".yaml", "third.yaml"]
+    assert found.refused == ["big.yaml"]
+    assert found.problems == ["big.yaml:1: file is 1025 bytes; at most 1024 are accepted",
+                              "more than 2 attachments; the rest were ignored"]
+
+
+def test_the_defaults_are_the_documented_ones() -> None:
+    assert m.Limits() == m.Limits(parts=20, depth=10, name=100, size=1024 * 1024)
+    for key, (low, high) in m.BOUNDS.items():
+        assert low <= getattr(m.Limits(), key) <= high, key

@@ -12,6 +12,8 @@ Settings in campaign.yaml (all optional):
       user: referee
       outbox: .pbem/outbox                  # relative to the campaign folder
       remote: origin                        # where `pbem publish` pushes
+      limits: {parts: 20, depth: 10, name: 100, size: 1048576}   # what `inbox` reads of a
+                                            #   mail: files, MIME depth, name length, bytes
     deadlines:
       hours: 72                             # every phase that awaits orders
       remind_hours: 24                      # reminders this long before the deadline
@@ -78,6 +80,25 @@ def settings(campaign: Campaign) -> dict[str, Any]:
     if not isinstance(found, dict):
         raise CampaignError(f"{campaign.root / 'campaign.yaml'}: 'mail:' must be a mapping")
     return found
+
+
+def limits_of(campaign: Campaign) -> m.Limits:
+    """campaign.yaml's `mail: limits:` (any of parts, depth, name, size), over the defaults;
+    a wrong one stops `pbem inbox` before any mail is read."""
+    from pbem.mail import transport as m
+
+    given = settings(campaign).get("limits") or {}
+    where = f"{campaign.root / CONFIG}: mail: limits"
+    if not isinstance(given, dict):
+        raise CampaignError(f"{where}: expected a mapping of {', '.join(m.BOUNDS)}")
+    for key, value in given.items():
+        if key not in m.BOUNDS:
+            raise CampaignError(f"{where}: {key!r} is not a limit; choose among {', '.join(m.BOUNDS)}")
+        low, high = m.BOUNDS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise CampaignError(f"{where}: {key}: expected a whole number from {low} to {high}, "
+                                f"not {value!r}")
+    return m.Limits(**given)
 
 
 def outbox_of(campaign: Campaign, outbox: Path | None = None) -> m.Outbox:
@@ -454,6 +475,7 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
 
     campaign = Campaign.settled(root)  # which is done first, before any mail is looked at
     late_policy(campaign)  # a bad setting stops here, before any mail is touched
+    limits = limits_of(campaign)
     box = outbox_of(campaign, outbox)
     record = Record(campaign.private / INBOX)
     messages = _sources(maildir, mbox, imap)
@@ -462,10 +484,10 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     with m.file_lock(campaign.private / "inbox.lock"):
         seen = record.load()
         for raw in messages:
-            msg = m.parse(raw)  # each mail on its own: none can stop the others
+            msg = m.parse(raw, limits)  # each mail on its own: none can stop the others
             crash: str | None = None
             try:
-                incoming = m.extract(msg)
+                incoming = m.extract(msg, limits)
             except Exception as exc:  # a malformed mail: recorded, never a stop
                 incoming = m.unreadable(msg, exc)
             others = incoming.campaigns() if incoming is not None else set()

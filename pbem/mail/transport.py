@@ -61,10 +61,28 @@ ORDERS_SUFFIXES = (".yaml", ".yml")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 LOCAL = ("127.0.0.1", "localhost", "::1")  # where a password may travel unencrypted
 # The limits on a mail that arrives (README.md, "Mail a referee cannot take"): what is past
-# them is refused, answered with the limit, and the mail kept for the referee.
+# them is refused, answered with the limit, and the mail kept for the referee. These are
+# the defaults; campaign.yaml's `mail: limits:` may set each (Limits, BOUNDS).
 MAX_PARTS = 20  # orders files and signatures in one mail; more is not a player's mail
 MAX_DEPTH = 10  # multiparts inside multiparts; a mail program nests three or four
 MAX_NAME = 100  # characters of an attachment's name that pbem keeps (its suffix kept)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What pbem reads of one mail: orders files and signatures (`parts`), multiparts
+    nested (`depth`), characters of an attachment's name (`name`), bytes of one file
+    (`size`)."""
+
+    parts: int = MAX_PARTS
+    depth: int = MAX_DEPTH
+    name: int = MAX_NAME
+    size: int = yamlio.MAX_BYTES
+
+
+# the range each limit may be set to: a depth past 50 risks Python's own recursion limit,
+# a file past yamlio.MAX_BYTES is refused by the YAML reader whatever the limit says
+BOUNDS = {"parts": (1, 500), "depth": (2, 50), "name": (16, 200), "size": (1024, yamlio.MAX_BYTES)}
 # Headers are not folded below RFC 5322's 998 characters: Python folds a long Subject that
 # starts with "[campaign]" onto a line of its own, which reads back with a leading space.
 POLICY = email.policy.default.clone(max_line_length=998)
@@ -518,26 +536,26 @@ class TooDeep(email.errors.MessageDefect):
     """Multiparts nested deeper than pbem reads: the message keeps its headers only."""
 
 
-def _depth(msg: email.message.Message) -> int:
+def _depth(msg: email.message.Message, limit: int = MAX_DEPTH) -> int:
     """How deep multiparts nest in a parsed message (1 for a message of one part), counted
-    without recursion."""
+    without recursion, and no further than one past `limit`."""
     deepest, stack = 0, [(msg, 1)]
     while stack:
         part, depth = stack.pop()
         deepest = max(deepest, depth)
         payload = part.get_payload()
-        if part.is_multipart() and isinstance(payload, list) and depth <= MAX_DEPTH:
+        if part.is_multipart() and isinstance(payload, list) and depth <= limit:
             stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, email.message.Message))
     return deepest
 
 
-def parse(raw: bytes) -> EmailMessage:
-    """The message, or, for one nested deeper than MAX_DEPTH (which Python's parser may not
-    even finish: its recursion has a limit), its headers alone with a TooDeep defect, so
-    that nothing after this ever walks such a tree."""
+def parse(raw: bytes, limits: Limits = Limits()) -> EmailMessage:
+    """The message, or, for one nested deeper than `limits.depth` (which Python's parser may
+    not even finish: its recursion has a limit), its headers alone with a TooDeep defect,
+    so that nothing after this ever walks such a tree."""
     try:
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
-        if _depth(parsed) <= MAX_DEPTH:
+        if _depth(parsed, limits.depth) <= limits.depth:
             assert isinstance(parsed, EmailMessage)
             return parsed
     except RecursionError:
@@ -545,7 +563,7 @@ def parse(raw: bytes) -> EmailMessage:
     headers = email.parser.BytesParser(policy=email.policy.default).parsebytes(raw, headersonly=True)
     assert isinstance(headers, EmailMessage)
     headers.set_payload("")
-    headers.defects.append(TooDeep(f"multiparts nested more than {MAX_DEPTH} deep"))
+    headers.defects.append(TooDeep(f"multiparts nested more than {limits.depth} deep"))
     return headers
 
 
@@ -655,14 +673,14 @@ def unreadable(msg: email.message.Message, exc: BaseException) -> Incoming:
                     problems=[f"the mail could not be read: {reason}"], unreadable=True)
 
 
-def _safe_name(name: str, taken: set[str]) -> str:
-    """A name to write the file under: no folder, no odd characters, at most MAX_NAME
+def _safe_name(name: str, taken: set[str], longest: int = MAX_NAME) -> str:
+    """A name to write the file under: no folder, no odd characters, at most `longest`
     characters (its suffix kept), and no other file's name in any case."""
     base = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(name.replace("\\", "/")).name).lstrip(".") or "orders"
-    if len(base) > MAX_NAME:
+    if len(base) > longest:
         stem, dot, ext = base.rpartition(".")
         ext = ext[:10] if dot else ""
-        base = (stem if dot else base)[:MAX_NAME - len(ext) - len(dot)] + dot + ext
+        base = (stem if dot else base)[:longest - len(ext) - len(dot)] + dot + ext
     out, n = base, 1
     while out.lower() in taken:
         n += 1
@@ -691,7 +709,7 @@ def inline_orders(text: str) -> str | None:
     return body if _INLINE_KEYS.search(body) else None
 
 
-def extract(msg: EmailMessage) -> Incoming | None:
+def extract(msg: EmailMessage, limits: Limits = Limits()) -> Incoming | None:
     """The orders files of a message (attachments, or inline YAML in the text), with their
     .sig attachments; None when the message carries no orders (pbem leaves it alone)."""
     if str(msg.get("Auto-Submitted", "no")).strip().lower() not in ("", "no"):
@@ -703,7 +721,7 @@ def extract(msg: EmailMessage) -> Incoming | None:
     if any(isinstance(d, TooDeep) for d in msg.defects):
         found.unreadable = True
         found.files.append(("(unreadable)", b""))
-        found.problems.append(f"the mail nests multiparts more than {MAX_DEPTH} deep; pbem "
+        found.problems.append(f"the mail nests multiparts more than {limits.depth} deep; pbem "
                               "reads no deeper (send the orders file as a plain attachment)")
         return found
     taken: set[str] = set()
@@ -719,21 +737,22 @@ def extract(msg: EmailMessage) -> Incoming | None:
         is_sig = (filename or "").lower().endswith(".sig")
         if not (is_yaml or is_sig):
             continue
-        if len(found.files) + len(sigs) >= MAX_PARTS:
-            found.problems.append(f"more than {MAX_PARTS} attachments; the rest were ignored")
+        if len(found.files) + len(sigs) >= limits.parts:
+            found.problems.append(f"more than {limits.parts} attachments; the rest were ignored")
             break
         payload = part.get_payload(decode=True)
         raw = payload if isinstance(payload, bytes) else b""
-        if len(raw) > yamlio.MAX_BYTES:
-            name = _safe_name(filename or ("orders.yaml.sig" if is_sig else "orders.yaml"), taken)
+        if len(raw) > limits.size:
+            name = _safe_name(filename or ("orders.yaml.sig" if is_sig else "orders.yaml"), taken,
+                              limits.name)
             found.problems.append(f"{name}:1: file is {len(raw)} bytes; at most "
-                                  f"{yamlio.MAX_BYTES} are accepted")
+                                  f"{limits.size} are accepted")
             found.refused.append(name)
             continue
         if is_sig:
             sigs.append((filename or "orders.yaml.sig", raw))
         else:
-            kept = _safe_name(filename or "orders.yaml", taken)
+            kept = _safe_name(filename or "orders.yaml", taken, limits.name)
             safe[Path((filename or "orders.yaml").replace("\\", "/")).name.lower()] = kept
             found.files.append((kept, raw))
     if not found.files and found.problems:
@@ -743,7 +762,8 @@ def extract(msg: EmailMessage) -> Incoming | None:
         text = body.get_content() if isinstance(body, EmailMessage) else ""
         inline = inline_orders(str(text))
         if inline is not None:
-            found.files.append((_safe_name("orders.yaml", taken), inline.encode("utf-8")))
+            found.files.append((_safe_name("orders.yaml", taken, limits.name),
+                                inline.encode("utf-8")))
             found.inline = True
     if not found.files:
         return None
