@@ -808,7 +808,7 @@ def test_a_malformed_mail_never_stops_the_others(camp: Path, tmp_path: Path,
     box.flush()
     real = m.extract
 
-    def extract(msg: EmailMessage, limits: m.Limits = m.Limits()) -> m.Incoming | None:
+    def extract(msg: EmailMessage, limits: m.Limits = m.DEFAULTS) -> m.Incoming | None:
         if "explodes" in str(msg.get("Message-ID")):
             raise ValueError("a parser bug")
         return real(msg, limits)

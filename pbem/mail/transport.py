@@ -80,6 +80,8 @@ class Limits:
     size: int = yamlio.MAX_BYTES
 
 
+DEFAULTS = Limits()
+
 # the range each limit may be set to: a depth past 50 risks Python's own recursion limit,
 # a file past yamlio.MAX_BYTES is refused by the YAML reader whatever the limit says
 BOUNDS = {"parts": (1, 500), "depth": (2, 50), "name": (16, 200), "size": (1024, yamlio.MAX_BYTES)}
@@ -549,7 +551,7 @@ def _depth(msg: email.message.Message, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def parse(raw: bytes, limits: Limits = Limits()) -> EmailMessage:
+def parse(raw: bytes, limits: Limits = DEFAULTS) -> EmailMessage:
     """The message, or, for one nested deeper than `limits.depth` (which Python's parser may
     not even finish: its recursion has a limit), its headers alone with a TooDeep defect,
     so that nothing after this ever walks such a tree."""
@@ -709,7 +711,7 @@ def inline_orders(text: str) -> str | None:
     return body if _INLINE_KEYS.search(body) else None
 
 
-def extract(msg: EmailMessage, limits: Limits = Limits()) -> Incoming | None:
+def extract(msg: EmailMessage, limits: Limits = DEFAULTS) -> Incoming | None:
     """The orders files of a message (attachments, or inline YAML in the text), with their
     .sig attachments; None when the message carries no orders (pbem leaves it alone)."""
     if str(msg.get("Auto-Submitted", "no")).strip().lower() not in ("", "no"):
