@@ -13,5 +13,11 @@
   battle, the losses to take), awaited in a phase of its own, and the step resumed with the
   answers, or the rules' default for a question nobody answered.
 
+- `hexes.Grid`: a hex map named by printed four-digit ids ("0731"), its parity stated by
+  the game: neighbours, distance, hexsides as keys for rivers and roads, zones of control,
+  and hex centres and corners for an SVG map.
+- `odds`: an odds-ratio combat results table: odds with fractions dropped in the
+  defender's favour, column shifts netted with their reasons, clamping, the die lookup.
+
 Nothing here names a game; a game passes its own apply, costs and tests in.
 """
