@@ -278,10 +278,11 @@ class _Audit:
             return
         if blob != self.config_blob[0]:  # parsed again only where a commit changed it
             config = yamlio.load_trusted(self._blob(blob).decode("utf-8"))
-            wrong = format_problem(config) if isinstance(config, dict) else "not a mapping"
+            wrong = (format_problem(config) if isinstance(config, dict)
+                     else "not a mapping of settings")
             if wrong is not None:
                 self.problem(f"{CONFIG} in commit {sha[:10]}: {wrong}")
-            self.config_blob = (blob, protected(config))
+            self.config_blob = (blob, protected(config if isinstance(config, dict) else {}))
         now = self.config_blob[1]
         if self.baseline is None:  # a campaign made before the log recorded its settings
             self.baseline = self.folder.state.get("settings") or now

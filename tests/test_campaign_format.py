@@ -72,3 +72,17 @@ def test_the_audit_names_a_commit_whose_format_it_does_not_know(
     assert r.code == 3
     assert (f"{CONFIG} in commit {bad[:10]}: pbem: 2 is not a campaign format this pbem knows "
             "(it reads format 1); open the campaign with the pbem that made it") in r.out + r.err
+
+
+def test_the_audit_names_a_commit_whose_campaign_yaml_is_no_mapping(
+        new_campaign: Callable[..., Path], pbem: Callable[..., Result]) -> None:
+    camp = new_campaign()
+    kept = (camp / CONFIG).read_text()
+    (camp / CONFIG).write_text("- pbem: 1\n- game: red_russia\n")
+    git(camp, "commit", "-qam", "a list")
+    bad = git(camp, "rev-parse", "HEAD")
+    (camp / CONFIG).write_text(kept)
+    git(camp, "commit", "-qam", "put back")
+    r = pbem("-C", camp, "audit")
+    assert r.code == 3 and "Traceback" not in r.err
+    assert f"problem: {CONFIG} in commit {bad[:10]}: not a mapping of settings" in r.err
