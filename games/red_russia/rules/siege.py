@@ -92,9 +92,15 @@ def check_sieges(
             problems.append(Problem((*path, "zone"), f"{zone} is out of play on turns 1-2 (11.0)"))
             continue
         leaders = commanded(state, zone, faction, leaders=True)
-        if "leaders" in arg:
-            leaders = [lid for j, t in enumerate(id_list(arg["leaders"]))
-                       if (lid := piece_id(b, state, t, (*path, "leaders", j), problems)) in leaders]
+        if "leaders" in arg:  # 10.2 the leaders named, each yours and there (as in an attack)
+            named = [piece_id(b, state, t, (*path, "leaders", j), problems)
+                     for j, t in enumerate(id_list(arg["leaders"]))]
+            strangers = [lid for lid in named if lid is not None and lid not in leaders]
+            for lid in strangers:
+                problems.append(Problem((*path, "leaders"), f"{lid} is not your leader in {zone}"))
+            if strangers:
+                continue
+            leaders = [lid for lid in named if lid is not None]
         free = minors.free_force(state, mine)
         if free and rounds > minors.FREE_ROUNDS:  # 12.41 two rounds, presumed paid
             problems.append(Problem((*path, "rounds"), f"minor or allied units alone besiege for "

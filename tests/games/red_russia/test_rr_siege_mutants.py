@@ -68,6 +68,8 @@ def test_9_1_every_refused_siege_order_leaves_the_next_one_checked() -> None:
          ((*SIEGE, "liberate"), "only a minor faction's home zone held by a major faction is given back "
                                 "(12.3); Ufa is not")),
         (red_ufa, {"zone": "Samara", "rounds": 1}, ((*SIEGE, "zone"), "you have no land units in Samara (9.1)")),
+        (position({"red-inf-01": "Ufa", "siberian-inf-01": "Ufa"}), {"zone": "Ufa", "rounds": 1},
+         ((*SIEGE, "zone"), "there are enemy or neutral units in Ufa; a siege needs them gone first (9.1)")),
         (position({"red-inf-01": "Riga"}, turn=2, control={"Riga": "north"}), {"zone": "Riga", "rounds": 1},
          ((*SIEGE, "zone"), "Riga is out of play on turns 1-2 (11.0)")),
         (finland(position({"finland-inf-02": "Petrograd"}, actor="south", turn=5), "south"),
@@ -76,6 +78,18 @@ def test_9_1_every_refused_siege_order_leaves_the_next_one_checked() -> None:
     ]
     for state, arg, refused in cases:
         assert siege_problems(state, arg, {"zone": "Baltic Sea", "rounds": 1}) == [refused, NEXT], arg
+
+
+def test_9_1_an_enemy_fleet_in_the_port_does_not_stop_a_siege() -> None:
+    # 9.1 "no enemy or neutral land units": a fleet in the port is no land unit
+    state = position({"red-inf-01": "Sevastopol", "south-fleet-01": "Sevastopol"},
+                     control={"Sevastopol": "south"})
+    assert siege_problems(state, {"zone": "Sevastopol", "rounds": 1}) == []
+    with_army = position({"red-inf-01": "Sevastopol", "south-fleet-01": "Sevastopol",
+                          "south-inf-01": "Sevastopol"}, control={"Sevastopol": "south"})
+    assert siege_problems(with_army, {"zone": "Sevastopol", "rounds": 1}) == [
+        ((*SIEGE, "zone"), "there are enemy or neutral units in Sevastopol; a siege needs them "
+                           "gone first (9.1)")]
 
 
 def test_9_1_a_siege_lasts_up_to_twenty_rounds() -> None:
@@ -113,9 +127,13 @@ def test_9_1_a_zone_attacked_this_phase_is_besieged_only_if_the_battle_clears_it
 def test_10_2_the_leaders_named_for_a_siege_are_checked_by_name() -> None:
     # 10.2 "a player may wish for one of his leaders not to take part": `leaders` names those who do
     state = position({"red-inf-01": "Ufa", "stalin": "Ufa", "trotsky": "Ufa", "lenin": "Moscow"})
-    # a leader elsewhere (Lenin) is left out; an unknown name is refused, by its place in the list
+    # an unknown name is refused by its place in the list; a leader elsewhere (Lenin) is
+    # refused as in an attack (it was dropped without a word)
     assert siege_problems(state, {"zone": "Ufa", "rounds": 1, "leaders": ["stalin", "nobody", "lenin"]}) == [
-        ((*SIEGE, "leaders", 1), "unknown unit or leader 'nobody'")]
+        ((*SIEGE, "leaders", 1), "unknown unit or leader 'nobody'"),
+        ((*SIEGE, "leaders"), "lenin is not your leader in Ufa")]
+    assert siege_problems(state, {"zone": "Ufa", "rounds": 1, "leaders": ["kolchak"]}) == [
+        ((*SIEGE, "leaders"), "kolchak is not your leader in Ufa")]
     assert siege_problems(state, {"zone": "Ufa", "rounds": 1, "leaders": "stalinn"}) == [
         ((*SIEGE, "leaders", 0), "unknown unit or leader 'stalinn'; did you mean 'stalin'?")]
     assert siege_problems(state, {"zone": "Ufa", "rounds": 1, "leaders": ["stalin"]}) == []
