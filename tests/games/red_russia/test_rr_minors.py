@@ -330,3 +330,36 @@ def test_13_61_the_allied_units_taken_to_attack_count_across_all_the_attacks() -
     both = orders({"attack": {"zone": "Vologda", "units": ["allied-inf-01"]}},
                   {"attack": {"zone": "Kotlas", "units": ["allied-inf-02"]}})
     assert any("13.61" in m for m in messages(state, "north", both))
+
+
+def test_12_1_13_61_13_63_why_a_faction_may_not_order_a_piece_word_for_word() -> None:
+    """The refusal names the minor's standing (12.1), the White faction that holds an
+    allied unit this turn (13.63), and the allied units granted (13.61)."""
+    state = position({"finland-inf-02": "Helsinki", "allied-fleet-04": "White Sea"}, turn=5)
+    problem = minors.command_problem
+    assert problem(state, "red", "finland-inf-02") == (
+        "finland-inf-02 belongs to finland (neutral); red does not command it (12.1)")
+    state["minors"] = {"finland": {"controller": "siberian", "until": None, "status": "active"}}
+    assert problem(state, "red", "finland-inf-02") == (
+        "finland-inf-02 belongs to finland (active under siberian); red does not command it (12.1)")
+    assert problem(state, "siberian", "finland-inf-02") is None
+    # limited control lasts its one turn (12.11): after it, neutral again
+    state["minors"] = {"finland": {"controller": "siberian", "until": 4, "status": "limited"}}
+    assert problem(state, "siberian", "finland-inf-02") == (
+        "finland-inf-02 belongs to finland (neutral); siberian does not command it (12.1)")
+    assert problem(state, "red", "allied-fleet-04") == (
+        "allied-fleet-04 is an allied unit: only a White faction uses the Allies (13.61)")
+    state["allied_used"] = {"siberian": ["allied-fleet-04"]}
+    assert problem(state, "south", "allied-fleet-04") == (
+        "allied-fleet-04 is in siberian's hands this turn (13.63)")
+    assert problem(state, "siberian", "allied-fleet-04") is None
+    state["allied_used"] = {}
+    state.pop("allied_control", None)  # nothing granted from the intervention table
+    assert problem(state, "north", "allied-fleet-04") == (
+        "allied-fleet-04 is an allied unit: north may use 0 allied unit(s) this turn, from the "
+        "foreign intervention table, and has no more to take (13.61)")
+    state["allied_control"] = {"north": 1}
+    assert problem(state, "north", "allied-fleet-04") is None
+    assert problem(state, "north", "allied-fleet-04", taking=1) == (
+        "allied-fleet-04 is an allied unit: north may use 1 allied unit(s) this turn, from the "
+        "foreign intervention table, and has no more to take (13.61)")
