@@ -363,3 +363,36 @@ def test_12_1_13_61_13_63_why_a_faction_may_not_order_a_piece_word_for_word() ->
     assert problem(state, "north", "allied-fleet-04", taking=1) == (
         "allied-fleet-04 is an allied unit: north may use 1 allied unit(s) this turn, from the "
         "foreign intervention table, and has no more to take (13.61)")
+
+
+def test_13_63_a_zone_of_the_sponsor_starts_the_count_again_and_fleets_go_anywhere() -> None:
+    b = board_rules.board(data())
+    state = state_with({"allied-inf-01": "Archangel", "allied-fleet-04": "White Sea"}, actor="north",
+                       allied_control={"north": 2},
+                       control={"Vologda": "red", "Yaroslavl": "north", "Tver": "red",
+                                "Kotlas": "red", "Vyatka": "red"})
+    # two outside, the sponsor's, two outside again: never three in a row
+    route = ["Archangel", "Vologda", "Kotlas", "Yaroslavl", "Tver", "Vyatka"]
+    assert minors.reach_problem(b, state, "north", "allied-inf-01", route) is None
+    assert minors.reach_problem(b, state, "north", "allied-inf-01", [*route, "Vologda"]) == (
+        "allied-inf-01 may not go more than 2 zones in a row outside north's control (13.63): Vologda")
+    # 13.63 limits the allied land units only: a fleet's route through ports is not counted
+    assert minors.reach_problem(b, state, "north", "allied-fleet-04", [*route, "Vologda"]) is None
+
+
+def test_13_56_a_fully_activated_poland_and_poland_from_summer_1920_go_beyond_one_zone() -> None:
+    b = board_rules.board(data())
+    route = ["Brest-Litovsk", "Minsk"]  # two zones from Poland's home zones
+    for status, turn, refused in (("limited", minors.POLAND_FULL_TURN - 1, True),
+                                  ("limited", minors.POLAND_FULL_TURN, False),
+                                  ("active", minors.POLAND_FULL_TURN - 1, False)):
+        poland = {"poland": {"status": status, "controller": "siberian", "until": turn + 1,
+                             "zones": ["Brest-Litovsk", "Warsaw", "Minsk"]}}
+        state = state_with({"poland-inf-01": "Brest-Litovsk"}, actor="siberian", minor=poland,
+                           turn=turn)
+        found = minors.reach_problem(b, state, "siberian", "poland-inf-01", route)
+        assert (found is not None) is refused, (status, turn, found)
+        if refused:
+            assert found == ("poland-inf-01 may not go more than 1 zone(s) from poland's home "
+                             "zones (13.56): Minsk")
+
