@@ -72,6 +72,8 @@ class _Audit:
         self.recorded_settings: dict[str, Any] | None = None  # as the log stands at HEAD
         self.entries: list[dict[str, Any]] = []  # each step's SKELETON
         self.contributors: list[str] | None = None  # the factions the contribution round awaited
+        # signed files naming a head their phase did not have: (the first: step, file), count
+        self.foreign_heads: tuple[str, str, int] | None = None
         self.blob_of: dict[int, str] = {}  # seq -> the blob id of its entry
         self.hashes: dict[int, str] = {}  # seq -> the hash of its entry (log.entry_hash)
         self.last_seed: bytes | None = None  # the anchor, then each published batch seed
@@ -249,6 +251,12 @@ class _Audit:
     def result(self) -> dict[str, Any]:
         from pbem.contributions import hidden_draws
 
+        if self.foreign_heads is not None:  # said once: after a rewrite every later one fails
+            name, file, count = self.foreign_heads
+            self.foreign_heads = None
+            more = f" (and {count - 1} signed file(s) after it)" if count > 1 else ""
+            self.problem(f"{name}: {file} names a log head its phase never had{more}: a signed "
+                         "file of another phase, or the history before it was rewritten")
         unopened = [what for c, what in self.sealed.items() if c not in self.opened]
         return {"ok": not self.problems, "problems": self.problems, "checked": self.checked,
                 "unopened": unopened, "recovered": self.campaign.recovered,
@@ -584,6 +592,7 @@ class _Audit:
                 self.problem(f"{name}: {record['file']} is not the orders of {faction} that "
                              "were recorded")
             self._header(name, faction, record["file"], doc.data, entry)
+            self._head(name, record, doc.data, before)
             sig_path = f"{record['file']}.sig"
             if not record.get("sig_digest") and self._at(sha, sig_path) is None:
                 continue  # unsigned (allowed for this faction when it was recorded)
@@ -648,6 +657,7 @@ class _Audit:
                         self.problem(f"{name}: the revealed orders of {faction} are not the "
                                      "signed file")
                     self._header(name, faction, record["file"], doc.data, entry)
+                    self._head(name, record, doc.data, before)
             bodies[faction] = dict(value["body"])
             if value.get("secret") is not None:
                 bodies[faction]["secret"] = value["secret"]
@@ -680,6 +690,23 @@ class _Audit:
         if wrong:
             self.problem(f"{name}: {file} is headed for another {', '.join(wrong)} than the "
                          f"step that records it (turn {entry['turn']}, {entry['phase']}, {faction})")
+
+    def _head(self, name: str, record: dict[str, Any], data: Any, before: dict[str, Any]) -> None:
+        """A signed file names the log head its player saw in its phase (`head:`), as
+        `apply` checked: one of the phase's heads, at the place the record says
+        (`head_index`). The players' signatures over their heads pin the history: one
+        rewritten under them, even with every entry signed again, leaves their heads out."""
+        if not record.get("sig_digest") or not isinstance(data, dict):
+            return  # unsigned orders name no head anything checked
+        heads = list(before.get("heads") or [])
+        head = data.get("head")
+        if head not in heads:
+            first = self.foreign_heads or (name, record["file"], 0)
+            self.foreign_heads = (first[0], first[1], first[2] + 1)
+        elif record.get("head_index") != heads.index(head):
+            self.problem(f"{name}: records head_index {record.get('head_index')!r} for "
+                         f"{record['file']}, whose head is number {heads.index(head)} of its "
+                         "phase")
 
     def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:
         found = self.game.validate(self.data, before["game"], faction, body)

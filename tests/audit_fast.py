@@ -29,6 +29,15 @@ import pytest
 ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
        "GIT_AUTHOR_EMAIL": "test@pbem.invalid", "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}
 UNSIGNED_PHASE = "setup-reduce-red"
+# what the audit says once when signed orders name heads the log no longer has: every
+# rewrite of an entry (the cheats of the tamper tests) changes the hashes of the entries
+# after it, so it follows each of them; `own` leaves it out where a test looks at the rest
+HEADS = "names a log head its phase never had"
+
+
+def own(problems: list[str]) -> list[str]:
+    """The problems a tamper caused itself, without the one that follows any rewrite."""
+    return [p for p in problems if HEADS not in p]
 
 
 GAME = "red_russia"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_fast import copy_of
+from audit_fast import copy_of, own
 from conftest import git
 from test_audit_tamper import Referee, dump_entry
 
@@ -37,9 +37,10 @@ def camp(fast_base: Path, tmp_path: Path) -> Path:
 
 
 def problems(root: Path, **kwargs: Any) -> list[str]:
+    """The audit's problems, but the one any rewrite of an entry brings (audit_fast.own)."""
     report = audit.audit(root, **kwargs)
     assert report["ok"] is (not report["problems"])
-    return list(report["problems"])
+    return own(list(report["problems"]))
 
 
 def shas(root: Path) -> list[str]:
@@ -564,7 +565,9 @@ def test_a_log_without_the_settings_in_its_first_step(camp: Path) -> None:
     del cheat.entry(1)["settings"]
     cheat.rewrite()
     report = audit.audit(camp)
-    assert report["problems"] == []
+    # made by a rewrite, every hash after step 1 changed: the heads the signed files name
+    # are its only trace (a real older log has its own); `own` leaves that one out
+    assert own(report["problems"]) == []
     assert report["checked"]["signatures"] == signatures
 
 

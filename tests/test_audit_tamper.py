@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_fast import cached_base
+from audit_fast import cached_base, own
 from conftest import git, run_pbem, tree_state
 
 from pbem import api, dice, yamlio
@@ -206,9 +206,10 @@ class Referee:
 
 
 def audit_problems(root: Path) -> list[str]:
+    """The audit's problems, but the one any rewrite of an entry brings (audit_fast.own)."""
     report = api.audit(root)
     assert not report["ok"]
-    return list(report["problems"])
+    return own(list(report["problems"]))
 
 
 def cli_audit(root: Path) -> list[str]:
@@ -216,8 +217,8 @@ def cli_audit(root: Path) -> list[str]:
     result = run_pbem("-C", root, "audit")
     assert result.code == 3, (result.code, result.out, result.err)
     assert "Traceback" not in result.err
-    return [line.removeprefix("problem: ") for line in result.err.splitlines()
-            if line.startswith("problem: ")]
+    return own([line.removeprefix("problem: ") for line in result.err.splitlines()
+                if line.startswith("problem: ")])
 
 
 def test_the_untouched_campaign_and_an_honest_rewrite_audit_clean(camp: Path) -> None:
@@ -566,3 +567,36 @@ def test_audit_reports_uncommitted_changes_and_changes_nothing(camp: Path) -> No
     report = api.audit(camp)  # the API too
     assert report["recovered"] == [] and not report["ok"]
     assert tree_state(camp) == before and state.read_text() == edited
+
+
+def test_a_history_rewritten_under_the_players_signed_heads(camp: Path) -> None:
+    """A referee who changes one entry and signs every entry again (a consistent prev
+    chain, every signature good): the signed orders files after it name heads the new
+    history never had, said once with how many."""
+    from audit_fast import HEADS
+
+    cheat = Referee(camp)
+    cheat.entry(14)["summary"] = "setup-reduce-red resolved, as the referee now tells it"
+    cheat.rewrite()
+    report = api.audit(camp)
+    found = [p for p in report["problems"] if HEADS in p]
+    assert len(found) == 1 and found[0].startswith(
+        "log/000019.yaml: orders/t01-purchase-north-000018.yaml names a log head its phase never "
+        "had (and "), found
+    assert found[0].endswith("signed file(s) after it): a signed file of another phase, or the "
+                             "history before it was rewritten")
+
+
+def test_a_head_index_that_is_not_the_files(camp: Path) -> None:
+    """head_index says which signed file of a faction is newer (a correction); a referee
+    who changes it, to make an older file the one in force, is named."""
+    cheat = Referee(camp)
+    seq = next(e["seq"] for e in cheat.original if e["type"] == "orders" and e.get("phase") == "purchase"
+               and e["pending"].get("sig_digest"))
+    cheat.entry(seq)["pending"]["head_index"] = 3
+    cheat.rewrite()
+    revealed = next(e["seq"] for e in cheat.original if e["type"] == "resolve" and e["seq"] > seq)
+    file = cheat.entry(seq)["pending"]["file"]
+    # the purchase phase is sealed: the file is read, and its head checked, when it is revealed
+    assert audit_problems(camp) == [f"log/{revealed:06d}.yaml: records head_index 3 for {file}, "
+                                    "whose head is number 0 of its phase"]
