@@ -11,7 +11,7 @@ import hmac
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,29 +85,29 @@ def build_round(root: Path) -> Path:
     return root
 
 
-def _isolated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def _isolated(tmp_path_factory: pytest.TempPathFactory,
+              make: Callable[[Path], Path], name: str) -> Iterator[Path]:
+    """A campaign built once for the module, with conftest's isolation (HOME, git config,
+    identity)."""
     home = tmp_path_factory.mktemp("home")
-    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-            "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
-            "GIT_AUTHOR_EMAIL": "test@pbem.invalid", "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+                           "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
+                           "GIT_AUTHOR_EMAIL": "test@pbem.invalid",
+                           "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}.items():
+            mp.setenv(key, value)
+        yield make(tmp_path_factory.mktemp(name) / name)
 
 
 @pytest.fixture(scope="module")
 def round_campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with pytest.MonkeyPatch.context() as mp:
-        for key, value in _isolated(tmp_path_factory).items():
-            mp.setenv(key, value)
-        yield build_round(tmp_path_factory.mktemp("verify-round") / ROUND_SEED)
+    yield from _isolated(tmp_path_factory, build_round, ROUND_SEED)
 
 
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Built once for the module, with conftest's isolation (HOME, git config, identity)."""
-    with pytest.MonkeyPatch.context() as mp:
-        for key, value in _isolated(tmp_path_factory).items():
-            mp.setenv(key, value)
-        yield build(tmp_path_factory.mktemp("verify") / SEED)
+    yield from _isolated(tmp_path_factory, build, SEED)
 
 
 # --------------------------------------------------------------------------------------
