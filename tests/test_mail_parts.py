@@ -101,3 +101,29 @@ def test_the_defaults_are_the_documented_ones() -> None:
     assert m.Limits() == m.Limits(parts=20, depth=10, name=100, size=1024 * 1024)
     for key, (low, high) in m.BOUNDS.items():
         assert low <= getattr(m.Limits(), key) <= high, key
+
+
+@pytest.mark.parametrize(("sent", "kept"), [
+    ("orders red.yaml", "orders_red.yaml"),              # odd characters, once each run
+    ("../../etc/passwd", "passwd"),                      # no folder
+    ("..\\..\\win\\orders.yaml", "orders.yaml"),          # nor a Windows one
+    ("...hidden.yaml", "hidden.yaml"),                   # no leading dot
+    ("orders.yaml.", "orders.yaml."),                    # a trailing one is harmless
+    ("", "orders"), ("..", "orders"), ("%%%", "_"), ("Xorders.yaml", "Xorders.yaml"),
+])
+def test_a_name_is_made_safe(sent: str, kept: str) -> None:
+    assert m._safe_name(sent, set()) == kept
+
+
+def test_a_name_cut_keeps_its_last_suffix_and_names_stay_apart() -> None:
+    long = "a" * 60 + ".b" * 30 + ".yaml"  # dots inside: the suffix is the last one
+    cut = m._safe_name(long, set())
+    assert len(cut) == m.MAX_NAME and cut.endswith(".yaml") and cut.startswith("a" * 60 + ".b")
+    plain = "".join(chr(97 + i % 26) for i in range(150))
+    assert m._safe_name(plain, set()) == plain[:m.MAX_NAME]  # no suffix at all: its start
+    assert m._safe_name("ab." + "z" * 150, set()) == "ab." + "z" * 10  # a short stem, whole
+    odd = m._safe_name("y" * 150 + "." + "z" * 20, set())  # a suffix of 20: its first 10 kept
+    assert odd == "y" * (m.MAX_NAME - 11) + "." + "z" * 10
+    taken: set[str] = set()
+    assert [m._safe_name(n, taken) for n in ("o.yaml", "O.yaml", "o.yaml", "t.1.yaml", "t.1.yaml")] == [
+        "o.yaml", "O-2.yaml", "o-3.yaml", "t.1.yaml", "t-2.1.yaml"]  # numbered before the first dot
