@@ -168,3 +168,24 @@ def test_how_the_hidden_draws_are_keyed_in_every_case() -> None:
     assert hidden_draws(held) == "keyed by the referee's hidden secret and the salts of red, white"
     assert hidden_draws({"game": STATE, "contributions": {}}) == (
         "keyed by the referee's hidden secret and the salts of nobody (no faction sent one)")
+
+
+def test_the_hidden_draws_line_and_note_name_the_salts_missing() -> None:
+    from pbem.contributions import SHORT, WITHOUT, hidden_draws, note, short_of
+
+    state = {"game": {}, "contributions": {"red": "s1", "south": "s2"}}
+    asked = ["red", "south", "north", "siberian"]
+    assert short_of(state, asked) == ["north", "siberian"]
+    assert short_of(state, None) == [] and short_of(state, []) == []
+    assert short_of({"game": {}}, asked) == []  # no round held
+    assert hidden_draws(state, asked) == ("keyed by the referee's hidden secret and the salts of "
+                                          f"red, south; without the salts of north, siberian: {SHORT}")
+    assert hidden_draws(state, ["red", "south"]) == ("keyed by the referee's hidden secret and the "
+                                                     "salts of red, south")
+    assert note(state, asked) == ("Hidden draws (the set-up, every shuffle) are keyed without the "
+                                  f"salts of north, siberian: {SHORT}.")
+    assert note(state, ["red", "south"]) == ""
+    assert note({"game": {}}, None) == f"Hidden draws (the set-up, every shuffle) are {WITHOUT}."
+    assert hidden_draws({"game": {}, "contributions": {}}, ["red"]) == (
+        "keyed by the referee's hidden secret and the salts of nobody (no faction sent one); "
+        f"without the salts of red: {SHORT}")
