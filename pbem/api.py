@@ -218,6 +218,10 @@ def new_campaign(
 
             raise UsageError(f"--option {key!r}: unknown option{suggest(key, list(chosen))}; "
                              f"options: {', '.join(chosen) or 'none'}")
+        choices = next(o.get("choices") for o in desc["options"] if o["id"] == key)
+        if choices is not None and value not in choices:
+            raise UsageError(f"--option {key}={value}: expected one of "
+                             f"{', '.join(map(str, choices))}")
         chosen[key] = value
     _check_requires(desc["options"], chosen)
     if desc.get("seatings") and any(len(fs) > 1 for fs in seated.values()):

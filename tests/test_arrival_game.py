@@ -156,6 +156,15 @@ def test_the_games_list_says_which_power_enters_later(cli: Cli) -> None:
             "later)" in ok(cli("games")).out)
 
 
+def test_an_option_outside_its_choices_is_refused_before_anything_is_written(
+        cli: Cli, tmp_path: Path) -> None:
+    r = cli("new", tmp_path / "camp", "--game", "arrival", "--option", "grey_to=purple")
+    assert r.code == 2, r.out + r.err
+    assert "--option grey_to=purple: expected one of gold, blue, pink, moderator" in r.err
+    assert not (tmp_path / "camp").exists()
+    assert "--option grey_to=gold|blue|pink|moderator (default gold)" in ok(cli("games")).out
+
+
 def test_a_power_takes_on_its_hosts_seat_as_it_is_when_it_enters(cli: Cli, tmp_path: Path) -> None:
     """Gold's player has a new key before Grey enters: Grey takes on that one."""
     root, keys = new(cli, tmp_path)

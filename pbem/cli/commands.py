@@ -36,7 +36,8 @@ def games(as_json: JsonOpt = False) -> None:
             for f in g["factions"]))
         for o in g["options"]:
             needs = f", requires {', '.join(o['requires'])}" if o.get("requires") else ""
-            _say(f"  --option {o['id']}=... (default {o['default']}{needs}): {o['help']}")
+            value = "|".join(map(str, o["choices"])) if o.get("choices") else "..."
+            _say(f"  --option {o['id']}={value} (default {o['default']}{needs}): {o['help']}")
 
 
 @app.command()

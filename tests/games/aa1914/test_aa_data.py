@@ -74,9 +74,11 @@ def test_file_loads_and_matches_its_schema(name: str) -> None:
     assert errors(name, data) == []
 
 
-def test_no_game_yaml_yet() -> None:
-    # a folder with game.yaml becomes a registered game; the rules do not exist yet
-    assert not (GAME_DIR / "game.yaml").exists()
+def test_a_registered_game_that_the_demo_does_not_play() -> None:
+    # a folder with game.yaml and rules/ is a game pbem lists; `pbem demo` plays the one
+    # game.yaml marks demo: true, and this game has no sample orders for it
+    assert (GAME_DIR / "rules" / "__init__.py").exists()
+    assert load("game")["demo"] is False
 
 
 def test_counts() -> None:

@@ -37,7 +37,7 @@ class Arrival:
         return {"id": self.id, "name": g["name"],
                 "factions": [{"id": f["id"], "name": f["name"], "dormant": bool(f.get("dormant"))}
                              for f in g["factions"]],
-                "options": [{"id": "grey_to", "default": "gold",
+                "options": [{"id": "grey_to", "default": "gold", "choices": list(HOSTS),
                              "help": "who plays Grey when it enters: gold, blue, pink or moderator"}],
                 "phases": ["call", "over"]}
 

@@ -1,0 +1,247 @@
+"""Axis & Allies 1914 for pbem: the powers' turns in order, round after round.
+
+One orders file is one power's whole turn (most powers are played by different people, so a
+turn is one mail round trip). What is refereed so far is the economy of a turn (purchase,
+mobilization, income: rules/economy.py), the turn order with the USA joining the war in
+round 4, and the victory pairs checked at the end of every round; README.md lists what is
+not yet. The position:
+
+    turn       the round, from 1
+    phase      "turn" (a power's turn) or "over"
+    power      whose turn it is
+    order      the powers in turn order (a house rule may insert one)
+    at_war     the powers at war (all but the USA until its round-4 turn)
+    treasury   IPC by power
+    control    who controls each land territory (a power, or "neutral")
+    contested  territories where both sides stand (they produce nothing)
+    units      by place, owner and type: counts
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.kit.phases import PhaseRules, PhaseTable
+from pbem.names import suggest
+
+from . import board, economy
+
+ORDERS = ("buy", "mobilize")  # the items of a power's turn refereed so far
+LATER = ("move", "attack", "retreat", "repair")  # the rest of a turn, not refereed yet
+USA = "usa"
+
+
+def _awaiting(data: GameData, state: State) -> list[str]:
+    return [state["power"]]
+
+
+def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
+    name = board.power(data, state["power"])["name"]
+    return (f"{name}'s turn",
+            f"{name}: buy units with {state['treasury'][state['power']]} IPC and say where to "
+            "mobilize them (movement and combat are not refereed yet)")
+
+
+def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    if faction != state["power"]:
+        return [Problem(("faction",), f"it is {state['power']}'s turn, not {faction}'s")]
+    items = orders.get("orders") or []
+    problems: list[Problem] = []
+    read: list[tuple[int, str, Any]] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or len(item) != 1:
+            problems.append(Problem(("orders", i), "an order is one of "
+                                    + ", ".join(f"{{{k}: ...}}" for k in ORDERS)))
+            continue
+        (key, value), = item.items()
+        if key in LATER:
+            problems.append(Problem(("orders", i, key), f"{key!r} is not refereed yet in Axis & "
+                                    "Allies 1914 (games/aa1914/README.md lists what is)"))
+        elif key not in ORDERS:
+            problems.append(Problem(("orders", i, key), f"unknown order {key!r}"
+                                    f"{suggest(str(key), ORDERS)}; orders: {', '.join(ORDERS)}"))
+        else:
+            read.append((i, key, value))
+    economy.read(data, state, faction, read, problems)
+    return problems
+
+
+def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+             secrets: Secrets | None) -> list[Event]:
+    pid = state["power"]
+    items = [(i, k, v) for i, item in enumerate((orders.get(pid) or {}).get("orders") or [])
+             for k, v in item.items()]
+    problems: list[Problem] = []
+    bought, placed = economy.read(data, state, pid, items, problems)
+    if problems:  # checked before: orders reach resolve only when valid
+        raise ValueError(f"{pid}'s orders: {problems[0].message}")
+    events: list[Event] = []
+    if pid == USA and USA not in state["at_war"] \
+            and state["turn"] >= data["game"]["usa_at_war_from_round"]:
+        events.append({"type": "at_war", "power": USA})
+    events += economy.turn_events(data, state, pid, bought, placed)
+    events += _next(data, state)
+    return events
+
+
+def _next(data: GameData, state: State) -> list[Event]:
+    """Whose turn comes next; after the last power of a round, the victory check."""
+    order = state["order"]
+    at = order.index(state["power"])
+    if at + 1 < len(order):
+        return [{"type": "next", "power": order[at + 1], "turn": state["turn"]}]
+    won = victory(data, state)
+    if won is not None:
+        return [{"type": "over", "result": won}]
+    return [{"type": "next", "power": order[0], "turn": state["turn"] + 1}]
+
+
+def victory(data: GameData, state: State) -> dict[str, Any] | None:
+    """The XML's victory conditions, at the end of a round: a side that holds both
+    territories of one of its pairs (map.yaml `victory`) wins."""
+    for side in board.SIDES:
+        for pair in data["map"]["victory"][side]:
+            if all(board.side(data, state["control"].get(t, "")) == side for t in pair):
+                winners = [p["id"] for p in board.powers(data)
+                           if p["side"] == side and p["id"] in state["order"]]
+                return {"winners": winners, "side": side, "reason": f"{side} hold "
+                        + " and ".join(board.places(data)[t]["name"] for t in pair)}
+    return None
+
+
+def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """A random purchase the treasury pays for, mobilized where the rules put it first."""
+    money = state["treasury"][faction]
+    label = f"bot:r{state['turn']}:{faction}"
+    wanted = rng.choice(f"{label}:spend", [0, money // 2, money])
+    buy: dict[str, int] = {}
+    for k in range(20):
+        choices = [u for u in economy.buyable(data, state)
+                   if economy.cost(data, {u: 1}) <= wanted - economy.cost(data, buy)
+                   and economy.mobilize_places(data, state, faction, u)]
+        if not choices:
+            break
+        unit = rng.choice(f"{label}:{k}", choices)
+        buy[unit] = buy.get(unit, 0) + 1
+    return {"orders": [{"buy": buy}] if buy else []}
+
+
+def _nothing(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """A power that sent nothing buys nothing; its income is collected."""
+    return {"orders": []}
+
+
+PHASES = PhaseTable({
+    "turn": PhaseRules("A power's turn", awaiting=_awaiting, shown=_shown, validate=_validate,
+                       resolve=_resolve, bot=_bot, default_orders=_nothing),
+    "over": PhaseRules("Game over"),
+})
+
+
+class AxisAndAllies1914:
+    id = "aa1914"
+    name = "Axis & Allies 1914"
+
+    def describe(self, data: GameData) -> dict[str, Any]:
+        g = data["game"]
+        return {
+            "id": self.id,
+            "name": g["name"],
+            "factions": [{"id": p["id"], "name": p["name"], "side": p["side"]}
+                         | ({"dormant": True} if p in g.get("dormant_powers", []) else {})
+                         for p in board.powers(data)],
+            "options": [{"id": k, "default": v["default"], "help": v["help"],
+                         **({"choices": list(v["choices"])} if "choices" in v else {})}
+                        for k, v in g.get("options", {}).items()],
+            "phases": list(PHASES.phases),
+        }
+
+    def check_data(self, data: GameData) -> list[str]:
+        problems = board.check(data)
+        for k, v in data["game"].get("options", {}).items():
+            if "choices" in v and v["default"] not in v["choices"]:
+                problems.append(f"game.yaml: options: {k}: default {v['default']!r} is not one "
+                                f"of its choices ({', '.join(map(str, v['choices']))})")
+        return problems
+
+    def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
+        order = [p["id"] for p in data["map"]["powers"]]
+        control = {t: v["owner"] for t, v in data["map"]["territories"].items()
+                   if not v.get("impassable")}
+        return {
+            "turn": 1, "phase": "turn", "power": order[0], "order": order,
+            "at_war": [p for p in order if p != USA],
+            "treasury": {p["id"]: p["start_ipc"] for p in data["map"]["powers"]},
+            "control": control, "contested": [],
+            "units": clone(data["units"].get("start") or {}),
+            "over": False, "result": None,
+        }
+
+    def phase(self, data: GameData, state: State) -> Phase:
+        return PHASES.phase(data, state)
+
+    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        return PHASES.validate(data, state, faction, orders)
+
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
+        return PHASES.resolve(data, state, orders, rng, secrets)
+
+    def apply(self, data: GameData, state: State, event: Event) -> State:
+        s: State = clone(state)
+        kind = event["type"]
+        if economy.apply(s, event):
+            return s
+        if kind == "next":
+            s["power"], s["turn"] = event["power"], event["turn"]
+        elif kind == "at_war":
+            s["at_war"].append(event["power"])
+        elif kind == "over":
+            s["phase"], s["over"], s["result"] = "over", True, event["result"]
+        else:
+            raise ValueError(f"Axis & Allies 1914 has no event {kind!r}")
+        return s
+
+    def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
+        names = {p["id"]: p["name"] for p in board.powers(data)}
+        held: dict[str, list[str]] = {}
+        for t, owner in state["control"].items():
+            held.setdefault(owner, []).append(t)
+        return {
+            "round": state["turn"],
+            "turn of": names.get(state["power"], state["power"]),
+            "powers": [{"power": names[p], "side": board.side(data, p),
+                        "at war": p in state["at_war"], "IPC": state["treasury"][p],
+                        "income": economy.income(data, state, p)[0],
+                        "territories": len(held.get(p, []))} for p in state["order"]],
+            "contested": [board.places(data)[t]["name"] for t in state["contested"]],
+            "units": {board.places(data)[place]["name"]: {names.get(o, o): dict(u)
+                                                          for o, u in owners.items() if u}
+                      for place, owners in sorted(state["units"].items()) if any(owners.values())},
+        }
+
+    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return PHASES.bot(data, state, faction, rng)
+
+    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return {"orders": []}
+
+    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return PHASES.default_orders(data, state, faction, rng)
+
+    def summary(self, data: GameData, event: Event) -> str:
+        told = economy.describe(data, event)
+        if told is not None:
+            return told
+        kind = event["type"]
+        if kind == "next":
+            return f"round {event['turn']}: {board.power(data, event['power'])['name']}'s turn"
+        if kind == "at_war":
+            return f"{board.power(data, event['power'])['name']} enters the war"
+        if kind == "over":
+            return f"game over: {event['result']['reason']}"
+        return str(kind)
+
+
+GAME = AxisAndAllies1914()

@@ -1,0 +1,235 @@
+"""Purchase, mobilization and income: the economy of a power's turn.
+
+The A&A 1914 rulebook is not among the project's sources; what is refereed here is the turn
+as ../shared/research/aa1914.md reports it and the TripleA game file encodes it:
+
+- purchase at the start of the turn, paid from the treasury; tanks from round 4 (the XML's
+  lateWarProduction trigger, game.yaml `tanks_from_round`);
+- mobilize at the end of the turn: land units and fighters in a territory of the power's
+  own with a factory for land units (the capital; Britain also India), ships in a sea zone
+  next to one of its own territories with a port (map.yaml `mobilize`), neither contested;
+- income after mobilizing: the IPC of every territory the power controls that is not
+  contested (the XML's "Contested Territories Produce No Income").
+
+In an orders file (one per power's turn; every item optional)::
+
+    orders:
+      - buy: {infantry: 3, artillery: 1}
+      - mobilize: {where: london, units: {infantry: 2}}   # the rest to the first place
+      - mobilize: {where: india, units: {infantry: 1}}     # that takes each type
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.game import Event, GameData, Problem, State
+from pbem.names import counted, suggest
+
+from . import board
+
+Path_ = tuple[str | int, ...]
+
+
+def cost(data: GameData, units: dict[str, int]) -> int:
+    types = board.unit_types(data)
+    return sum(types[u]["cost"] * n for u, n in units.items())
+
+
+def buyable(data: GameData, state: State) -> list[str]:
+    """The unit types a power may buy this round."""
+    early = state["turn"] < data["game"]["tanks_from_round"]
+    return [u for u in board.unit_types(data) if not (early and u == "tank")]
+
+
+def _land_places(data: GameData, state: State, pid: str) -> list[str]:
+    """The power's own territories, held and not contested, whose factory mobilizes land
+    units (and fighters)."""
+    return [t for t, v in data["map"]["territories"].items()
+            if "land" in (v.get("mobilize") or []) and board.original_owner(data, t) == pid
+            and board.controls(state, pid, t) and not board.contested(state, t)]
+
+
+def _sea_places(data: GameData, state: State, pid: str) -> list[str]:
+    """The sea zones next to the power's own held and uncontested territories with a port."""
+    ports = [t for t, v in data["map"]["territories"].items()
+             if "sea" in (v.get("mobilize") or []) and board.original_owner(data, t) == pid
+             and board.controls(state, pid, t) and not board.contested(state, t)]
+    out: list[str] = []
+    for port in ports:
+        for place in board.adjacent(data, port):
+            if board.is_sea(place) and place not in out:
+                out.append(place)
+    return out
+
+
+def mobilize_places(data: GameData, state: State, pid: str, unit: str) -> list[str]:
+    """Where a unit of this type bought by the power may be mobilized now, the capital
+    (or the capital's own sea zone) first."""
+    capital = board.power(data, pid)["capital"]
+    if board.domain(data, unit) == "sea":
+        found = _sea_places(data, state, pid)
+        near = board.adjacent(data, capital)
+    else:
+        found = _land_places(data, state, pid)
+        near = [capital]
+    return sorted(found, key=lambda p: (p not in near, found.index(p)))
+
+
+def _counts(value: Any, where: Path_, known: list[str], what: str,
+            problems: list[Problem]) -> dict[str, int]:
+    """{type: count} read from orders, each problem named at its place."""
+    if not isinstance(value, dict) or not value:
+        problems.append(Problem(where, f"expected {what} as {{TYPE: COUNT}}, e.g. {{infantry: 2}}"))
+        return {}
+    out: dict[str, int] = {}
+    for unit, n in value.items():
+        if unit not in known:
+            problems.append(Problem((*where, unit), f"{unit!r} is not a unit type you may "
+                                    f"{what} now{suggest(str(unit), known)} ({', '.join(known)})"))
+        elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            problems.append(Problem((*where, unit), f"expected a whole number of at least 1, not {n!r}"))
+        else:
+            out[unit] = out.get(unit, 0) + n
+    return out
+
+
+def read(data: GameData, state: State, pid: str, items: Iterable[tuple[int, str, Any]],
+         problems: list[Problem]) -> tuple[dict[str, int], list[tuple[str, dict[str, int]]]]:
+    """The purchase and the mobilizations of an orders file's buy and mobilize items
+    (index, key, value), checked; problems added to `problems`."""
+    bought: dict[str, int] = {}
+    placed: list[tuple[int, str, dict[str, int]]] = []
+    types = list(board.unit_types(data))
+    for i, key, value in items:
+        if key == "buy":
+            allowed = buyable(data, state)
+            if isinstance(value, dict) and "tank" in value and "tank" not in allowed:
+                problems.append(Problem(("orders", i, "buy", "tank"), "tanks may be bought from "
+                                        f"round {data['game']['tanks_from_round']} on; this is "
+                                        f"round {state['turn']}"))
+                value = {k: v for k, v in value.items() if k != "tank"}
+                if not value:
+                    continue
+            for unit, n in _counts(value, ("orders", i, "buy"), allowed, "buy", problems).items():
+                bought[unit] = bought.get(unit, 0) + n
+        elif key == "mobilize":
+            if not isinstance(value, dict) or set(value) != {"where", "units"}:
+                problems.append(Problem(("orders", i, "mobilize"),
+                                        "expected {where: PLACE, units: {TYPE: COUNT}}"))
+                continue
+            units = _counts(value["units"], ("orders", i, "mobilize", "units"), types, "mobilize",
+                            problems)
+            placed.append((i, str(value["where"]), units))
+    spent = cost(data, bought)
+    treasury = state["treasury"][pid]
+    if spent > treasury:
+        at = next((i for i, k, _ in items if k == "buy"), 0)
+        problems.append(Problem(("orders", at, "buy"), f"the purchase costs {spent} IPC and "
+                                f"{board.power(data, pid)['name']} has {treasury}"))
+    _check_mobilize(data, state, pid, bought, placed, list(items), problems)
+    return bought, [(where, units) for _, where, units in placed]
+
+
+def _check_mobilize(data: GameData, state: State, pid: str, bought: dict[str, int],
+                    placed: list[tuple[int, str, dict[str, int]]],
+                    items: list[tuple[int, str, Any]], problems: list[Problem]) -> None:
+    left = dict(bought)
+    for i, where, units in placed:
+        for unit, n in units.items():
+            ok = mobilize_places(data, state, pid, unit)
+            if where not in ok:
+                kind = "ships" if board.domain(data, unit) == "sea" else "land units and fighters"
+                problems.append(Problem(("orders", i, "mobilize", "where"),
+                                        f"{pid} mobilizes {kind} in "
+                                        f"{', '.join(ok) or 'no place now'}, not {where!r}"))
+            if n > left.get(unit, 0):
+                problems.append(Problem(("orders", i, "mobilize", "units", unit),
+                                        f"mobilizes {counted(n, unit, unit)} but this turn's "
+                                        f"purchase leaves {left.get(unit, 0)} to mobilize"))
+            left[unit] = left.get(unit, 0) - n
+    for unit, n in left.items():
+        if n > 0 and not mobilize_places(data, state, pid, unit):
+            problems.append(Problem(("orders", next((i for i, k, _ in items if k == "buy"), 0),
+                                     "buy", unit),
+                                    f"{pid} has no place to mobilize a {unit} now (its factory "
+                                    "territories are lost or contested)"))
+
+
+def mobilizations(data: GameData, state: State, pid: str, bought: dict[str, int],
+                  placed: list[tuple[str, dict[str, int]]]) -> list[tuple[str, dict[str, int]]]:
+    """Where each bought unit goes: the places the orders name, the rest to the first place
+    that takes its type."""
+    out: dict[str, dict[str, int]] = {}
+    left = dict(bought)
+    for where, units in placed:
+        for unit, n in units.items():
+            out.setdefault(where, {})[unit] = out.get(where, {}).get(unit, 0) + n
+            left[unit] -= n
+    for unit, n in left.items():
+        if n > 0:
+            where = mobilize_places(data, state, pid, unit)[0]
+            out.setdefault(where, {})[unit] = out.get(where, {}).get(unit, 0) + n
+    return list(out.items())
+
+
+def income(data: GameData, state: State, pid: str) -> tuple[int, list[str]]:
+    """The IPC the power collects now, and its contested territories, which produce nothing."""
+    held = [t for t, owner in state["control"].items() if owner == pid]
+    lost = sorted(t for t in held if board.contested(state, t))
+    return sum(data["map"]["territories"][t]["ipc"] for t in held if t not in lost), lost
+
+
+def turn_events(data: GameData, state: State, pid: str, bought: dict[str, int],
+                placed: list[tuple[str, dict[str, int]]]) -> list[Event]:
+    """The economy of a power's turn: its purchase, then (after movement and combat, which
+    come later) its mobilization and its income."""
+    events: list[Event] = []
+    if bought:
+        events.append({"type": "bought", "power": pid, "units": dict(sorted(bought.items())),
+                       "cost": cost(data, bought)})
+    for where, units in mobilizations(data, state, pid, bought, placed):
+        events.append({"type": "mobilized", "power": pid, "where": where,
+                       "units": dict(sorted(units.items()))})
+    ipc, contested = income(data, state, pid)
+    events.append({"type": "income", "power": pid, "ipc": ipc, "contested": contested})
+    return events
+
+
+def apply(state: State, event: Event) -> bool:
+    """Fold an economy event into `state` (a copy the caller owns); False if not one."""
+    kind = event["type"]
+    if kind == "bought":
+        state["treasury"][event["power"]] -= event["cost"]
+    elif kind == "mobilized":
+        here = state["units"].setdefault(event["where"], {}).setdefault(event["power"], {})
+        for unit, n in event["units"].items():
+            here[unit] = here.get(unit, 0) + n
+    elif kind == "income":
+        state["treasury"][event["power"]] += event["ipc"]
+    else:
+        return False
+    return True
+
+
+def describe(data: GameData, event: Event) -> str | None:
+    kind = event["type"]
+    name = board.power(data, event["power"])["name"] if "power" in event else ""
+    if kind == "bought":
+        return f"{name} buys {_units(event['units'])} for {event['cost']} IPC"
+    if kind == "mobilized":
+        return f"{name} mobilizes {_units(event['units'])} in {_place(data, event['where'])}"
+    if kind == "income":
+        note = (f" (nothing from contested {', '.join(_place(data, t) for t in event['contested'])})"
+                if event["contested"] else "")
+        return f"{name} collects {event['ipc']} IPC{note}"
+    return None
+
+
+def _units(units: dict[str, int]) -> str:
+    return ", ".join(counted(n, u, u if u == "infantry" else None) for u, n in units.items())
+
+
+def _place(data: GameData, place: str) -> str:
+    return str(board.places(data)[place]["name"])
