@@ -22,13 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable
 from pbem.names import suggest
 
-from . import board, economy
+from . import board, economy, movement
 
-ORDERS = ("buy", "mobilize")  # the items of a power's turn refereed so far
-LATER = ("move", "attack", "retreat", "repair")  # the rest of a turn, not refereed yet
+ORDERS = ("buy", "move", "mobilize")  # the items of a power's turn refereed so far
+LATER = ("attack", "retreat", "repair")  # the rest of a turn, not refereed yet
 USA = "usa"
 
 
@@ -40,16 +41,14 @@ def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, 
     name = board.power(data, state["power"])["name"]
     return (f"{name}'s turn",
             f"{name}: buy units with {state['treasury'][state['power']]} IPC and say where to "
-            "mobilize them (movement and combat are not refereed yet)")
+            "mobilize them, and move (combat is not refereed yet)")
 
 
-def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    if faction != state["power"]:
-        return [Problem(("faction",), f"it is {state['power']}'s turn, not {faction}'s")]
-    items = orders.get("orders") or []
-    problems: list[Problem] = []
-    read: list[tuple[int, str, Any]] = []
-    for i, item in enumerate(items):
+def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]]:
+    """The orders file's items as (index, key, value), each of a kind refereed now; the
+    others named in `problems`."""
+    out: list[tuple[int, str, Any]] = []
+    for i, item in enumerate(orders.get("orders") or []):
         if not isinstance(item, dict) or len(item) != 1:
             problems.append(Problem(("orders", i), "an order is one of "
                                     + ", ".join(f"{{{k}: ...}}" for k in ORDERS)))
@@ -62,39 +61,60 @@ def _validate(data: GameData, state: State, faction: str, orders: Orders) -> lis
             problems.append(Problem(("orders", i, key), f"unknown order {key!r}"
                                     f"{suggest(str(key), ORDERS)}; orders: {', '.join(ORDERS)}"))
         else:
-            read.append((i, key, value))
-    economy.read(data, state, faction, read, problems)
+            out.append((i, key, value))
+    return out
+
+
+def _read(data: GameData, state: State, pid: str, orders: Orders, problems: list[Problem]
+          ) -> tuple[dict[str, int], list[Event], list[tuple[str, dict[str, int]]]]:
+    """The purchase, the moves and the mobilizations of a power's orders, checked."""
+    items = _items(orders, problems)
+    bought, placed = economy.read(data, state, pid, [x for x in items if x[1] != "move"], problems)
+    moves = movement.read(data, state, pid, [(i, v) for i, k, v in items if k == "move"], problems)
+    return bought, moves, placed
+
+
+def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    if faction != state["power"]:
+        return [Problem(("faction",), f"it is {state['power']}'s turn, not {faction}'s")]
+    problems: list[Problem] = []
+    _read(data, state, faction, orders, problems)
     return problems
 
 
 def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
              secrets: Secrets | None) -> list[Event]:
+    """A power's turn: purchase, movement, mobilization, income, then whose turn is next."""
     pid = state["power"]
-    items = [(i, k, v) for i, item in enumerate((orders.get(pid) or {}).get("orders") or [])
-             for k, v in item.items()]
     problems: list[Problem] = []
-    bought, placed = economy.read(data, state, pid, items, problems)
+    bought, moves, placed = _read(data, state, pid, orders.get(pid) or {}, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"{pid}'s orders: {problems[0].message}")
-    events: list[Event] = []
-    if pid == USA and USA not in state["at_war"] \
-            and state["turn"] >= data["game"]["usa_at_war_from_round"]:
-        events.append({"type": "at_war", "power": USA})
-    events += economy.turn_events(data, state, pid, bought, placed)
-    events += _next(data, state)
-    return events
+    turn = Fold(lambda s, e: GAME.apply(data, s, e), state)
+    turn.take(economy.purchase(data, pid, bought))
+    turn.take(moves)
+    turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
+    turn.take(_next(data, turn.state))
+    return turn.events
 
 
 def _next(data: GameData, state: State) -> list[Event]:
-    """Whose turn comes next; after the last power of a round, the victory check."""
+    """Whose turn comes next; after the last power of a round, the victory check. The USA
+    goes to war as its turn of round 4 begins (the XML's trigger, "before:americansCombatMove")."""
     order = state["order"]
     at = order.index(state["power"])
     if at + 1 < len(order):
-        return [{"type": "next", "power": order[at + 1], "turn": state["turn"]}]
-    won = victory(data, state)
-    if won is not None:
-        return [{"type": "over", "result": won}]
-    return [{"type": "next", "power": order[0], "turn": state["turn"] + 1}]
+        following, turn = order[at + 1], state["turn"]
+    else:
+        won = victory(data, state)
+        if won is not None:
+            return [{"type": "over", "result": won}]
+        following, turn = order[0], state["turn"] + 1
+    events: list[Event] = []
+    if following == USA and USA not in state["at_war"] \
+            and turn >= data["game"]["usa_at_war_from_round"]:
+        events.append({"type": "at_war", "power": USA})
+    return [*events, {"type": "next", "power": following, "turn": turn}]
 
 
 def victory(data: GameData, state: State) -> dict[str, Any] | None:
@@ -111,7 +131,8 @@ def victory(data: GameData, state: State) -> dict[str, Any] | None:
 
 
 def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-    """A random purchase the treasury pays for, mobilized where the rules put it first."""
+    """A random purchase the treasury pays for, mobilized where the rules put it first, and
+    a few infantry moved to a neighbouring territory of their side."""
     money = state["treasury"][faction]
     label = f"bot:r{state['turn']}:{faction}"
     wanted = rng.choice(f"{label}:spend", [0, money // 2, money])
@@ -124,7 +145,30 @@ def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
             break
         unit = rng.choice(f"{label}:{k}", choices)
         buy[unit] = buy.get(unit, 0) + 1
-    return {"orders": [{"buy": buy}] if buy else []}
+    moves = _bot_moves(data, state, faction, rng, label)
+    return {"orders": ([{"buy": buy}] if buy else []) + moves}
+
+
+def _bot_moves(data: GameData, state: State, faction: str, rng: Rng, label: str,
+               most: int = 3) -> list[dict[str, Any]]:
+    """Up to `most` legal moves of one infantry each into a neighbouring land territory."""
+    moves: list[dict[str, Any]] = []
+    for place in sorted(state["units"]):
+        if len(moves) == most:
+            break
+        if board.is_sea(place) or not board.stack(state, place, faction).get("infantry"):
+            continue
+        to = rng.choice(f"{label}:move:{place}", [None, *(
+            t for t in board.adjacent(data, place) if not board.is_sea(t))])
+        if to is None:
+            continue
+        move = {"move": {"from": place, "to": to, "units": {"infantry": 1}}}
+        found: list[Problem] = []
+        movement.read(data, state, faction, list(enumerate(
+            [m["move"] for m in [*moves, move]])), found)
+        if not found:
+            moves.append(move)
+    return moves
 
 
 def _nothing(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
@@ -191,7 +235,7 @@ class AxisAndAllies1914:
     def apply(self, data: GameData, state: State, event: Event) -> State:
         s: State = clone(state)
         kind = event["type"]
-        if economy.apply(s, event):
+        if economy.apply(s, event) or movement.apply(s, event):
             return s
         if kind == "next":
             s["power"], s["turn"] = event["power"], event["turn"]
@@ -231,7 +275,7 @@ class AxisAndAllies1914:
         return PHASES.default_orders(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
-        told = economy.describe(data, event)
+        told = economy.describe(data, event) or movement.describe(data, event)
         if told is not None:
             return told
         kind = event["type"]

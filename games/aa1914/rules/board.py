@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import GameData, State
+from pbem.game import GameData, Problem, State
+from pbem.names import counted, suggest
+
+Path_ = tuple[str | int, ...]
 
 NEUTRAL = "neutral"
 SIDES = ("central", "allies")
@@ -72,6 +75,43 @@ def stack(state: State, place: str, owner: str) -> dict[str, int]:
     return dict(state["units"].get(place, {}).get(owner, {}))
 
 
+def name(data: GameData, place: str) -> str:
+    """A place's printed name."""
+    return str(places(data)[place]["name"])
+
+
+def a(unit: str) -> str:
+    """The unit with its article: "an infantry", "a cruiser"."""
+    return f"{'an' if unit[0] in 'aeiou' else 'a'} {unit}"
+
+
+def plural(unit: str) -> str:
+    return unit if unit == "infantry" else unit + "s"
+
+
+def units_text(units: dict[str, int]) -> str:
+    """{infantry: 2, cruiser: 1} as "2 infantry, 1 cruiser"."""
+    return ", ".join(counted(n, u, plural(u)) for u, n in units.items())
+
+
+def read_counts(value: Any, where: Path_, known: list[str], what: str,
+                problems: list[Problem]) -> dict[str, int]:
+    """{TYPE: COUNT} read from orders, each problem added to `problems` at its place."""
+    if not isinstance(value, dict) or not value:
+        problems.append(Problem(where, f"expected {what} as {{TYPE: COUNT}}, e.g. {{infantry: 2}}"))
+        return {}
+    out: dict[str, int] = {}
+    for unit, n in value.items():
+        if unit not in known:
+            problems.append(Problem((*where, unit), f"{unit!r} is not a unit type you may "
+                                    f"{what} now{suggest(str(unit), known)} ({', '.join(known)})"))
+        elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            problems.append(Problem((*where, unit), f"expected a whole number of at least 1, not {n!r}"))
+        else:
+            out[unit] = out.get(unit, 0) + n
+    return out
+
+
 def check(data: GameData) -> list[str]:
     """What the schemas cannot say of the data the rules read: every id named is known."""
     problems: list[str] = []
@@ -97,6 +137,13 @@ def check(data: GameData) -> list[str]:
             for unit in units:
                 if unit not in data["units"]["unit_types"]:
                     problems.append(f"units.yaml: start: {place}: {owner}: {unit!r} is not a unit type")
+    for canal in data["map"].get("canals") or []:
+        a, b = canal["between"]
+        if a not in known or b not in known or b not in places(data)[a]["adjacent"]:
+            problems.append(f"map.yaml: canals: {canal['name']}: {a} and {b} are not two sea "
+                            "zones next to each other")
+        if canal["land"] not in data["map"]["territories"]:
+            problems.append(f"map.yaml: canals: {canal['name']}: {canal['land']!r} is not a territory")
     for tid, t in data["map"]["territories"].items():
         for other in t["adjacent"]:
             if other not in known:

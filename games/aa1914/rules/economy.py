@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
-from pbem.names import counted, suggest
+from pbem.names import counted
 
 from . import board
 
@@ -77,24 +77,6 @@ def mobilize_places(data: GameData, state: State, pid: str, unit: str) -> list[s
     return sorted(found, key=lambda p: (p not in near, found.index(p)))
 
 
-def _counts(value: Any, where: Path_, known: list[str], what: str,
-            problems: list[Problem]) -> dict[str, int]:
-    """{type: count} read from orders, each problem named at its place."""
-    if not isinstance(value, dict) or not value:
-        problems.append(Problem(where, f"expected {what} as {{TYPE: COUNT}}, e.g. {{infantry: 2}}"))
-        return {}
-    out: dict[str, int] = {}
-    for unit, n in value.items():
-        if unit not in known:
-            problems.append(Problem((*where, unit), f"{unit!r} is not a unit type you may "
-                                    f"{what} now{suggest(str(unit), known)} ({', '.join(known)})"))
-        elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            problems.append(Problem((*where, unit), f"expected a whole number of at least 1, not {n!r}"))
-        else:
-            out[unit] = out.get(unit, 0) + n
-    return out
-
-
 def read(data: GameData, state: State, pid: str, items: Iterable[tuple[int, str, Any]],
          problems: list[Problem]) -> tuple[dict[str, int], list[tuple[str, dict[str, int]]]]:
     """The purchase and the mobilizations of an orders file's buy and mobilize items
@@ -112,14 +94,14 @@ def read(data: GameData, state: State, pid: str, items: Iterable[tuple[int, str,
                 value = {k: v for k, v in value.items() if k != "tank"}
                 if not value:
                     continue
-            for unit, n in _counts(value, ("orders", i, "buy"), allowed, "buy", problems).items():
+            for unit, n in board.read_counts(value, ("orders", i, "buy"), allowed, "buy", problems).items():
                 bought[unit] = bought.get(unit, 0) + n
         elif key == "mobilize":
             if not isinstance(value, dict) or set(value) != {"where", "units"}:
                 problems.append(Problem(("orders", i, "mobilize"),
                                         "expected {where: PLACE, units: {TYPE: COUNT}}"))
                 continue
-            units = _counts(value["units"], ("orders", i, "mobilize", "units"), types, "mobilize",
+            units = board.read_counts(value["units"], ("orders", i, "mobilize", "units"), types, "mobilize",
                             problems)
             placed.append((i, str(value["where"]), units))
     spent = cost(data, bought)
@@ -146,14 +128,14 @@ def _check_mobilize(data: GameData, state: State, pid: str, bought: dict[str, in
                                         f"{', '.join(ok) or 'no place now'}, not {where!r}"))
             if n > left.get(unit, 0):
                 problems.append(Problem(("orders", i, "mobilize", "units", unit),
-                                        f"mobilizes {counted(n, unit, unit)} but this turn's "
+                                        f"mobilizes {counted(n, unit, board.plural(unit))} but this turn's "
                                         f"purchase leaves {left.get(unit, 0)} to mobilize"))
             left[unit] = left.get(unit, 0) - n
     for unit, n in left.items():
         if n > 0 and not mobilize_places(data, state, pid, unit):
             problems.append(Problem(("orders", next((i for i, k, _ in items if k == "buy"), 0),
                                      "buy", unit),
-                                    f"{pid} has no place to mobilize a {unit} now (its factory "
+                                    f"{pid} has no place to mobilize {board.a(unit)} now (its factory "
                                     "territories are lost or contested)"))
 
 
@@ -181,17 +163,20 @@ def income(data: GameData, state: State, pid: str) -> tuple[int, list[str]]:
     return sum(data["map"]["territories"][t]["ipc"] for t in held if t not in lost), lost
 
 
-def turn_events(data: GameData, state: State, pid: str, bought: dict[str, int],
-                placed: list[tuple[str, dict[str, int]]]) -> list[Event]:
-    """The economy of a power's turn: its purchase, then (after movement and combat, which
-    come later) its mobilization and its income."""
-    events: list[Event] = []
-    if bought:
-        events.append({"type": "bought", "power": pid, "units": dict(sorted(bought.items())),
-                       "cost": cost(data, bought)})
-    for where, units in mobilizations(data, state, pid, bought, placed):
-        events.append({"type": "mobilized", "power": pid, "where": where,
-                       "units": dict(sorted(units.items()))})
+def purchase(data: GameData, pid: str, bought: dict[str, int]) -> list[Event]:
+    """The purchase, paid at the start of the turn."""
+    if not bought:
+        return []
+    return [{"type": "bought", "power": pid, "units": dict(sorted(bought.items())),
+             "cost": cost(data, bought)}]
+
+
+def mobilize_and_collect(data: GameData, state: State, pid: str, bought: dict[str, int],
+                         placed: list[tuple[str, dict[str, int]]]) -> list[Event]:
+    """The end of the turn: the purchase mobilized, then the income collected."""
+    events: list[Event] = [{"type": "mobilized", "power": pid, "where": where,
+                            "units": dict(sorted(units.items()))}
+                           for where, units in mobilizations(data, state, pid, bought, placed)]
     ipc, contested = income(data, state, pid)
     events.append({"type": "income", "power": pid, "ipc": ipc, "contested": contested})
     return events
@@ -217,19 +202,11 @@ def describe(data: GameData, event: Event) -> str | None:
     kind = event["type"]
     name = board.power(data, event["power"])["name"] if "power" in event else ""
     if kind == "bought":
-        return f"{name} buys {_units(event['units'])} for {event['cost']} IPC"
+        return f"{name} buys {board.units_text(event['units'])} for {event['cost']} IPC"
     if kind == "mobilized":
-        return f"{name} mobilizes {_units(event['units'])} in {_place(data, event['where'])}"
+        return f"{name} mobilizes {board.units_text(event['units'])} in {board.name(data, event['where'])}"
     if kind == "income":
-        note = (f" (nothing from contested {', '.join(_place(data, t) for t in event['contested'])})"
+        note = (f" (nothing from contested {', '.join(board.name(data, t) for t in event['contested'])})"
                 if event["contested"] else "")
         return f"{name} collects {event['ipc']} IPC{note}"
     return None
-
-
-def _units(units: dict[str, int]) -> str:
-    return ", ".join(counted(n, u, u if u == "infantry" else None) for u, n in units.items())
-
-
-def _place(data: GameData, place: str) -> str:
-    return str(board.places(data)[place]["name"])

@@ -166,12 +166,12 @@ def test_an_empty_or_malformed_buy_is_refused() -> None:
 
 def test_orders_not_refereed_yet_and_unknown_orders_are_refused_by_name() -> None:
     s = position()
-    assert messages(s, {"move": {"from": "vienna", "to": "serbia"}}) == [
-        "'move' is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists what is)"]
+    assert messages(s, {"attack": {"where": "serbia"}}) == [
+        "'attack' is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists what is)"]
     assert messages(s, {"buyy": {"infantry": 1}}) == [
-        "unknown order 'buyy'; did you mean 'buy'?; orders: buy, mobilize"]
+        "unknown order 'buyy'; did you mean 'buy'?; orders: buy, move, mobilize"]
     assert messages(s, {"buy": {"infantry": 1}, "mobilize": {}}) == [
-        "an order is one of {buy: ...}, {mobilize: ...}"]
+        "an order is one of {buy: ...}, {move: ...}, {mobilize: ...}"]
 
 
 def test_only_the_power_whose_turn_it_is_sends_orders() -> None:
@@ -208,7 +208,7 @@ def test_a_lost_or_contested_factory_mobilizes_nothing() -> None:
     assert economy.mobilize_places(data(), s, "britain", "infantry") == []
     assert economy.mobilize_places(data(), s, "britain", "cruiser") == ["sz08"]  # Wales's port
     assert messages(s, {"buy": {"infantry": 1}}) == [
-        "britain has no place to mobilize a infantry now (its factory territories are lost "
+        "britain has no place to mobilize an infantry now (its factory territories are lost "
         "or contested)"]
     # a captured factory is not the captor's: Germany holding London mobilizes in Berlin only
     assert economy.mobilize_places(data(), s, "germany", "infantry") == ["berlin"]
@@ -273,18 +273,24 @@ def test_income_counts_what_the_power_controls_now() -> None:
     assert economy.income(data(), s, "russia") == (25 - 3, [])
 
 
-def test_after_the_usa_a_new_round_begins_and_the_usa_joins_the_war_in_round_4() -> None:
-    s3 = position(power="usa", turn=3)
-    events = resolve(s3)
+def test_after_the_usa_a_new_round_begins() -> None:
+    events = resolve(position(power="usa", turn=3))
     assert [e["type"] for e in events] == ["income", "next"]
     assert events[-1] == {"type": "next", "power": "austria_hungary", "turn": 4}
-    s4 = position(power="usa", turn=4)
-    events = resolve(s4)
-    assert events[0] == {"type": "at_war", "power": "usa"}
-    assert "usa" in after(s4, events)["at_war"]
-    assert GAME.summary(data(), events[0]) == "USA enters the war"
-    s4["at_war"].append("usa")
-    assert [e["type"] for e in resolve(s4)] == ["income", "next"]  # once
+
+
+@pytest.mark.parametrize(("turn", "joins"), [(3, False), (4, True), (5, True)])
+def test_the_usa_joins_the_war_as_its_turn_of_round_4_begins(turn: int, joins: bool) -> None:
+    s = position(power="italy", turn=turn)
+    events = resolve(s)
+    assert events[-1] == {"type": "next", "power": "usa", "turn": turn}
+    assert ({"type": "at_war", "power": "usa"} in events) is joins
+    if joins:
+        assert events[-2] == {"type": "at_war", "power": "usa"}
+        assert after(s, events)["at_war"] == ORDER
+        assert GAME.summary(data(), events[-2]) == "USA enters the war"
+    s["at_war"] = ORDER
+    assert "at_war" not in [e["type"] for e in resolve(s)]  # once
 
 
 def test_a_round_of_no_purchases_doubles_every_treasury() -> None:

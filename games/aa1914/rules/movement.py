@@ -1,0 +1,220 @@
+"""Movement: the one movement phase of a power's turn (A&A 1914 has no separate
+non-combat move; ../shared/research/aa1914.md).
+
+What is refereed here, each rule with its source (the A&A 1914 rulebook is not among the
+project's sources):
+
+- every unit moves once a turn, at most its `move` (units.yaml) spaces, each space next to
+  the last; nothing enters an impassable territory (map.yaml `impassable`);
+- land units move over land; fighters over land and sea but end their move on land (they
+  have no carrier; TripleA's notes: "fly over a Sea Zone or enemy-controlled territory");
+  ships move by sea, and an enemy warship in a sea zone they pass stops them (the XML's
+  "Ignore Sub In Movement" and "Ignore Transport in Movement": submarines and transports
+  do not); a canal is passed only while one's side holds its land (XML canalAttachment);
+- out of a contested territory, land units move only into a territory the power holds or
+  one holding its own units (XML "Allow Movement From Contested To Player Owned" and "To
+  Territory With Own Units", the others false);
+- the USA moves nothing before it is at war (round 4; the XML's movement restriction).
+
+Not refereed yet, and refused by name: moves that attack (into enemy or neutral
+territory, or a sea zone with enemy units), ships entering an enemy minefield, and land
+units carried by sea. In an orders file::
+
+    orders:
+      - move: {from: vienna, to: galicia, units: {infantry: 2, artillery: 1}}
+      - move: {from: sz18, via: [sz17], to: sz19, units: {cruiser: 1}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, GameData, Problem, State
+from pbem.names import counted, suggest
+
+from . import board
+
+Path_ = tuple[str | int, ...]
+NOT_YET = "is not refereed yet (games/aa1914/README.md)"
+SCREENS = ("submarine", "transport")  # enemy ships that do not stop a move (XML "Ignore ... In Movement")
+
+
+def friendly(data: GameData, state: State, pid: str, territory: str) -> bool:
+    """Held by the power's side."""
+    return board.side(data, state["control"].get(territory, "")) == board.side(data, pid)
+
+
+def enemy_units(data: GameData, state: State, pid: str, place: str) -> dict[str, int]:
+    """The units of every other side (neutrals' included) in a place, by type."""
+    mine = board.side(data, pid)
+    out: dict[str, int] = {}
+    for owner, units in state["units"].get(place, {}).items():
+        if board.side(data, owner) != mine:
+            for unit, n in units.items():
+                out[unit] = out.get(unit, 0) + n
+    return {u: n for u, n in out.items() if n}
+
+
+def _canal(data: GameData, state: State, pid: str, a: str, b: str) -> str | None:
+    """The canal between two sea zones that the power's side does not hold, if any."""
+    for canal in data["map"].get("canals") or []:
+        if {a, b} == set(canal["between"]) and not friendly(data, state, pid, canal["land"]):
+            return str(canal["name"])
+    return None
+
+
+def _mined(data: GameData, pid: str, zone: str) -> bool:
+    """A minefield of another side (map.yaml `mined`, `mines_owner`)."""
+    z = data["map"]["sea_zones"].get(zone, {})
+    return bool(z.get("mined")) and board.side(data, z.get("mines_owner", "")) != board.side(data, pid)
+
+
+def _place(value: Any, where: Path_, known: dict[str, Any], problems: list[Problem]) -> str | None:
+    if isinstance(value, str) and value in known:
+        return value
+    problems.append(Problem(where, f"{value!r} is not a territory or sea zone"
+                            f"{suggest(str(value), list(known))}"))
+    return None
+
+
+def read(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
+         problems: list[Problem]) -> list[Event]:
+    """The moves of an orders file's move items (index, value), checked in their order;
+    each problem is added to `problems`, each legal move becomes an event."""
+    left = {place: dict(owners.get(pid, {})) for place, owners in state["units"].items()}
+    events: list[Event] = []
+    for i, value in items:
+        where: Path_ = ("orders", i, "move")
+        if not isinstance(value, dict) or not {"from", "to", "units"} <= set(value) \
+                or not set(value) <= {"from", "to", "via", "units"}:
+            problems.append(Problem(where, "expected {from: PLACE, to: PLACE, units: {TYPE: COUNT}}"
+                                    " and, for a longer move, via: [PLACE, ...]"))
+            continue
+        found = len(problems)
+        event = _move(data, state, pid, value, where, left, problems)
+        if event is not None and len(problems) == found:
+            for unit, n in event["units"].items():
+                left[event["from"]][unit] -= n
+            events.append(event)
+    return events
+
+
+def _move(data: GameData, state: State, pid: str, value: dict[str, Any], where: Path_,
+          left: dict[str, dict[str, int]], problems: list[Problem]) -> Event | None:
+    known = board.places(data)
+    via = value.get("via") or []
+    if not isinstance(via, list):
+        problems.append(Problem((*where, "via"), "expected a list of the places passed, in order"))
+        return None
+    path = [_place(value["from"], (*where, "from"), known, problems),
+            *(_place(v, (*where, "via", k), known, problems) for k, v in enumerate(via)),
+            _place(value["to"], (*where, "to"), known, problems)]
+    if any(p is None for p in path):
+        return None
+    steps: list[str] = [p for p in path if p is not None]
+    found = len(problems)
+    units = board.read_counts(value["units"], (*where, "units"), list(board.unit_types(data)),
+                              "move", problems)
+    if not units or len(problems) > found:
+        return None
+    start = steps[0]
+    if pid not in state["at_war"]:
+        problems.append(Problem(where, f"{board.power(data, pid)['name']} moves nothing before it "
+                                f"is at war (round {data['game']['usa_at_war_from_round']})"))
+        return None
+    for unit, n in units.items():
+        have = left.get(start, {}).get(unit, 0)
+        if n > have:
+            problems.append(Problem((*where, "units", unit), f"{board.name(data, start)} has "
+                                    f"{counted(have, unit, board.plural(unit))} of {pid} that "
+                                    f"{'has' if have == 1 else 'have'} not moved this turn; "
+                                    f"the order moves {n}"))
+    for a, b in zip(steps, steps[1:], strict=False):
+        if b not in board.adjacent(data, a):
+            problems.append(Problem(where, f"{board.name(data, b)} is not next to {board.name(data, a)}"))
+            return None
+        if known[b].get("impassable"):
+            problems.append(Problem(where, f"{board.name(data, b)} is impassable"))
+            return None
+    for unit in units:
+        _check_domain(data, state, pid, unit, steps, where, problems)
+    return {"type": "moved", "power": pid, "from": start, "to": steps[-1],
+            "via": steps[1:-1], "units": dict(sorted(units.items()))}
+
+
+def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list[str],
+                  where: Path_, problems: list[Problem]) -> None:
+    kind = board.domain(data, unit)
+    reach = board.unit_types(data)[unit]["move"]
+    end = steps[-1]
+    if len(steps) - 1 > reach:
+        problems.append(Problem(where, f"{board.a(unit)} moves at most {counted(reach, 'space')} a turn; "
+                                f"this move is {len(steps) - 1}"))
+    if kind == "land" and any(board.is_sea(p) for p in steps):
+        problems.append(Problem(where, f"{board.a(unit)} moves over land; carrying land units by sea "
+                                + NOT_YET))
+        return
+    if kind == "sea" and not all(board.is_sea(p) for p in steps):
+        problems.append(Problem(where, f"{board.a(unit)} moves from sea zone to sea zone"))
+        return
+    if kind == "air" and board.is_sea(end):
+        problems.append(Problem(where, f"{board.a(unit)} ends its move on land: it has nowhere to land "
+                                f"in {board.name(data, end)}"))
+        return
+    if kind == "land" and board.contested(state, steps[0]):
+        here = state["units"].get(end, {}).get(pid)
+        if not (board.controls(state, pid, end) or any((here or {}).values())):
+            problems.append(Problem(where, f"out of contested {board.name(data, steps[0])} {board.a(unit)} "
+                                    f"moves only into a territory {pid} holds or where its own "
+                                    "units stand"))
+    if kind == "sea":
+        for a, b in zip(steps, steps[1:], strict=False):
+            canal = _canal(data, state, pid, a, b)
+            if canal is not None:
+                problems.append(Problem(where, f"the {canal} is passed only while your side holds "
+                                        f"{board.name(data, _canal_land(data, canal))}"))
+        for p in steps[1:-1]:
+            warships = [u for u in enemy_units(data, state, pid, p) if u not in SCREENS]
+            if warships:
+                problems.append(Problem(where, f"enemy {', '.join(warships)} in {board.name(data, p)} "
+                                        "stop a move there"))
+        for p in steps[1:]:
+            if _mined(data, pid, p):
+                problems.append(Problem(where, f"entering the enemy minefield of {board.name(data, p)} "
+                                        + NOT_YET))
+                break
+    if enemy_units(data, state, pid, end) or (not board.is_sea(end) and not friendly(
+            data, state, pid, end)):
+        problems.append(Problem(where, f"moving into {board.name(data, end)} is an attack; combat "
+                                + NOT_YET))
+
+
+def _canal_land(data: GameData, name: str) -> str:
+    return str(next(c["land"] for c in data["map"]["canals"] if c["name"] == name))
+
+
+def apply(state: State, event: Event) -> bool:
+    """Fold a movement event into `state` (a copy the caller owns); False if not one."""
+    if event["type"] != "moved":
+        return False
+    pid = event["power"]
+    here = state["units"][event["from"]][pid]
+    there = state["units"].setdefault(event["to"], {}).setdefault(pid, {})
+    for unit, n in event["units"].items():
+        if here.get(unit, 0) < n:
+            raise ValueError(f"{event['from']} has {here.get(unit, 0)} {unit} of {pid}, not {n}")
+        here[unit] -= n
+        there[unit] = there.get(unit, 0) + n
+    state["units"][event["from"]][pid] = {u: n for u, n in here.items() if n}
+    return True
+
+
+def describe(data: GameData, event: Event) -> str | None:
+    if event["type"] != "moved":
+        return None
+    via = (" by " + ", ".join(board.name(data, p) for p in event["via"])) if event["via"] else ""
+    units = board.units_text(event["units"])
+    return (f"{board.power(data, event['power'])['name']} moves {units} from "
+            f"{board.name(data, event['from'])} to {board.name(data, event['to'])}{via}")
+
+

@@ -1,0 +1,263 @@
+"""Axis & Allies 1914's movement as rule tables (games/aa1914/rules/movement.py): one case
+per clause, each at its limit and one past it (a move of exactly the unit's reach and one
+space more), on positions built from the real map. In-process, without git.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from pbem.dice import KeyedRng
+from pbem.game import GameData, Problem, State, get_game, load_data
+
+GAME = get_game("aa1914")
+movement = importlib.import_module("pbem_game_aa1914.movement")
+NOT_YET = "is not refereed yet (games/aa1914/README.md)"
+
+
+def data() -> GameData:
+    return load_data("aa1914")
+
+
+def position(power: str, units: dict[str, dict[str, dict[str, int]]] | None = None,
+             turn: int = 1, **changes: Any) -> State:
+    """Round `turn`, `power`'s turn; with `units`, only those units on the map."""
+    state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
+    state.update(power=power, turn=turn, **changes)
+    if units is not None:
+        state["units"] = units
+    return state
+
+
+def move(frm: str, to: str, units: dict[str, int], via: list[str] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"from": frm, "to": to, "units": units}
+    if via is not None:
+        body["via"] = via
+    return {"move": body}
+
+
+def problems(state: State, *items: dict[str, Any]) -> list[Problem]:
+    return GAME.validate(data(), state, state["power"], {"orders": list(items)})
+
+
+def messages(state: State, *items: dict[str, Any]) -> list[str]:
+    return [p.message for p in problems(state, *items)]
+
+
+def moved(state: State, *items: dict[str, Any]) -> list[dict[str, Any]]:
+    events = GAME.resolve(data(), state, {state["power"]: {"orders": list(items)}},
+                          KeyedRng(b"\x03" * 32))
+    return [e for e in events if e["type"] == "moved"]
+
+
+# ---------------------------------------------------------------------------------------
+# reach, adjacency, once a turn
+
+
+def test_an_infantry_moves_one_space_into_its_own_territory() -> None:
+    s = position("austria_hungary")
+    assert messages(s, move("vienna", "bohemia", {"infantry": 2, "artillery": 1})) == []
+    events = moved(s, move("vienna", "bohemia", {"infantry": 2, "artillery": 1}))
+    assert events == [{"type": "moved", "power": "austria_hungary", "from": "vienna",
+                       "to": "bohemia", "via": [], "units": {"artillery": 1, "infantry": 2}}]
+    t = GAME.apply(data(), s, events[0])
+    assert t["units"]["vienna"]["austria_hungary"] == {"infantry": 10, "artillery": 1}
+    assert t["units"]["bohemia"]["austria_hungary"] == {"infantry": 8, "artillery": 3}
+    assert GAME.summary(data(), events[0]) == (
+        "Austria-Hungary moves 1 artillery, 2 infantry from Vienna to Bohemia")
+
+
+def test_an_infantry_moving_two_spaces_is_refused() -> None:
+    s = position("austria_hungary")
+    assert messages(s, move("vienna", "galicia", {"infantry": 1}, via=["bohemia"])) == [
+        "an infantry moves at most 1 space a turn; this move is 2"]
+
+
+def test_each_step_is_next_to_the_last() -> None:
+    s = position("austria_hungary")
+    assert messages(s, move("vienna", "silesia", {"infantry": 1})) == [
+        "Silesia is not next to Vienna"]
+
+
+def test_a_unit_moves_once_a_turn_and_no_more_are_moved_than_stand_there() -> None:
+    s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 2}},
+                                     "bohemia": {"austria_hungary": {"infantry": 1}}})
+    assert messages(s, move("vienna", "bohemia", {"infantry": 2})) == []
+    assert messages(s, move("vienna", "bohemia", {"infantry": 3})) == [
+        "Vienna has 2 infantry of austria_hungary that have not moved this turn; the order moves 3"]
+    # two moves of the same units: the second finds none left to move
+    assert messages(s, move("vienna", "bohemia", {"infantry": 2}),
+                    move("vienna", "galicia", {"infantry": 1})) == [
+        "Vienna has 0 infantry of austria_hungary that have not moved this turn; the order moves 1"]
+    # units that arrived this turn do not move on: Bohemia's own one may
+    assert messages(s, move("vienna", "bohemia", {"infantry": 2}),
+                    move("bohemia", "galicia", {"infantry": 1})) == []
+    assert messages(s, move("vienna", "bohemia", {"infantry": 2}),
+                    move("bohemia", "galicia", {"infantry": 2})) == [
+        "Bohemia has 1 infantry of austria_hungary that has not moved this turn; the order moves 2"]
+
+
+def test_nothing_enters_an_impassable_territory() -> None:
+    s = position("britain", {"egypt": {"britain": {"fighter": 1}}}, at_war=["britain"])
+    assert messages(s, move("egypt", "sahara", {"fighter": 1})) == ["Sahara is impassable"]
+
+
+def test_a_move_is_written_as_the_rules_read_it() -> None:
+    s = position("austria_hungary")
+    shape = ("expected {from: PLACE, to: PLACE, units: {TYPE: COUNT}} and, for a longer move, "
+             "via: [PLACE, ...]")
+    assert messages(s, {"move": {"from": "vienna", "units": {"infantry": 1}}}) == [shape]
+    assert messages(s, {"move": {"from": "vienna", "to": "bohemia", "units": {"infantry": 1},
+                                 "by": "rail"}}) == [shape]
+    assert messages(s, move("vienna", "bohemia", {"infantry": 1}, via="galicia")) == [  # type: ignore[arg-type]
+        "expected a list of the places passed, in order"]
+    found = problems(s, move("viena", "bohemia", {"infantry": 1}))
+    assert found == [Problem(("orders", 0, "move", "from"),
+                             "'viena' is not a territory or sea zone; did you mean 'vienna'?")]
+    assert messages(s, move("vienna", "bohemia", {"infantri": 1}))[0].startswith(
+        "'infantri' is not a unit type you may move now; did you mean 'infantry'?")
+
+
+# ---------------------------------------------------------------------------------------
+# land, air, sea
+
+
+def test_land_units_are_not_carried_by_sea_yet() -> None:
+    s = position("britain")
+    assert messages(s, move("london", "picardy", {"infantry": 1}, via=["sz09"])) == [
+        "an infantry moves at most 1 space a turn; this move is 2",
+        "an infantry moves over land; carrying land units by sea " + NOT_YET]
+
+
+@pytest.mark.parametrize(("via", "to", "wanted"), [
+    ([], "burgundy", []),
+    (["burgundy"], "marseilles", []),  # two spaces: the fighter's reach
+    (["burgundy", "marseilles"], "piedmont", ["a fighter moves at most 2 spaces a turn; this move is 3"]),
+    (["picardy"], "sz08", ["a fighter ends its move on land: it has nowhere to land in SZ 8"]),
+    (["sz09"], "picardy", ["SZ 9 is not next to Paris"]),
+])
+def test_a_fighter_flies_two_spaces_and_lands(via: list[str], to: str, wanted: list[str]) -> None:
+    s = position("france", {"paris": {"france": {"fighter": 1}}})
+    assert messages(s, move("paris", to, {"fighter": 1}, via=via)) == wanted
+
+
+def test_a_fighter_flies_over_a_sea_zone_to_land_beyond() -> None:
+    s = position("britain", {"london": {"britain": {"fighter": 1}}})
+    assert messages(s, move("london", "picardy", {"fighter": 1}, via=["sz09"])) == []
+
+
+def test_ships_move_from_sea_zone_to_sea_zone_within_reach() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1, "transport": 1}}})
+    assert messages(s, move("sz09", "sz04", {"cruiser": 1})) == []
+    assert messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])) == []
+    assert messages(s, move("sz09", "sz03", {"transport": 1}, via=["sz04"])) == []
+    assert messages(s, move("sz09", "sz07", {"transport": 1}, via=["sz04", "sz03"])) == [
+        "a transport moves at most 2 spaces a turn; this move is 3"]
+    assert messages(s, move("sz09", "london", {"cruiser": 1})) == [
+        "a cruiser moves from sea zone to sea zone"]
+
+
+@pytest.mark.parametrize(("enemy", "stopped"), [
+    ({"cruiser": 1}, True), ({"battleship": 1}, True),
+    ({"submarine": 2}, False), ({"transport": 1}, False),
+])
+def test_an_enemy_warship_stops_a_move_a_submarine_or_transport_does_not(
+        enemy: dict[str, int], stopped: bool) -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"germany": enemy}})
+    found = messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"]))
+    assert found == ([f"enemy {next(iter(enemy))} in SZ 4 stop a move there"] if stopped else [])
+
+
+def test_the_suez_canal_is_passed_only_while_ones_side_holds_egypt() -> None:
+    units = {"sz19": {"britain": {"cruiser": 1}}}
+    assert messages(position("britain", units), move("sz19", "sz28", {"cruiser": 1})) == []
+    held = position("britain", units)
+    held["control"]["egypt"] = "france"  # an ally's is one's side's
+    assert messages(held, move("sz19", "sz28", {"cruiser": 1})) == []
+    lost = position("britain", units)
+    lost["control"]["egypt"] = "ottomans"
+    assert messages(lost, move("sz19", "sz28", {"cruiser": 1})) == [
+        "the Suez Canal is passed only while your side holds Egypt"]
+
+
+def test_an_enemy_minefield_is_not_entered_yet_ones_own_sides_is() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
+    assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == [  # Germany's field
+        "entering the enemy minefield of SZ 10 " + NOT_YET]
+    assert messages(s, move("sz09", "sz08", {"cruiser": 1})) == []  # Britain's own
+    f = position("france", {"sz08": {"france": {"cruiser": 1}}})
+    assert messages(f, move("sz08", "sz09", {"cruiser": 1})) == []  # an ally's
+
+
+# ---------------------------------------------------------------------------------------
+# where a move may end: attacks, contested territories, the USA
+
+
+@pytest.mark.parametrize(("to", "why"), [
+    ("venice", "an enemy's territory"), ("switzerland", "a neutral's, with its defenders"),
+])
+def test_a_move_into_enemy_or_neutral_land_is_an_attack_not_refereed_yet(to: str, why: str) -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}}})
+    assert messages(s, move("tyrolia", to, {"infantry": 1})) == [
+        f"moving into {to.title()} is an attack; combat " + NOT_YET], why
+
+
+def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
+    assert messages(s, move("sz09", "sz05", {"cruiser": 1})) == [
+        "moving into SZ 5 is an attack; combat " + NOT_YET]
+
+
+def test_land_units_move_into_an_allys_territory() -> None:
+    s = position("britain", {"london": {"britain": {"fighter": 1}}})
+    assert messages(s, move("london", "picardy", {"fighter": 1}, via=["sz08"])) == []
+    c = position("usa", {"canada": {"usa": {"infantry": 1}}}, turn=4, at_war=["usa"])
+    assert messages(c, move("canada", "united_states_of_america", {"infantry": 1})) == []
+
+
+@pytest.mark.parametrize(("to", "own_there", "holder", "legal"), [
+    ("burgundy", False, "france", True),    # a territory the power holds
+    ("burgundy", False, "britain", False),  # an ally's, without its own units
+    ("burgundy", True, "britain", True),    # an ally's where its own units stand
+])
+def test_out_of_a_contested_territory(to: str, own_there: bool, holder: str, legal: bool) -> None:
+    units = {"lorraine": {"france": {"infantry": 2}, "germany": {"infantry": 1}}}
+    if own_there:
+        units[to] = {"france": {"artillery": 1}}
+    s = position("france", units, contested=["lorraine"])
+    s["control"].update(lorraine="france", **{to: holder})
+    found = messages(s, move("lorraine", to, {"infantry": 1}))
+    assert found == ([] if legal else [
+        "out of contested Lorraine an infantry moves only into a territory france holds or "
+        "where its own units stand"])
+
+
+@pytest.mark.parametrize(("turn", "legal"), [(3, False), (4, True)])
+def test_the_usa_moves_nothing_before_it_is_at_war(turn: int, legal: bool) -> None:
+    s = position("usa", turn=turn)
+    if legal:
+        s["at_war"].append("usa")
+    found = messages(s, move("united_states_of_america", "canada", {"infantry": 1}))
+    assert found == ([] if legal else ["USA moves nothing before it is at war (round 4)"])
+
+
+def test_moves_come_between_the_purchase_and_the_mobilization() -> None:
+    s = position("austria_hungary")
+    events = GAME.resolve(data(), s, {"austria_hungary": {"orders": [
+        {"buy": {"infantry": 2}}, move("vienna", "bohemia", {"infantry": 12})]}},
+        KeyedRng(b"\x03" * 32))
+    assert [e["type"] for e in events] == ["bought", "moved", "mobilized", "income", "next"]
+    t = s
+    for e in events:
+        t = GAME.apply(data(), t, e)
+    assert t["units"]["vienna"]["austria_hungary"] == {"infantry": 2, "artillery": 2}
+
+
+def test_apply_refuses_a_move_of_units_that_are_not_there() -> None:
+    s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 1}}})
+    with pytest.raises(ValueError, match="vienna has 1 infantry of austria_hungary, not 2"):
+        GAME.apply(data(), s, {"type": "moved", "power": "austria_hungary", "from": "vienna",
+                               "to": "bohemia", "via": [], "units": {"infantry": 2}})
