@@ -18,6 +18,8 @@
   and hex centres and corners for an SVG map.
 - `odds`: an odds-ratio combat results table: odds with fractions dropped in the
   defender's favour, column shifts netted with their reasons, clamping, the die lookup.
+- `tables`: die tables with modifiers, each with its reason, the total clamped to the
+  table's rows ("2-4", "6+", "0-" as row keys), and halving rounded up.
 
 Nothing here names a game; a game passes its own apply, costs and tests in.
 """
