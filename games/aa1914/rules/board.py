@@ -86,7 +86,8 @@ def a(unit: str) -> str:
 
 
 def plural(unit: str) -> str:
-    return unit if unit == "infantry" else unit + "s"
+    """"infantry" and "artillery" are their own plurals; "cruisers", "tanks"."""
+    return unit if unit in ("infantry", "artillery") else unit + "s"
 
 
 def units_text(units: dict[str, int]) -> str:

@@ -261,3 +261,119 @@ def test_apply_refuses_a_move_of_units_that_are_not_there() -> None:
     with pytest.raises(ValueError, match="vienna has 1 infantry of austria_hungary, not 2"):
         GAME.apply(data(), s, {"type": "moved", "power": "austria_hungary", "from": "vienna",
                                "to": "bohemia", "via": [], "units": {"infantry": 2}})
+
+
+# ---------------------------------------------------------------------------------------
+# where each problem points, and problems of several moves together
+
+
+@pytest.mark.parametrize(("item", "path"), [
+    (move("vienna", "galicia", {"infantry": 1}, via=["bohemia"]), ("orders", 1, "move")),
+    (move("vienna", "silesia", {"infantry": 1}), ("orders", 1, "move")),
+    (move("vienna", "bohemia", {"infantry": 99}), ("orders", 1, "move", "units", "infantry")),
+    (move("vienna", "bohemia", {"infantry": 1}, via="x"), ("orders", 1, "move", "via")),  # type: ignore[arg-type]
+    (move("vienna", "bohemia", {"infantry": 1}, via=["x"]), ("orders", 1, "move", "via", 0)),
+    (move("vienna", "x", {"infantry": 1}), ("orders", 1, "move", "to")),
+    (move("vienna", "bohemia", {"x": 1}), ("orders", 1, "move", "units", "x")),
+    ({"move": {"to": "x"}}, ("orders", 1, "move")),
+    (move("sz18", "trieste", {"cruiser": 1}), ("orders", 1, "move")),
+    (move("vienna", "sz18", {"infantry": 1}, via=["trieste"]), ("orders", 1, "move")),
+    (move("tyrolia", "venice", {"infantry": 1}), ("orders", 1, "move")),
+])
+def test_each_problem_points_at_its_move_in_the_file(item: dict[str, Any],
+                                                      path: tuple[object, ...]) -> None:
+    s = position("austria_hungary")
+    found = problems(s, {"buy": {"infantry": 1}}, item)
+    assert found and {p.path for p in found} == {path}, found
+
+
+def test_the_problems_of_other_clauses_point_at_their_move() -> None:
+    where = ("orders", 0, "move")
+    paths = [
+        (position("britain", {"egypt": {"britain": {"fighter": 1}}}),
+         move("egypt", "sahara", {"fighter": 1})),
+        (position("france", {"paris": {"france": {"fighter": 1}}}),
+         move("paris", "sz08", {"fighter": 1}, via=["picardy"])),
+        (position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"germany": {"cruiser": 1}}}),
+         move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])),
+        (position("britain", {"sz09": {"britain": {"cruiser": 1}}}), move("sz09", "sz10", {"cruiser": 1})),
+        (position("usa", turn=3), move("united_states_of_america", "canada", {"infantry": 1})),
+    ]
+    lost = position("britain", {"sz19": {"britain": {"cruiser": 1}}})
+    lost["control"]["egypt"] = "ottomans"
+    paths.append((lost, move("sz19", "sz28", {"cruiser": 1})))
+    contested = position("france", {"lorraine": {"france": {"infantry": 2}}}, contested=["lorraine"])
+    contested["control"]["burgundy"] = "britain"
+    paths.append((contested, move("lorraine", "burgundy", {"infantry": 1})))
+    for state, item in paths:
+        found = problems(state, item)
+        assert len(found) == 1 and found[0].path == where, found
+
+
+def test_an_enemy_minefield_with_enemy_ships_is_named_for_both() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz10": {"germany": {"cruiser": 1}}})
+    assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == [
+        "entering the enemy minefield of SZ 10 " + NOT_YET,
+        "moving into SZ 10 is an attack; combat " + NOT_YET]
+
+
+def test_one_bad_unit_type_is_the_one_problem_of_its_move() -> None:
+    s = position("austria_hungary")
+    assert len(messages(s, move("vienna", "silesia", {"infantri": 1, "infantry": 1}))) == 1
+
+
+def test_a_malformed_move_does_not_hide_the_next_ones_problems() -> None:
+    s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 2}}})
+    assert messages(s, {"move": {"to": "x"}}, move("vienna", "bohemia", {"infantry": 3})) == [
+        "expected {from: PLACE, to: PLACE, units: {TYPE: COUNT}} and, for a longer move, via: "
+        "[PLACE, ...]",
+        "Vienna has 2 infantry of austria_hungary that have not moved this turn; the order moves 3"]
+
+
+def test_a_refused_move_takes_no_units_from_the_next() -> None:
+    s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 2}}})
+    assert messages(s, move("vienna", "bohemia", {"infantry": 3}),
+                    move("vienna", "galicia", {"infantry": 2})) == [
+        "Vienna has 2 infantry of austria_hungary that have not moved this turn; the order moves 3"]
+
+
+def test_a_move_by_way_of_a_place_is_recorded_and_told_with_it() -> None:
+    s = position("britain", {"london": {"britain": {"fighter": 2}},
+                             "picardy": {"britain": {"infantry": 1}}})
+    events = moved(s, move("london", "picardy", {"fighter": 2}, via=["sz09"]))
+    assert events == [{"type": "moved", "power": "britain", "from": "london", "to": "picardy",
+                       "via": ["sz09"], "units": {"fighter": 2}}]
+    assert GAME.summary(data(), events[0]) == "Britain moves 2 fighters from London to Picardy by SZ 9"
+    t = GAME.apply(data(), s, events[0])
+    assert t["units"]["picardy"]["britain"] == {"infantry": 1, "fighter": 2}
+    assert t["units"]["london"]["britain"] == {}
+    three = move("sz09", "sz03", {"cruiser": 1}, via=["sz04", "sz07"])
+    c = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
+    assert moved(c, move("sz09", "sz07", {"cruiser": 1}, via=["sz04", "sz03"]))[0]["via"] == [
+        "sz04", "sz03"]
+    assert messages(c, three) == ["SZ 7 is not next to SZ 4"]
+
+
+def test_units_that_are_not_there_are_not_moved() -> None:
+    s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 2}}})
+    assert messages(s, move("vienna", "bohemia", {"artillery": 1})) == [
+        "Vienna has 0 artillery of austria_hungary that have not moved this turn; the order moves 1"]
+    assert messages(s, move("budapest", "vienna", {"infantry": 1})) == [
+        "Budapest has 0 infantry of austria_hungary that have not moved this turn; the order moves 1"]
+    with pytest.raises(ValueError, match="vienna has 0 artillery of austria_hungary, not 1"):
+        GAME.apply(data(), s, {"type": "moved", "power": "austria_hungary", "from": "vienna",
+                               "to": "bohemia", "via": [], "units": {"artillery": 1}})
+
+
+def test_ones_own_sides_warships_do_not_stop_a_move_and_every_enemy_type_is_named() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"france": {"cruiser": 1}}})
+    assert messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])) == []
+    s["units"]["sz04"] = {"germany": {"cruiser": 1, "battleship": 1}}
+    assert messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])) == [
+        "enemy cruiser, battleship in SZ 4 stop a move there"]
+
+
+def test_a_move_by_way_of_two_places_is_told_with_both() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
+    event = moved(s, move("sz09", "sz07", {"cruiser": 1}, via=["sz04", "sz03"]))[0]
+    assert GAME.summary(data(), event) == "Britain moves 1 cruiser from SZ 9 to SZ 7 by SZ 4, SZ 3"
