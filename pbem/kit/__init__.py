@@ -16,6 +16,8 @@
 - `hexes.Grid`: a hex map named by printed four-digit ids ("0731"), its parity stated by
   the game: neighbours, distance, hexsides as keys for rivers and roads, zones of control,
   and hex centres and corners for an SVG map.
+- `hexmap.svg`: the SVG picture of a hex map for a report: hexes filled and named, rivers
+  and borders on hexsides, roads, and a badge per stack with its hover text.
 - `odds`: an odds-ratio combat results table: odds with fractions dropped in the
   defender's favour, column shifts netted with their reasons, clamping, the die lookup.
 - `tables`: die tables with modifiers, each with its reason, the total clamped to the
