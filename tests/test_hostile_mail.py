@@ -7,6 +7,7 @@ stops the others; each gets an answer and a clear entry in `.pbem/inbox.yaml`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mailbox
 import os
@@ -474,9 +475,15 @@ def test_a_mail_that_makes_pbem_fail_is_kept_answered_once_and_never_taken_again
 def test_a_mail_too_deep_to_read_is_kept_as_it_came(pbem: Callable[..., Result], camp: Path,
                                                     tmp_path: Path) -> None:
     raw = _nested(3000)
-    entry = by_id(run_inbox(pbem, camp, tmp_path / "box", "mbox", [raw]))["<deep@example.org>"]
-    assert (camp / entry["quarantine"]).read_bytes().replace(b"\r\n", b"\n") == raw
-    assert not (camp / entry["quarantine"]).with_suffix(".txt").exists()  # no crash: no details
+    other = raw.replace(b"<deep@example.org>", b"<deeper@example.org>")
+    found = by_id(run_inbox(pbem, camp, tmp_path / "box", "mbox", [raw, other]))
+    for mid, mail in (("<deep@example.org>", raw), ("<deeper@example.org>", other)):
+        entry = found[mid]
+        # each kept under a name of its own, made from its Message-ID alone
+        name = hashlib.sha256(mid.encode("utf-8")).hexdigest()[:16]
+        assert entry["quarantine"] == f".pbem/quarantine/{name}.eml"
+        assert (camp / entry["quarantine"]).read_bytes().replace(b"\r\n", b"\n") == mail
+        assert not (camp / entry["quarantine"]).with_suffix(".txt").exists()  # no crash: no details
 
 
 # ---------------------------------------------------------------------------------------
