@@ -1,10 +1,10 @@
 """Axis & Allies 1914 for pbem: the powers' turns in order, round after round.
 
 One orders file is one power's whole turn (most powers are played by different people, so a
-turn is one mail round trip). What is refereed so far is the economy of a turn (purchase,
-mobilization, income: rules/economy.py), the turn order with the USA joining the war in
-round 4, and the victory pairs checked at the end of every round; README.md lists what is
-not yet. The position:
+turn is one mail round trip). What is refereed so far: the economy of a turn (purchase,
+mobilization, income: rules/economy.py), movement (rules/movement.py), land battles
+(rules/combat.py), the turn order with the USA joining the war in round 4, and the victory
+pairs; README.md lists what is not yet. The position:
 
     turn       the round, from 1
     phase      "turn" (a power's turn) or "over"
@@ -13,7 +13,8 @@ not yet. The position:
     at_war     the powers at war (all but the USA until its round-4 turn)
     treasury   IPC by power
     control    who controls each land territory (a power, or "neutral")
-    contested  territories where both sides stand (they produce nothing)
+    contested  territories where both sides stand (they produce nothing, no one holds them)
+    standing   each power's standing instructions (its loss order)
     units      by place, owner and type: counts
 """
 
@@ -26,10 +27,11 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable
 from pbem.names import suggest
 
-from . import board, economy, movement
+from . import board, combat, economy, movement
 
-ORDERS = ("buy", "move", "mobilize")  # the items of a power's turn refereed so far
-LATER = ("attack", "retreat", "repair")  # the rest of a turn, not refereed yet
+ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
+LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
+STANDING = ("losses",)  # the standing instructions: the loss order
 USA = "usa"
 
 
@@ -41,7 +43,7 @@ def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, 
     name = board.power(data, state["power"])["name"]
     return (f"{name}'s turn",
             f"{name}: buy units with {state['treasury'][state['power']]} IPC and say where to "
-            "mobilize them, and move (combat is not refereed yet)")
+            "mobilize them, move and attack (land battles; not yet at sea)")
 
 
 def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]]:
@@ -66,12 +68,56 @@ def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]
 
 
 def _read(data: GameData, state: State, pid: str, orders: Orders, problems: list[Problem]
-          ) -> tuple[dict[str, int], list[Event], list[tuple[str, dict[str, int]]]]:
-    """The purchase, the moves and the mobilizations of a power's orders, checked."""
+          ) -> tuple[dict[str, int], list[Event], list[str], list[tuple[str, dict[str, int]]]]:
+    """The purchase, the moves, the attacks and the mobilizations of a power's orders, checked."""
     items = _items(orders, problems)
-    bought, placed = economy.read(data, state, pid, [x for x in items if x[1] != "move"], problems)
+    bought, placed = economy.read(data, state, pid,
+                                  [x for x in items if x[1] in ("buy", "mobilize")], problems)
     moves = movement.read(data, state, pid, [(i, v) for i, k, v in items if k == "move"], problems)
-    return bought, moves, placed
+    attacks = _attacks(data, state, pid, [(i, v) for i, k, v in items if k == "attack"], moves,
+                       problems)
+    _check_standing(data, orders.get("standing"), problems)
+    return bought, moves, attacks, placed
+
+
+def _attacks(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
+             moves: list[Event], problems: list[Problem]) -> list[str]:
+    """`attack: {where: TERRITORY}`: a battle again in a contested territory where the power
+    has units (or moves some in); a battle is fought anyway where its land units move into
+    hostile territory."""
+    out: list[str] = []
+    for i, value in items:
+        where = value.get("where") if isinstance(value, dict) and set(value) == {"where"} else None
+        if not isinstance(where, str) or where not in data["map"]["territories"]:
+            problems.append(Problem(("orders", i, "attack"), "expected {where: TERRITORY}, a "
+                                    "contested territory where your units stand"
+                                    + (suggest(str(where), list(data["map"]["territories"]))
+                                       if isinstance(where, str) else "")))
+            continue
+        mine = board.stack(state, where, pid) or any(m["to"] == where for m in moves)
+        if not board.contested(state, where) or not mine:
+            problems.append(Problem(("orders", i, "attack", "where"), f"{board.name(data, where)} "
+                                    f"is not a contested territory where {pid}'s units stand: a "
+                                    "battle is fought where land units move into hostile territory"))
+        elif where not in out:
+            out.append(where)
+    return out
+
+
+def _check_standing(data: GameData, standing: Any, problems: list[Problem]) -> None:
+    if standing is None:
+        return
+    if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
+        problems.append(Problem(("standing",), "standing instructions: "
+                                + ", ".join(STANDING) + " (e.g. losses: [infantry, artillery, "
+                                "tank, fighter])"))
+        return
+    losses = standing.get("losses")
+    if losses is not None and (not isinstance(losses, list)
+                               or not set(losses) <= set(combat.LOSS_ORDER)
+                               or len(set(losses)) != len(losses)):
+        problems.append(Problem(("standing", "losses"), "the order your land units and fighters "
+                                "are lost in, each type once: " + ", ".join(combat.LOSS_ORDER)))
 
 
 def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
@@ -84,32 +130,47 @@ def _validate(data: GameData, state: State, faction: str, orders: Orders) -> lis
 
 def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
              secrets: Secrets | None) -> list[Event]:
-    """A power's turn: purchase, movement, mobilization, income, then whose turn is next."""
+    """A power's turn: purchase, movement, battles, mobilization, income, then whose turn is
+    next."""
     pid = state["power"]
     problems: list[Problem] = []
-    bought, moves, placed = _read(data, state, pid, orders.get(pid) or {}, problems)
+    mine = orders.get(pid) or {}
+    bought, moves, attacks, placed = _read(data, state, pid, mine, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"{pid}'s orders: {problems[0].message}")
     turn = Fold(lambda s, e: GAME.apply(data, s, e), state)
+    given = mine.get("standing") or {}
+    standing = {**state["standing"].get(pid, {}), **given}
+    if given and standing != state["standing"].get(pid, {}):
+        turn.emit({"type": "standing", "power": pid, "standing": standing})
     turn.take(economy.purchase(data, pid, bought))
     turn.take(moves)
+    for where in combat.battlefields(data, state, pid, moves, attacks):
+        if USA not in turn.state["at_war"] and (turn.state["control"].get(where) == USA
+                                                or board.stack(turn.state, where, USA)):
+            turn.emit({"type": "at_war", "power": USA})  # the USA enters the war when attacked
+        turn.take(combat.neutral_entry(data, turn.state, pid, where))
+        if combat.hostile(data, turn.state, pid, where):
+            turn.take(combat.battle(data, turn.state, pid, where, rng))
     turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
     turn.take(_next(data, turn.state))
     return turn.events
 
 
 def _next(data: GameData, state: State) -> list[Event]:
-    """Whose turn comes next; after the last power of a round, the victory check. The USA
-    goes to war as its turn of round 4 begins (the XML's trigger, "before:americansCombatMove")."""
+    """Whose turn comes next, after the victory check that the end of this turn makes. The
+    USA goes to war as its turn of round 4 begins (the XML's trigger,
+    "before:americansCombatMove")."""
     order = state["order"]
-    at = order.index(state["power"])
-    if at + 1 < len(order):
-        following, turn = order[at + 1], state["turn"]
-    else:
-        won = victory(data, state)
+    pid = state["power"]
+    mine = board.side(data, pid)
+    if pid == [p for p in order if board.side(data, p) == mine][-1]:
+        won = victory(data, state, next(s for s in board.SIDES if s != mine))
         if won is not None:
             return [{"type": "over", "result": won}]
-        following, turn = order[0], state["turn"] + 1
+    at = order.index(pid)
+    following, turn = (order[at + 1], state["turn"]) if at + 1 < len(order) \
+        else (order[0], state["turn"] + 1)
     events: list[Event] = []
     if following == USA and USA not in state["at_war"] \
             and turn >= data["game"]["usa_at_war_from_round"]:
@@ -117,16 +178,18 @@ def _next(data: GameData, state: State) -> list[Event]:
     return [*events, {"type": "next", "power": following, "turn": turn}]
 
 
-def victory(data: GameData, state: State) -> dict[str, Any] | None:
-    """The XML's victory conditions, at the end of a round: a side that holds both
-    territories of one of its pairs (map.yaml `victory`) wins."""
-    for side in board.SIDES:
-        for pair in data["map"]["victory"][side]:
-            if all(board.side(data, state["control"].get(t, "")) == side for t in pair):
-                winners = [p["id"] for p in board.powers(data)
-                           if p["side"] == side and p["id"] in state["order"]]
-                return {"winners": winners, "side": side, "reason": f"{side} hold "
-                        + " and ".join(board.places(data)[t]["name"] for t in pair)}
+def victory(data: GameData, state: State, side: str) -> dict[str, Any] | None:
+    """The victory conditions (map.yaml `victory`, the XML's): `side` wins holding both
+    territories of one of its pairs, neither contested. Checked for a side when the other
+    side's last power of the round has played: it must have held them through the other
+    side's turns (the Allies after the Ottoman turn, the Central Powers after the USA's)."""
+    for pair in data["map"]["victory"][side]:
+        if all(board.side(data, state["control"].get(t, "")) == side
+               and not board.contested(state, t) for t in pair):
+            winners = [p["id"] for p in board.powers(data)
+                       if p["side"] == side and p["id"] in state["order"]]
+            return {"winners": winners, "side": side, "reason": f"{side} hold "
+                    + " and ".join(board.places(data)[t]["name"] for t in pair)}
     return None
 
 
@@ -217,7 +280,7 @@ class AxisAndAllies1914:
             "turn": 1, "phase": "turn", "power": order[0], "order": order,
             "at_war": [p for p in order if p != USA],
             "treasury": {p["id"]: p["start_ipc"] for p in data["map"]["powers"]},
-            "control": control, "contested": [],
+            "control": control, "contested": [], "standing": {},
             "units": clone(data["units"].get("start") or {}),
             "over": False, "result": None,
         }
@@ -235,10 +298,12 @@ class AxisAndAllies1914:
     def apply(self, data: GameData, state: State, event: Event) -> State:
         s: State = clone(state)
         kind = event["type"]
-        if economy.apply(s, event) or movement.apply(s, event):
+        if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event):
             return s
         if kind == "next":
             s["power"], s["turn"] = event["power"], event["turn"]
+        elif kind == "standing":
+            s["standing"][event["power"]] = dict(event["standing"])
         elif kind == "at_war":
             s["at_war"].append(event["power"])
         elif kind == "over":
@@ -275,7 +340,8 @@ class AxisAndAllies1914:
         return PHASES.default_orders(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
-        told = economy.describe(data, event) or movement.describe(data, event)
+        told = (economy.describe(data, event) or movement.describe(data, event)
+                or combat.describe(data, event))
         if told is not None:
             return told
         kind = event["type"]
@@ -283,6 +349,9 @@ class AxisAndAllies1914:
             return f"round {event['turn']}: {board.power(data, event['power'])['name']}'s turn"
         if kind == "at_war":
             return f"{board.power(data, event['power'])['name']} enters the war"
+        if kind == "standing":
+            losses = ", ".join(event["standing"].get("losses") or combat.LOSS_ORDER)
+            return f"{board.power(data, event['power'])['name']} loses units in this order: {losses}"
         if kind == "over":
             return f"game over: {event['result']['reason']}"
         return str(kind)

@@ -200,7 +200,9 @@ def apply(state: State, event: Event) -> bool:
 
 def describe(data: GameData, event: Event) -> str | None:
     kind = event["type"]
-    name = board.power(data, event["power"])["name"] if "power" in event else ""
+    if kind not in ("bought", "mobilized", "income"):
+        return None
+    name = board.power(data, event["power"])["name"]
     if kind == "bought":
         return f"{name} buys {board.units_text(event['units'])} for {event['cost']} IPC"
     if kind == "mobilized":

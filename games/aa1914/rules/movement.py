@@ -16,9 +16,11 @@ project's sources):
   Territory With Own Units", the others false);
 - the USA moves nothing before it is at war (round 4; the XML's movement restriction).
 
-Not refereed yet, and refused by name: moves that attack (into enemy or neutral
-territory, or a sea zone with enemy units), ships entering an enemy minefield, and land
-units carried by sea. In an orders file::
+A land move into hostile territory (held by the other side or a neutral, or holding the
+other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
+ends such a move only where land units of its power move in or stand. Not refereed yet,
+and refused by name: attacks at sea, ships entering an enemy minefield, and land units
+carried by sea. In an orders file::
 
     orders:
       - move: {from: vienna, to: galicia, units: {infantry: 2, artillery: 1}}
@@ -32,7 +34,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, State
 from pbem.names import counted, suggest
 
-from . import board
+from . import board, combat
 
 Path_ = tuple[str | int, ...]
 NOT_YET = "is not refereed yet (games/aa1914/README.md)"
@@ -83,6 +85,7 @@ def read(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
     each problem is added to `problems`, each legal move becomes an event."""
     left = {place: dict(owners.get(pid, {})) for place, owners in state["units"].items()}
     events: list[Event] = []
+    fighters: list[tuple[Path_, str]] = []
     for i, value in items:
         where: Path_ = ("orders", i, "move")
         if not isinstance(value, dict) or not {"from", "to", "units"} <= set(value) \
@@ -95,7 +98,17 @@ def read(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
         if event is not None and len(problems) == found:
             for unit, n in event["units"].items():
                 left[event["from"]][unit] -= n
+            if "fighter" in event["units"] and combat.hostile(data, state, pid, event["to"]):
+                fighters.append((where, event["to"]))
             events.append(event)
+    for where, to in fighters:  # a fighter ends its move where its power's land units stand
+        land = [e for e in events if e["to"] == to
+                and any(board.domain(data, u) == "land" for u in e["units"])]
+        stay = any(n for u, n in left.get(to, {}).items() if board.domain(data, u) == "land")
+        if not land and not stay:
+            problems.append(Problem(where, f"a fighter attacking {board.name(data, to)} ends its "
+                                    "move there with land units of its power (fighters alone "
+                                    "take nothing)"))
     return events
 
 
@@ -183,10 +196,9 @@ def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list
                 problems.append(Problem(where, f"entering the enemy minefield of {board.name(data, p)} "
                                         + NOT_YET))
                 break
-    if enemy_units(data, state, pid, end) or (not board.is_sea(end) and not friendly(
-            data, state, pid, end)):
-        problems.append(Problem(where, f"moving into {board.name(data, end)} is an attack; combat "
-                                + NOT_YET))
+    if board.is_sea(end) and enemy_units(data, state, pid, end):
+        problems.append(Problem(where, f"moving into {board.name(data, end)} is an attack at "
+                                "sea; sea battles are " + NOT_YET[3:]))
 
 
 def _canal_land(data: GameData, name: str) -> str:

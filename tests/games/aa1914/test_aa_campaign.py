@@ -58,6 +58,7 @@ def test_three_players_play_a_whole_round_by_signed_files(pbem: Cli, tmp_path: P
     assert "Austria-Hungary: buy units with 26 IPC" in ok(pbem("-C", root, "status")).out
 
     spent: dict[str, int] = {}
+    earned: dict[str, int] = {}
     for power in ORDER:
         assert status(pbem, root)["awaiting"] == [power]
         path = tmp_path / f"{power}.yaml"
@@ -68,11 +69,15 @@ def test_three_players_play_a_whole_round_by_signed_files(pbem: Cli, tmp_path: P
         last = list(Campaign.open(root).entries())[-1]
         assert last["type"] == "resolve" and last["phase"] == "turn"
         spent[power] = sum(e["cost"] for e in last["events"] if e["type"] == "bought")
+        earned[power] = sum(e["ipc"] for e in last["events"] if e["type"] == "income")
     game = Campaign.open(root).state()["game"]
     assert (game["turn"], game["power"]) == (2, "austria_hungary")
     start = {"austria_hungary": 26, "russia": 25, "germany": 35, "france": 24, "britain": 30,
              "ottomans": 16, "italy": 14, "usa": 20}
-    assert game["treasury"] == {p: 2 * n - spent[p] for p, n in start.items()}
+    taken = [e for e in (x for entry in Campaign.open(root).entries() for x in entry.get("events", []))
+             if e["type"] == "capital_taken"]
+    assert not taken  # (no capital falls in the first round)
+    assert game["treasury"] == {p: n - spent[p] + earned[p] for p, n in start.items()}
     assert sum(spent.values()) > 0
     report = json.loads(ok(pbem("-C", root, "audit", "--json")).out)
     assert report["ok"], report["problems"]

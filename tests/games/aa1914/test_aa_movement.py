@@ -199,16 +199,26 @@ def test_an_enemy_minefield_is_not_entered_yet_ones_own_sides_is() -> None:
 @pytest.mark.parametrize(("to", "why"), [
     ("venice", "an enemy's territory"), ("switzerland", "a neutral's, with its defenders"),
 ])
-def test_a_move_into_enemy_or_neutral_land_is_an_attack_not_refereed_yet(to: str, why: str) -> None:
+def test_a_move_into_enemy_or_neutral_land_is_an_attack(to: str, why: str) -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}}})
-    assert messages(s, move("tyrolia", to, {"infantry": 1})) == [
-        f"moving into {to.title()} is an attack; combat " + NOT_YET], why
+    assert messages(s, move("tyrolia", to, {"infantry": 1})) == [], why
 
 
-def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack() -> None:
+def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack_at_sea_not_refereed_yet() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
     assert messages(s, move("sz09", "sz05", {"cruiser": 1})) == [
-        "moving into SZ 5 is an attack; combat " + NOT_YET]
+        "moving into SZ 5 is an attack at sea; sea battles are " + NOT_YET[3:]]
+
+
+@pytest.mark.parametrize(("land", "legal"), [(True, True), (False, False)])
+def test_a_fighter_attacks_only_with_land_units_of_its_power(land: bool, legal: bool) -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1, "fighter": 1}}})
+    items = [move("tyrolia", "venice", {"fighter": 1})]
+    if land:
+        items.append(move("tyrolia", "venice", {"infantry": 1}))
+    assert messages(s, *items) == ([] if legal else [
+        "a fighter attacking Venice ends its move there with land units of its power (fighters "
+        "alone take nothing)"])
 
 
 def test_land_units_move_into_an_allys_territory() -> None:
@@ -278,7 +288,6 @@ def test_apply_refuses_a_move_of_units_that_are_not_there() -> None:
     ({"move": {"to": "x"}}, ("orders", 1, "move")),
     (move("sz18", "trieste", {"cruiser": 1}), ("orders", 1, "move")),
     (move("vienna", "sz18", {"infantry": 1}, via=["trieste"]), ("orders", 1, "move")),
-    (move("tyrolia", "venice", {"infantry": 1}), ("orders", 1, "move")),
 ])
 def test_each_problem_points_at_its_move_in_the_file(item: dict[str, Any],
                                                       path: tuple[object, ...]) -> None:
@@ -314,7 +323,7 @@ def test_an_enemy_minefield_with_enemy_ships_is_named_for_both() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz10": {"germany": {"cruiser": 1}}})
     assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == [
         "entering the enemy minefield of SZ 10 " + NOT_YET,
-        "moving into SZ 10 is an attack; combat " + NOT_YET]
+        "moving into SZ 10 is an attack at sea; sea battles are " + NOT_YET[3:]]
 
 
 def test_one_bad_unit_type_is_the_one_problem_of_its_move() -> None:

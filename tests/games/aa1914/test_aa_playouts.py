@@ -2,7 +2,7 @@
 every power's turn from the set-up for several rounds; the playout fails on a crash, on
 orders of the bot's that its own rules refuse, on a power awaited with no legal orders, or on
 a position that breaks what the rules keep (no negative count or treasury, every unit
-counted: the start plus what was mobilized)."""
+counted: the start plus what was mobilized, less what battles destroyed)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def check(state: State, mobilized: int, start: int) -> None:
 def test_the_bot_plays_rounds_of_every_power_legally(seed: int) -> None:
     rng = KeyedRng(seed.to_bytes(32, "big"))
     state = GAME.setup(data(), {}, rng)
-    start, mobilized, moves = total(state), 0, 0
+    start, mobilized, moves, battles = total(state), 0, 0, 0
     while state["turn"] <= ROUNDS and not state["over"]:
         phase = GAME.phase(data(), state)
         assert phase.awaiting == (state["power"],)
@@ -44,8 +44,11 @@ def test_the_bot_plays_rounds_of_every_power_legally(seed: int) -> None:
         for event in GAME.resolve(data(), state, {state["power"]: sent}, rng):
             assert GAME.summary(data(), event)
             mobilized += sum(event["units"].values()) if event["type"] == "mobilized" else 0
+            if event["type"] == "battle":  # losses leave the board
+                mobilized -= sum(n for units in event["losses"].values() for n in units.values())
+                battles += 1
             moves += event["type"] == "moved"
             state = GAME.apply(data(), state, event)
         check(state, mobilized, start)
-    assert state["turn"] == ROUNDS + 1 and moves > 0 and mobilized > 0
+    assert state["turn"] == ROUNDS + 1 and moves > 0 and battles > 0
     assert "usa" in state["at_war"]

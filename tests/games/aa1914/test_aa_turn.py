@@ -166,12 +166,12 @@ def test_an_empty_or_malformed_buy_is_refused() -> None:
 
 def test_orders_not_refereed_yet_and_unknown_orders_are_refused_by_name() -> None:
     s = position()
-    assert messages(s, {"attack": {"where": "serbia"}}) == [
-        "'attack' is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists what is)"]
+    assert messages(s, {"retreat": {"where": "serbia"}}) == [
+        "'retreat' is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists what is)"]
     assert messages(s, {"buyy": {"infantry": 1}}) == [
-        "unknown order 'buyy'; did you mean 'buy'?; orders: buy, move, mobilize"]
+        "unknown order 'buyy'; did you mean 'buy'?; orders: buy, move, attack, mobilize"]
     assert messages(s, {"buy": {"infantry": 1}, "mobilize": {}}) == [
-        "an order is one of {buy: ...}, {move: ...}, {mobilize: ...}"]
+        "an order is one of {buy: ...}, {move: ...}, {attack: ...}, {mobilize: ...}"]
 
 
 def test_only_the_power_whose_turn_it_is_sends_orders() -> None:
@@ -302,17 +302,33 @@ def test_a_round_of_no_purchases_doubles_every_treasury() -> None:
     assert s["treasury"] == {p: 2 * n for p, n in START_IPC.items()}
 
 
-def test_victory_is_checked_when_a_round_ends_not_in_the_middle() -> None:
-    s = position(power="italy")
+def test_the_allies_win_holding_a_pair_when_the_ottoman_turn_ends() -> None:
+    s = position(power="britain")
     s["control"].update(berlin="france", vienna="russia")  # an Allied pair: Berlin and Vienna
-    assert resolve(s)[-1] == {"type": "next", "power": "usa", "turn": 1}
-    s["power"] = "usa"
+    assert resolve(s)[-1] == {"type": "next", "power": "ottomans", "turn": 1}  # not yet
+    s["power"] = "ottomans"
     end = resolve(s)[-1]
     assert end == {"type": "over", "result": {
         "winners": ["russia", "france", "britain", "italy", "usa"], "side": "allies",
         "reason": "allies hold Berlin and Vienna"}}
     over = after(s, [end])
     assert over["over"] is True and GAME.phase(data(), over).over
+    s["power"] = "usa"  # the Central Powers' check comes after the USA: not the Allies'
+    assert resolve(s)[-1]["type"] == "next"
+
+
+def test_the_central_powers_win_holding_a_pair_when_the_usas_turn_ends() -> None:
+    s = position(power="ottomans")
+    s["control"].update(paris="germany", london="ottomans")
+    assert resolve(s)[-1]["type"] == "next"
+    s["power"] = "usa"
+    assert resolve(s)[-1]["result"]["side"] == "central"
+
+
+def test_a_contested_capital_is_held_by_nobody() -> None:
+    s = position(power="ottomans", contested=["vienna"])
+    s["control"].update(berlin="france", vienna="russia")
+    assert resolve(s)[-1]["type"] == "next"
 
 
 @pytest.mark.parametrize(("held", "won"), [
@@ -324,8 +340,8 @@ def test_victory_is_checked_when_a_round_ends_not_in_the_middle() -> None:
 def test_each_side_wins_with_a_whole_pair(held: dict[str, str], won: str | None) -> None:
     s = position(power="usa")
     s["control"].update(held)
-    result = rules.victory(data(), s)
-    assert (result or {}).get("side") == won
+    found = [side for side in ("central", "allies") if rules.victory(data(), s, side)]
+    assert found == ([won] if won else [])
 
 
 def test_apply_refuses_an_event_it_does_not_know() -> None:
