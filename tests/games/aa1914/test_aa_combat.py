@@ -8,10 +8,10 @@ capital's treasury, aligned and true neutrals, the USA attacked. In-process, wit
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import pytest
+from fixed_rng import FixedRng
 
 from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data
@@ -25,22 +25,7 @@ def data() -> GameData:
     return load_data("aa1914")
 
 
-class Dice:
-    """Dice that come up as given, in order; the labels asked are kept."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.labels: list[str] = []
-
-    def roll(self, label: str, sides: int = 6) -> int:
-        self.labels.append(label)
-        return self.values.pop(0)
-
-    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
-        return list(items)
-
-    def choice(self, label: str, items: Sequence[T]) -> T:
-        return items[0]
+Dice = FixedRng
 
 
 def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:

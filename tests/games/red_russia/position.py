@@ -6,6 +6,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from fixed_rng import FixedRng as FixedRng  # re-exported: the rule tables import it from here
+
 from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.game import GameData, Problem, State, get_game, load_data
@@ -67,24 +69,6 @@ def problems(state: State, faction: str, body: dict[str, Any]) -> list[Problem]:
 
 def messages(state: State, faction: str, body: dict[str, Any]) -> list[str]:
     return [p.message for p in problems(state, faction, body)]
-
-
-class FixedRng:
-    """Dice that come up as given, recording the labels asked (for rule tests only)."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.labels: list[str] = []
-
-    def roll(self, label: str, sides: int = 6) -> int:
-        self.labels.append(label)
-        return self.values.pop(0)
-
-    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
-        return list(items)
-
-    def choice(self, label: str, items: Sequence[T]) -> T:
-        return items[0]
 
 
 class SixSided(FixedRng):
