@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from fixed_rng import FixedRng as FixedRng  # re-exported: the rule tables import it from here
 
@@ -12,7 +12,6 @@ from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.game import GameData, Problem, State, get_game, load_data
 
-T = TypeVar("T")
 GAME = get_game("red_russia")
 # the rules package is loaded by file path under this name (pbem.game.get_game)
 setup_rules = importlib.import_module("pbem_game_red_russia.setup")
