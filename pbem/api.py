@@ -28,7 +28,7 @@ from pbem.campaign import (
 )
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
-from pbem.game import apply_all, clone, dormant, game_ids, get_game, load_data
+from pbem.game import Phase, apply_all, clone, dormant, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -504,6 +504,8 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
             record["file_sealed"] = sealed.seal(
                 sealed.context(campaign.id, "orders-file", ident, phase.turn, faction),
                 {"file": c.raw, "signature": c.signature}, recipients)
+            if phase.keep_secret:  # face-down units: the file waits for unseal
+                record["keep_sealed"] = True
             what = f"{count} order{'s' if count != 1 else ''}, a sealed part"
         else:
             record["body"] = body
@@ -539,6 +541,21 @@ def _recipients(campaign: Campaign, faction: str) -> list[str]:
     owner = campaign.factions().get(faction, {}).get("age")
     referee = campaign.config["referee"]["age"]
     return [referee] + ([owner] if owner else [])
+
+
+def _seal_nmr_secret(campaign: Campaign, phase: Phase, faction: str, seq: int,
+                     body: dict[str, Any]) -> dict[str, Any]:
+    """Default orders made for a faction (resolve --nmr) are recorded in the log; a secret
+    part in them (where the bot hid its face-down units) is sealed to the faction and the
+    referee first, as the secret part of a file the player sent would be, and published by
+    unseal."""
+    if body.get("secret") is None:
+        return body
+    from pbem.crypto import sealed
+
+    ctx = sealed.context(campaign.id, "orders-secret", f"t{phase.turn}:{phase.name}:{faction}:{seq}:nmr",
+                         phase.turn, faction)
+    return {**body, "secret": sealed.seal(ctx, body["secret"], _recipients(campaign, faction))}
 
 
 def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -682,6 +699,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         for faction in missing:
             bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
             used[faction], orders[faction] = nmr_orders(campaign, state["game"], faction, bot_rng)
+            orders[faction] = _seal_nmr_secret(campaign, phase, faction, seq, orders[faction])
             defaults.append(faction)
         hidden_draws = is_pre_game(state["game"])
         if hidden_draws:  # the set-up: hidden draws keyed by the referee and the players
@@ -695,7 +713,8 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         after = campaign.game.phase(data, new_game)
         # orders files that held a secret are published when the turn ends
         turn_ends = after.turn != phase.turn or after.over
-        files_out = _reveal_files(campaign, sealed_files(state)) if turn_ends else []
+        files_out = (_reveal_files(campaign, [f for f in sealed_files(state) if not f.get("keep")])
+                     if turn_ends else [])
         summary = f"{phase.title or phase.name} resolved"
         if revealed:
             summary += f"; sealed orders of {', '.join(revealed)} revealed"
@@ -1262,7 +1281,7 @@ def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[di
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
     nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
-             for n in sealed.find_sealed(e.get("events") or [])}
+             for n in sealed.find_sealed([e.get("events") or [], e.get("nmr_orders") or {}])}
     nodes.update({r["secret"]["commitment"]: r["secret"] for e in entries if e["type"] == "orders"
                   for r in recorded(e).values() if "secret" in r})
     todo = [n for c, n in nodes.items() if c not in done]

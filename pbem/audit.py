@@ -520,11 +520,16 @@ class _Audit:
         from pbem.crypto import sealed
         from pbem.orders import body_of, secret_of
 
-        waiting = {item["file"]: item for item in sealed_files(before)}
+        final = entry["type"] == "unseal"
+        waiting = {item["file"]: item for item in sealed_files(before)
+                   if final or not item.get("keep")}
+        kept = {item["file"] for item in sealed_files(before) if item.get("keep")}
         for out in entry.get("files_revealed", []):
             item = waiting.pop(out["file"], None)
             if item is None:
-                self.problem(f"{name}: reveals {out['file']}, which was not sealed")
+                self.problem(f"{name}: reveals {out['file']}, which "
+                             + ("is kept sealed until unseal (face-down units)" if out["file"] in kept
+                                else "was not sealed"))
                 continue
             self.checked["commitments"] += 1
             value = out["value"]
@@ -580,6 +585,11 @@ class _Audit:
                 body["secret"] = record["secret"]  # the sealed part is checked when it is opened
             self._legal(name, faction, body, before)
             if "file_sealed" in record:
+                if bool(record.get("keep_sealed")) != phase.keep_secret:
+                    self.problem(f"{name}: the file of {faction} is kept sealed "
+                                 + ("until unseal, but its phase publishes it at the end of the turn"
+                                    if record.get("keep_sealed") else
+                                    "only to the end of the turn, but its phase keeps it until unseal"))
                 continue  # the file holds the secret: checked when it is revealed
             # (a file for several factions is for a phase where they act at once: sealed)
             raw = self._keep(name, record["file"], sha)

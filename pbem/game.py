@@ -73,6 +73,9 @@ class Phase:
     prompt: str = ""  # what the awaited players must decide, for reports and templates
     over: bool = False
     result: dict[str, Any] | None = None
+    # the secret parts of this phase's orders stay sealed until `pbem unseal`, not only to
+    # the end of the turn (which units are which among face-down counters)
+    keep_secret: bool = False
 
 
 @dataclass

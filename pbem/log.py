@@ -198,7 +198,8 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
     for faction, record in before.get("pending", {}).items():
         if record.get("salt_next"):
             commits[faction] = record["salt_next"]
-    files = [] if entry.get("files_revealed") else sealed_files(before)
+    waiting = sealed_files(before)
+    files = [f for f in waiting if f.get("keep")] if entry.get("files_revealed") else waiting
     out = {"pending": {}, "batch": entry.get("batch", before.get("batch", 0)),
            "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
     if entry.get("hidden_draws"):  # the contribution round: the salts key every hidden draw
@@ -236,11 +237,13 @@ def sealed_phase(phase: Phase) -> bool:
 
 
 def sealed_files(before: dict[str, Any]) -> list[dict[str, Any]]:
-    """Orders files that hold a secret, kept sealed until the turn ends: those of earlier
-    phases of the turn and those of the phase resolving now."""
+    """Orders files that hold a secret, kept sealed until the turn ends (or, with `keep`,
+    until unseal: a phase whose secrets are face-down units): those of earlier phases and
+    those of the phase resolving now."""
     return [*before.get("sealed_files", []),
             *({"file": r["file"], "node": r["file_sealed"], "body": r["body"],
-               "secret": r["secret"]["commitment"], "faction": f}
+               "secret": r["secret"]["commitment"], "faction": f,
+               **({"keep": True} if r.get("keep_sealed") else {})}
               for f, r in sorted(before.get("pending", {}).items()) if "file_sealed" in r)]
 
 

@@ -90,7 +90,7 @@ def test_the_demo_plays_the_game_that_says_demo_and_refuses_an_unknown_one(
 
     assert demo.demo_game() == "red_russia" == demo.demo_game("red_russia")
     r = pbem("demo", tmp_path / "d", "--game", "chess")
-    assert r.code == 2 and "--game 'chess': no such game (known: aa1914, red_russia" in r.err
+    assert r.code == 2 and "--game 'chess': no such game (known: aa1914, chechen_war, red_russia" in r.err
     assert not (tmp_path / "d").exists()
     real = game.load_data
 

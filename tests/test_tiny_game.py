@@ -48,7 +48,8 @@ def test_a_game_is_found_by_pbem_games_path_and_only_so(
     assert not (tmp_path / "c").exists()
     monkeypatch.setenv("PBEM_GAMES_PATH", f"{tmp_path / 'nothing here'}:{GAMES}")
     listed = ok(pbem("games", "--json"))
-    assert [g["id"] for g in json.loads(listed.out)] == ["arrival", "red_russia", "tiny"]
+    assert [g["id"] for g in json.loads(listed.out)] == [
+        "aa1914", "arrival", "chechen_war", "red_russia", "tiny"]
 
 
 def ok(r: Result) -> Result:

@@ -41,6 +41,7 @@ class PhaseRules:
     resolve: Resolve | None = None
     bot: Bot | None = None
     default_orders: Bot | None = None
+    keep_secret: bool = False  # its orders' secret parts stay sealed until unseal (Phase)
 
 
 class PhaseTable:
@@ -60,7 +61,8 @@ class PhaseTable:
             title, prompt = rules.shown(data, state, title, prompt)
         awaiting = tuple(rules.awaiting(data, state)) if rules.awaiting is not None else ()
         return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
-                     over=bool(state.get("over")), result=state.get("result"))
+                     over=bool(state.get("over")), result=state.get("result"),
+                     keep_secret=rules.keep_secret)
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         name, rules = self.rules(state)

@@ -129,9 +129,11 @@ def test_file_matches_its_schema() -> None:
     assert errors(load()) == []
 
 
-def test_no_game_yaml_yet() -> None:
-    # a folder with game.yaml becomes a registered game; no rule is refereed yet
-    assert not (GAME_DIR / "game.yaml").exists()
+def test_a_registered_game_that_the_demo_does_not_play() -> None:
+    # a folder with game.yaml and rules/ is a game pbem lists; `pbem demo` plays the one
+    # game.yaml marks demo: true (Red Russia's examples/ hold orders for its seeded set-up)
+    assert (GAME_DIR / "rules" / "__init__.py").exists()
+    assert yamlio.read_trusted(GAME_DIR / "game.yaml")["demo"] is False
 
 
 def test_header_says_reconstructed_and_how_to_override() -> None:

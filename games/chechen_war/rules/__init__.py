@@ -1,0 +1,208 @@
+"""Chechen War 1994-1996 for pbem (../shared/rules/chechen-war-rules.txt).
+
+Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the
+Chechen's face-down tokens with their identities drawn and sealed. The game then stands at
+turn 1's Russian Movement Segment, which is not refereed yet (README.md lists each part).
+The position:
+
+    turn, phase   the game turn (0 during set-up) and the segment
+    options       the campaign's options (setup: variable or historical)
+    russians      the Russian units on the map: {id: {hex, reduced}} (public: 10.6)
+    tokens        the Chechen units on the map, face down: {t01: {hex, unit}}, `unit` a
+                  node sealed to the Chechen and the referee (4.2.2, 10.6)
+    cup           how many Chechen units are in the cup (which ones is hidden)
+    morale, casualties, collateral   the General Data Track (4.4)
+    leaders       where each Chechen leader is (4.2.2: all underground)
+    supports      each side's support markers available, by kind (4.2.1, 4.2.2)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.kit.phases import PhaseRules, PhaseTable
+
+from . import report as report_
+from . import setup
+from .board import CHECHEN, RUSSIAN, board, units
+
+NOT_YET = ("the Russian Movement Segment (8.0) is not refereed yet: pbem referees this game "
+           "up to the end of the set-up (games/chechen_war/README.md)")
+
+
+def _russian(data: GameData, state: State) -> list[str]:
+    return [RUSSIAN]
+
+
+def _chechen(data: GameData, state: State) -> list[str]:
+    return [CHECHEN]
+
+
+def _resolve_russian(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                     secrets: Secrets | None) -> list[Event]:
+    return [*setup.place_russian(data, state, orders.get(RUSSIAN) or {}),
+            {"type": "phase", "phase": "setup-chechen", "turn": 0}]
+
+
+def _resolve_chechen(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                     secrets: Secrets | None) -> list[Event]:
+    if secrets is None:
+        raise ValueError("the Chechen set-up seals the tokens' identities: it needs the secrets")
+    return [*setup.place_chechen(data, state, orders.get(CHECHEN) or {}, secrets),
+            {"type": "phase", "phase": "russian-movement", "turn": 1}]
+
+
+def _not_yet(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return [Problem(("orders",), NOT_YET)]
+
+
+PHASES = PhaseTable({
+    "setup-russian": PhaseRules(
+        "Russian set-up (4.2.1, 4.3.1)",
+        "place every at-start unit: {place: {hex: \"CCRR\", units: [...]}}",
+        awaiting=_russian, validate=lambda d, s, f, o: setup.check_russian(d, s, o),
+        resolve=_resolve_russian, bot=lambda d, s, f, r: setup.bot_russian(d, s, r)),
+    "setup-chechen": PhaseRules(
+        "Chechen set-up (4.2.2, 4.3.2)",
+        "place your units face down in Chechnya: {place: {hex: \"CCRR\", tokens: N}}, and "
+        "under secret: regulars: the hexes of your regular tokens",
+        awaiting=_chechen, validate=lambda d, s, f, o: setup.check_chechen(d, s, o),
+        resolve=_resolve_chechen, bot=lambda d, s, f, r: setup.bot_chechen(d, s, r),
+        keep_secret=True),  # which tokens are regulars: hidden from the Russian (10.6)
+    "russian-movement": PhaseRules("Russian Movement Segment (8.0)", NOT_YET,
+                                   awaiting=_russian, validate=_not_yet),
+})
+
+
+class ChechenWar:
+    id = "chechen_war"
+    name = "Chechen War 1994-1996"
+
+    def describe(self, data: GameData) -> dict[str, Any]:
+        g = data["game"]
+        return {"id": self.id, "name": g["name"],
+                "factions": [{"id": f["id"], "name": f["name"]} for f in g["factions"]],
+                "options": [{"id": k, "default": v["default"], "help": v["help"],
+                             **({"choices": list(v["choices"])} if "choices" in v else {})}
+                            for k, v in g.get("options", {}).items()],
+                "phases": list(PHASES.phases)}
+
+    def check_data(self, data: GameData) -> list[str]:
+        problems: list[str] = []
+        try:
+            b = board(data)
+        except (ValueError, KeyError) as exc:
+            return [str(exc)]
+        for group, spec in data["units"]["setup"]["groups"].items():
+            if spec.get("hex") is not None and spec["hex"] not in b.terrain:
+                problems.append(f"units.yaml: setup: groups: {group}: hex {spec['hex']} is not on the map")
+        for terrain in set(b.terrain.values()):
+            if terrain not in data["tables"]["terrain"]:
+                problems.append(f"tables.yaml: terrain: no entry for {terrain!r}, a terrain of map.yaml")
+        regulars, militia = setup.tokens(data)
+        if regulars > len(board_units(data, setup.REGULAR)) or militia > len(board_units(data, setup.MILITIA)):
+            problems.append("units.yaml: setup: chechen: more units drawn than the cups hold")
+        return problems
+
+    def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
+        chosen = {o["id"]: options.get(o["id"], o["default"]) for o in self.describe(data)["options"]}
+        supports: dict[str, dict[str, int]] = {RUSSIAN: {}, CHECHEN: {}}
+        for marker in data["units"]["support_markers"].values():
+            side = supports[marker["side"]]
+            side[marker["kind"]] = side.get(marker["kind"], 0) + int(marker["count"])
+        return {
+            "turn": 0, "phase": "setup-russian", "options": chosen,
+            "russians": {}, "tokens": {}, "cup": 0,
+            "pool": sorted(u for u, v in units(data).items()
+                           if v["side"] == RUSSIAN and v.get("arrival") == "reinforcement"),
+            "morale": 9, "casualties": 0, "collateral": 0,  # 4.4
+            "leaders": {leader: "underground" for leader in data["units"]["leaders"]},  # 4.2.2
+            "supports": supports,
+            "over": False, "result": None,
+        }
+
+    def phase(self, data: GameData, state: State) -> Phase:
+        return PHASES.phase(data, state)
+
+    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        return PHASES.validate(data, state, faction, orders)
+
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
+        return PHASES.resolve(data, state, orders, rng, secrets)
+
+    def apply(self, data: GameData, state: State, event: Event) -> State:
+        s: State = clone(state)
+        kind = event["type"]
+        if kind == "russians_placed":
+            for unit, hex_id in event["units"].items():
+                s["russians"][unit] = {"hex": hex_id, "reduced": False}
+        elif kind == "tokens_placed":
+            for token, hex_id in event["tokens"].items():
+                s["tokens"][token] = {"hex": hex_id}
+        elif kind == "identities_sealed":
+            for token, node in event["tokens"].items():
+                if token not in s["tokens"]:
+                    raise ValueError(f"no token {token} on the map")
+                s["tokens"][token]["unit"] = node
+            s["cup"] = int(event["cup"])
+        elif kind == "phase":
+            s["phase"], s["turn"] = event["phase"], event["turn"]
+        else:
+            raise ValueError(f"Chechen War has no event {kind!r}")
+        return s
+
+    def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
+        b = board(data)
+        stacks: dict[str, list[str]] = {}
+        for unit, where in sorted(state["russians"].items()):
+            stacks.setdefault(b.label(where["hex"]), []).append(units(data)[unit]["name"])
+        hidden = Counter(b.label(t["hex"]) for t in state["tokens"].values())
+        return {
+            "turn": state["turn"], "segment": PHASES.phase(data, state).title,
+            "Russian morale": state["morale"], "Russian casualties": state["casualties"],
+            "collateral damage": state["collateral"],
+            "Russian units": {h: ", ".join(us) for h, us in sorted(stacks.items())},
+            "Chechen units (face down)": dict(sorted(hidden.items())),
+            "Chechen units in the cup": state["cup"],
+            "Chechen leaders underground": sum(1 for v in state["leaders"].values() if v == "underground"),
+        }
+
+    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
+               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        return dict(report_.report(data, view, who, secrets))
+
+    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return PHASES.bot(data, state, faction, rng)
+
+    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return PHASES.bot(data, state, faction, rng)
+
+    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        """A side that sent nothing at set-up is set up by the bot (it cannot be skipped)."""
+        return PHASES.default_orders(data, state, faction, rng)
+
+    def summary(self, data: GameData, event: Event) -> str:
+        kind = event["type"]
+        if kind == "russians_placed":
+            hexes = len(set(event["units"].values()))
+            return f"the Russian sets up {len(event['units'])} units in {hexes} hexes"
+        if kind == "tokens_placed":
+            hexes = len(set(event["tokens"].values()))
+            return (f"the Chechen places {len(event['tokens'])} units face down in {hexes} hexes "
+                    "of Chechnya")
+        if kind == "identities_sealed":
+            return (f"the face-down units are drawn from the cups and sealed to the Chechen; "
+                    f"{event['cup']} regulars stay in the cup (4.2.2)")
+        if kind == "phase":
+            return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
+        return str(kind)
+
+
+def board_units(data: GameData, nationality: str) -> list[str]:
+    return [u for u, v in units(data).items() if v["nationality"] == nationality]
+
+
+GAME = ChechenWar()

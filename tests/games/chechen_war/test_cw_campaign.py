@@ -1,0 +1,139 @@
+"""A Chechen War campaign's set-up through the command line (in this process, a real git
+repository): the contribution round, the Russian's placement, the Chechen's face-down
+tokens. What must stay hidden is checked with the actual values: no Chechen unit's id or
+name, and not the secret part naming the regulars' hexes, in any file of any commit, nor in
+any report the Russian or the public receive, until unseal; the Chechen's own key shows him
+his units; audit, unseal and audit --final pass. The same when the Chechen sends nothing and
+the referee resolves with his default orders; and a dishonest referee who publishes his
+file at the end of the turn is named by the audit.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import api, yamlio
+from pbem.game import load_data
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+PLAYERS = ("--player", "russian=Ann <ann@cw.invalid>", "--player", "chechen=Bob <bob@cw.invalid>")
+
+
+def ok(r: Result) -> Result:
+    assert r.code == 0, r.err + r.out
+    return r
+
+
+def send(pbem: Cli, root: Path, keys: Path, faction: str, name: str) -> Path:
+    path = root.parent / f"{faction}-{name}.yaml"
+    ok(pbem("-C", root, "bot", faction, "--out", path))
+    ok(pbem("-C", root, "sign", path, "--key", keys / f"{faction}_ed25519"))
+    ok(pbem("-C", root, "apply", path))
+    return path
+
+
+def new(pbem: Cli, tmp_path: Path, *extra: str) -> tuple[Path, Path]:
+    root, keys = tmp_path / "camp", tmp_path / "keys"
+    ok(pbem("new", root, "--game", "chechen_war", "--seed", "cw", "--keys-dir", keys, *PLAYERS, *extra))
+    for faction in ("russian", "chechen"):
+        send(pbem, root, keys, faction, "salt")
+    send(pbem, root, keys, "russian", "setup")
+    return root, keys
+
+
+def secrets_of_the_chechen() -> list[str]:
+    """Every Chechen unit's id and printed name: none may show before unseal."""
+    units = load_data("chechen_war")["units"]["units"]
+    return sorted({v for u, spec in units.items() if spec["side"] == "chechen"
+                   for v in (u, spec["name"])} | {"regulars:", "chechen_regular", "chechen_militia"})
+
+
+def committed_text(root: Path) -> str:
+    """Every file of every commit, as text."""
+    revs = subprocess.run(["git", "rev-list", "--all"], cwd=root, capture_output=True, text=True,
+                          check=True).stdout.split()
+    out = []
+    for rev in revs:
+        files = subprocess.run(["git", "ls-tree", "-r", "--name-only", rev], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.split()
+        for f in files:
+            out.append(subprocess.run(["git", "show", f"{rev}:{f}"], cwd=root, capture_output=True,
+                                      check=True).stdout.decode("utf-8", "replace"))
+    return "\n".join(out)
+
+
+def leaks(text: str) -> list[str]:
+    return [s for s in secrets_of_the_chechen() if s in text]
+
+
+def reports(pbem: Cli, root: Path, who: str) -> str:
+    return "\n".join(ok(pbem("-C", root, "report", "--for", who, "--format", fmt)).out
+                     for fmt in ("text", "html", "md", "bbcode"))
+
+
+@pytest.mark.parametrize("mode", ["variable", "historical"])
+def test_the_set_up_by_mail_hides_the_chechens_units_until_unseal(
+        pbem: Cli, tmp_path: Path, mode: str) -> None:
+    root, keys = new(pbem, tmp_path, "--option", f"setup={mode}")
+    assert json.loads(ok(pbem("-C", root, "status", "--json")).out)["awaiting"] == ["chechen"]
+    path = send(pbem, root, keys, "chechen", "setup")
+    assert "regulars:" in path.read_text()  # the file as the Chechen wrote it holds the secret
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["turn"], status["phase"], status["awaiting"]) == (1, "russian-movement", ["russian"])
+    assert leaks(committed_text(root)) == []
+    assert leaks(reports(pbem, root, "russian")) == []
+    assert leaks(reports(pbem, root, "public")) == []
+    html = ok(pbem("-C", root, "report", "--for", "russian", "--format", "html")).out
+    assert "<svg" in html and "face down" in html and "Groznyi" in html
+    # the Chechen's own key opens his units
+    mine = ok(pbem("-C", root, "reveal", "--key", keys / "chechen.key")).out
+    units = load_data("chechen_war")["units"]["units"]
+    shown = [u for u, spec in units.items() if spec["side"] == "chechen" and u in mine]
+    assert len(shown) == 24
+    assert api.audit(root)["ok"]
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
+    assert final["ok"], final["problems"]
+    assert "regulars:" in committed_text(root)  # published by unseal
+
+
+def test_a_chechen_who_sends_nothing_is_set_up_by_the_bot_with_nothing_shown(
+        pbem: Cli, tmp_path: Path) -> None:
+    root, _keys = new(pbem, tmp_path)
+    ok(pbem("-C", root, "resolve", "--nmr"))
+    assert json.loads(ok(pbem("-C", root, "status", "--json")).out)["phase"] == "russian-movement"
+    assert leaks(committed_text(root)) == []
+    assert api.audit(root)["ok"]
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
+    assert final["ok"], final["problems"]
+
+
+def test_a_referee_who_publishes_the_face_down_units_at_the_end_of_the_turn_is_named(
+        pbem: Cli, tmp_path: Path) -> None:
+    from test_audit_tamper import Referee
+
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    cheat = Referee(root)
+    seq = next(e["seq"] for e in cheat.original if e["type"] == "orders"
+               and e.get("phase") == "setup-chechen")
+    record: dict[str, Any] = cheat.entry(seq)["pending"]
+    assert record.pop("keep_sealed") is True
+    cheat.rewrite()
+    problems = api.audit(root)["problems"]
+    assert any(f"log/{seq:06d}.yaml: the file of chechen is kept sealed only to the end of the "
+               "turn, but its phase keeps it until unseal" in p for p in problems), problems
+
+
+def test_the_data_files_are_read_as_yaml_with_quoted_hex_ids() -> None:
+    # the bot writes hex ids YAML could read as octal numbers quoted: read back, they are text
+    data = yamlio.load_untrusted("hex: '0731'\nother: 0528\n", "t").data
+    assert data == {"hex": "0731", "other": "0528"}
