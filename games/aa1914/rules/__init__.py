@@ -124,8 +124,38 @@ def _validate(data: GameData, state: State, faction: str, orders: Orders) -> lis
     if faction != state["power"]:
         return [Problem(("faction",), f"it is {state['power']}'s turn, not {faction}'s")]
     problems: list[Problem] = []
-    _read(data, state, faction, orders, problems)
+    _, moves, _, _ = _read(data, state, faction, orders, problems)
+    first = _first_attack(data, state, faction)
+    if first is not None and not any(
+            m["to"] == first and any(board.domain(data, u) == "land" for u in m["units"]) for m in moves):
+        problems.append(Problem(("orders",), f"{board.power(data, faction)['name']} attacks "
+                                f"{board.name(data, first)} in round {state['turn']}: the war "
+                                f"begins there; move land units into {board.name(data, first)}"))
     return problems
+
+
+def _first_attack(data: GameData, state: State, pid: str) -> str | None:
+    """The territory the power must attack this round (game.yaml `first_attack`), if any."""
+    first = data["game"].get("first_attack")
+    if first is None or first["power"] != pid or first["round"] != state["turn"]:
+        return None
+    return str(first["territory"])
+
+
+def _opening(data: GameData, state: State, pid: str) -> list[dict[str, Any]]:
+    """The attack that opens the war, when the power owes it this round: the infantry and
+    artillery of its neighbouring territory with the most of them (what the bot and an
+    absent player send; a ruling)."""
+    target = _first_attack(data, state, pid)
+    if target is None:
+        return []
+    near = [t for t in board.adjacent(data, target) if board.stack(state, t, pid)]
+    if not near:
+        return []
+    source = max(near, key=lambda t: (sum(board.stack(state, t, pid).values()), t))
+    units = {u: n for u, n in board.stack(state, source, pid).items()
+             if u in ("infantry", "artillery") and n}
+    return [{"move": {"from": source, "to": target, "units": units}}] if units else []
 
 
 def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
@@ -208,8 +238,9 @@ def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
             break
         unit = rng.choice(f"{label}:{k}", choices)
         buy[unit] = buy.get(unit, 0) + 1
-    moves = _bot_moves(data, state, faction, rng, label)
-    return {"orders": ([{"buy": buy}] if buy else []) + moves}
+    opening = _opening(data, state, faction)
+    moves = [] if opening else _bot_moves(data, state, faction, rng, label)
+    return {"orders": ([{"buy": buy}] if buy else []) + opening + moves}
 
 
 def _bot_moves(data: GameData, state: State, faction: str, rng: Rng, label: str,
@@ -235,8 +266,9 @@ def _bot_moves(data: GameData, state: State, faction: str, rng: Rng, label: str,
 
 
 def _nothing(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-    """A power that sent nothing buys nothing; its income is collected."""
-    return {"orders": []}
+    """A power that sent nothing buys nothing; its income is collected. Austria-Hungary's
+    round-1 attack on Serbia is made for it (`_opening`)."""
+    return {"orders": _opening(data, state, faction)}
 
 
 PHASES = PhaseTable({

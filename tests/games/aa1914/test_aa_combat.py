@@ -29,8 +29,10 @@ Dice = FixedRng
 
 
 def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:
+    """Round 2 (round 1 owes Austria-Hungary's attack on Serbia), `power`'s turn, only `units`."""
     state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
-    state.update(power=power, units=units, **changes)
+    state.update(power=power, units=units, turn=2)
+    state.update(changes)
     return state
 
 
@@ -215,7 +217,7 @@ def test_an_allys_own_territory_goes_back_to_it_while_it_holds_its_capital() -> 
 
 
 def test_an_aligned_neutral_entered_by_the_other_side_defends_as_its_patrons() -> None:
-    s = position("austria_hungary", {"bosnia": {"austria_hungary": {"infantry": 3}},
+    s = position("austria_hungary", {"budapest": {"austria_hungary": {"infantry": 3}},
                                      "serbia": {"neutral": {"infantry": 3, "artillery": 1}}})
     joined = combat.neutral_entry(data(), s, "austria_hungary", "serbia")
     assert joined == [{"type": "neutral_joins", "where": "serbia", "power": "russia"}]

@@ -23,7 +23,7 @@ def data() -> GameData:
 
 
 def position(power: str, units: dict[str, dict[str, dict[str, int]]] | None = None,
-             turn: int = 1, **changes: Any) -> State:
+             turn: int = 2, **changes: Any) -> State:
     """Round `turn`, `power`'s turn; with `units`, only those units on the map."""
     state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
     state.update(power=power, turn=turn, **changes)

@@ -33,7 +33,7 @@ def data() -> GameData:
     return load_data("aa1914")
 
 
-def position(power: str = "austria_hungary", turn: int = 1, **changes: Any) -> State:
+def position(power: str = "austria_hungary", turn: int = 2, **changes: Any) -> State:
     state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
     state.update(power=power, turn=turn, **changes)
     return state
@@ -79,7 +79,7 @@ class Dice:
 
 
 def test_setup_starts_round_1_with_austria_hungary_and_every_treasury_full() -> None:
-    s = position()
+    s = position(turn=1)
     assert (s["turn"], s["phase"], s["power"]) == (1, "turn", "austria_hungary")
     assert s["order"] == ORDER
     assert s["treasury"] == START_IPC
@@ -247,13 +247,13 @@ def test_a_turn_buys_mobilizes_the_named_and_the_rest_and_collects_income() -> N
         {"type": "mobilized", "power": "britain", "where": "london", "units": {"infantry": 2}},
         {"type": "mobilized", "power": "britain", "where": "sz08", "units": {"cruiser": 1}},
         {"type": "income", "power": "britain", "ipc": 30, "contested": []},
-        {"type": "next", "power": "ottomans", "turn": 1},
+        {"type": "next", "power": "ottomans", "turn": 2},
     ]
     t = after(s, events)
     assert t["treasury"]["britain"] == 30 - 18 + 30
     assert t["units"]["india"]["britain"]["infantry"] == s["units"]["india"]["britain"]["infantry"] + 1
     assert "sz08" not in s["units"] and t["units"]["sz08"] == {"britain": {"cruiser": 1}}
-    assert (t["power"], t["turn"]) == ("ottomans", 1)
+    assert (t["power"], t["turn"]) == ("ottomans", 2)
     assert s["treasury"]["britain"] == 30  # apply leaves the old state as it was
 
 
@@ -298,14 +298,54 @@ def test_a_round_of_no_purchases_doubles_every_treasury() -> None:
     for power in ORDER:
         assert s["power"] == power
         s = after(s, resolve(s))
-    assert (s["power"], s["turn"]) == ("austria_hungary", 2)
+    assert (s["power"], s["turn"]) == ("austria_hungary", 3)
     assert s["treasury"] == {p: 2 * n for p, n in START_IPC.items()}
+
+
+# ---------------------------------------------------------------------------------------
+# the war begins with Austria-Hungary's attack on Serbia
+
+
+SERBIA = "Austria-Hungary attacks Serbia in round 1: the war begins there; move land units into Serbia"
+
+
+@pytest.mark.parametrize(("turn", "power", "owed"), [
+    (1, "austria_hungary", True), (2, "austria_hungary", False), (1, "russia", False)])
+def test_austria_hungary_attacks_serbia_in_round_1(turn: int, power: str, owed: bool) -> None:
+    s = position(power=power, turn=turn)
+    assert (SERBIA in messages(s)) is owed
+
+
+def test_an_attack_on_serbia_by_land_pays_the_debt_a_fighter_alone_does_not() -> None:
+    s = position(turn=1)
+    assert messages(s, {"move": {"from": "budapest", "to": "serbia", "units": {"infantry": 1}}}) == []
+    s["units"]["budapest"]["austria_hungary"]["fighter"] = 1
+    assert SERBIA in messages(s, {"move": {"from": "budapest", "to": "serbia", "units": {"fighter": 1}}})
+
+
+def test_the_bot_and_an_absent_austria_hungary_attack_serbia_from_budapest() -> None:
+    s = position(turn=1)
+    for sent in (GAME.bot(data(), s, "austria_hungary", Dice()),
+                 GAME.default_orders(data(), s, "austria_hungary", Dice())):
+        assert {"move": {"from": "budapest", "to": "serbia",
+                         "units": {"infantry": 12, "artillery": 2}}} in sent["orders"]
+        assert problems(s, *sent["orders"]) == []
+    events = resolve(s, *GAME.default_orders(data(), s, "austria_hungary", Dice())["orders"])
+    assert [e["type"] for e in events][:3] == ["moved", "neutral_joins", "battle"]
+    assert events[1] == {"type": "neutral_joins", "where": "serbia", "power": "russia"}
+
+
+def test_a_campaign_may_play_without_the_opening_attack() -> None:
+    d = data()
+    game = {k: v for k, v in d["game"].items() if k != "first_attack"}
+    plain = GameData(d.game_id, d.folder, {**d.files, "game": game})
+    assert GAME.validate(plain, position(turn=1), "austria_hungary", {"orders": []}) == []
 
 
 def test_the_allies_win_holding_a_pair_when_the_ottoman_turn_ends() -> None:
     s = position(power="britain")
     s["control"].update(berlin="france", vienna="russia")  # an Allied pair: Berlin and Vienna
-    assert resolve(s)[-1] == {"type": "next", "power": "ottomans", "turn": 1}  # not yet
+    assert resolve(s)[-1] == {"type": "next", "power": "ottomans", "turn": 2}  # not yet
     s["power"] = "ottomans"
     end = resolve(s)[-1]
     assert end == {"type": "over", "result": {
