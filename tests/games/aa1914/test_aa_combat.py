@@ -305,3 +305,75 @@ def test_the_standing_loss_order_is_kept_and_used() -> None:
 def test_standing_instructions_are_checked(standing: Any) -> None:
     found = GAME.validate(data(), contested(), "france", {"orders": [], "standing": standing})
     assert len(found) == 1 and found[0].path[0] == "standing"
+
+
+# ---------------------------------------------------------------------------------------
+# what the battle records, and the edges of each clause
+
+
+def test_every_die_is_rolled_under_a_label_anyone_can_recompute() -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2, "fighter": 1}},
+                                     "venice": {"italy": {"infantry": 1, "fighter": 1}}})
+    dice = Dice(6, 6, 6, 1, 6, 6, 6, 6)
+    events, _ = turn(s, dice, move("tyrolia", "venice", {"infantry": 2, "fighter": 1}))
+    at = "r2:austria_hungary:venice"
+    assert dice.labels == [f"{at}:air1:attacker:d1", f"{at}:air1:defender:d1",
+                           f"{at}:air2:attacker:d1", f"{at}:air2:defender:d1",
+                           f"{at}:attacker:d1", f"{at}:attacker:d2", f"{at}:defender:d1",
+                           f"{at}:defender:d2"]
+    battle = of(events, "battle")[0]
+    # air round 2: the defender's 1 takes the attacker's fighter: the defender's supremacy
+    assert battle["air"][1] == {"attacker": [6], "defender": [1], "hits": [0, 1]}
+    assert battle["supremacy"] == "defender"
+    assert battle["attackers"] == {"austria_hungary": {"infantry": 2, "fighter": 1}}
+    assert battle["defenders"] == {"italy": {"infantry": 1, "fighter": 1}}
+
+
+def test_without_fighters_on_either_side_nobody_has_supremacy() -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
+                                     "venice": {"italy": {"artillery": 1}}})
+    events, _ = turn(s, Dice(6, 6), move("tyrolia", "venice", {"infantry": 1}))
+    battle = of(events, "battle")[0]
+    assert battle["supremacy"] is None and battle["fire"]["defender"] == [["artillery", 3, 6]]
+
+
+def test_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"artillery": 1, "fighter": 1}},
+                                     "venice": {"italy": {"infantry": 1}}})
+    # artillery at 4 (air supremacy) rolls 1, the fighter 6; Italy's infantry 3 takes the artillery
+    events, after = turn(s, Dice(1, 6, 3), move("tyrolia", "venice", {"artillery": 1, "fighter": 1}))
+    assert of(events, "battle")[0]["losses"] == {"italy": {"infantry": 1},
+                                                 "austria_hungary": {"artillery": 1}}
+    assert of(events, "control") == [{"type": "control", "where": "venice", "power": "italy",
+                                      "contested": False}]
+    assert after["control"]["venice"] == "italy"
+    assert GAME.summary(data(), of(events, "control")[0]) == "Venice stays with Italy"
+
+
+def test_a_capital_with_an_empty_treasury_hands_over_nothing() -> None:
+    s = position("germany", {"picardy": {"germany": {"infantry": 1}}, "paris": {"france": {"infantry": 1}}})
+    s["treasury"]["france"] = 0
+    events, _ = turn(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
+    assert of(events, "capital_taken") == []
+    s["treasury"]["france"] = 1
+    events, _ = turn(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
+    assert GAME.summary(data(), of(events, "capital_taken")[0]) == (
+        "Germany takes 1 IPC from France's treasury with its capital")
+
+
+def test_defenders_of_several_powers_lose_by_the_larger_ones_standing_order() -> None:
+    s = position("germany", {"lorraine": {"germany": {"infantry": 2}},
+                             "burgundy": {"france": {"infantry": 1, "artillery": 1},
+                                          "britain": {"infantry": 3, "artillery": 2}}})
+    s["standing"]["britain"] = {"losses": ["artillery"]}
+    s["standing"]["france"] = {"losses": ["infantry"]}
+    # Germany: 1, 6 -> one hit; the defence: 6s
+    events, _ = turn(s, Dice(1, 6, 6, 6, 6, 6, 6, 6, 6), move("lorraine", "burgundy", {"infantry": 2}))
+    assert of(events, "battle")[0]["losses"] == {"britain": {"artillery": 1}}
+
+
+def test_a_battle_that_takes_units_that_are_not_there_is_refused() -> None:
+    s = position("austria_hungary", {"venice": {"italy": {"infantry": 1}}})
+    with pytest.raises(ValueError, match="venice has fewer than 2 infantry of italy"):
+        GAME.apply(data(), s, {"type": "battle", "power": "austria_hungary", "where": "venice",
+                               "losses": {"italy": {"infantry": 2}}})
