@@ -1,8 +1,9 @@
 """Chechen War 1994-1996 for pbem (../shared/rules/chechen-war-rules.txt).
 
 Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the
-Chechen's face-down tokens with their identities drawn and sealed. The game then stands at
-turn 1's Russian Movement Segment, which is not refereed yet (README.md lists each part).
+Chechen's face-down tokens with their identities drawn and sealed, and the Russian Movement
+Segment (8.0: rules/movement.py). The game then stands at the Chechen Ambush Segment, which
+is not refereed yet (README.md lists each part).
 The position:
 
     turn, phase   the game turn (0 during set-up) and the segment
@@ -24,12 +25,12 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable
 
+from . import movement, setup
 from . import report as report_
-from . import setup
 from .board import CHECHEN, RUSSIAN, board, units
 
-NOT_YET = ("the Russian Movement Segment (8.0) is not refereed yet: pbem referees this game "
-           "up to the end of the set-up (games/chechen_war/README.md)")
+NOT_YET = ("the Chechen Ambush Segment (14.0) is not refereed yet: pbem referees this game "
+           "up to the Russian Movement Segment of each turn (games/chechen_war/README.md)")
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -58,6 +59,21 @@ def _not_yet(data: GameData, state: State, faction: str, orders: Orders) -> list
     return [Problem(("orders",), NOT_YET)]
 
 
+def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems: list[Problem] = []
+    movement.read(data, state, orders, problems)
+    return problems
+
+
+def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                   secrets: Secrets | None) -> list[Event]:
+    problems: list[Problem] = []
+    events = movement.read(data, state, orders.get(RUSSIAN) or {}, problems)
+    if problems:  # checked before: orders reach resolve only when valid
+        raise ValueError(f"the Russian's moves: {problems[0].message}")
+    return [*events, {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
+
+
 PHASES = PhaseTable({
     "setup-russian": PhaseRules(
         "Russian set-up (4.2.1, 4.3.1)",
@@ -71,8 +87,14 @@ PHASES = PhaseTable({
         awaiting=_chechen, validate=lambda d, s, f, o: setup.check_chechen(d, s, o),
         resolve=_resolve_chechen, bot=lambda d, s, f, r: setup.bot_chechen(d, s, r),
         keep_secret=True),  # which tokens are regulars: hidden from the Russian (10.6)
-    "russian-movement": PhaseRules("Russian Movement Segment (8.0)", NOT_YET,
-                                   awaiting=_russian, validate=_not_yet),
+    "russian-movement": PhaseRules(
+        "Russian Movement Segment (8.0)",
+        "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
+        "{helicopter: {unit: UNIT, to: \"CCRR\"}}, or nothing",
+        awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
+        bot=lambda d, s, f, r: movement.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
+    "chechen-ambush": PhaseRules("Chechen Ambush Segment (14.0)", NOT_YET,
+                                 awaiting=_chechen, validate=_not_yet),
 })
 
 
@@ -148,6 +170,8 @@ class ChechenWar:
                     raise ValueError(f"no token {token} on the map")
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
+        elif movement.apply(s, event):
+            pass
         elif kind == "phase":
             s["phase"], s["turn"] = event["phase"], event["turn"]
         else:
@@ -198,6 +222,9 @@ class ChechenWar:
                     f"{event['cup']} regulars stay in the cup (4.2.2)")
         if kind == "phase":
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
+        told = movement.describe(data, event)
+        if told is not None:
+            return told
         return str(kind)
 
 

@@ -24,7 +24,8 @@ class Board:
     names: dict[str, str]
     cities: tuple[str, ...]    # 3.2: the five Chechen cities
     rivers: frozenset[Hexside] = field(default_factory=frozenset)
-    roads: frozenset[Hexside] = field(default_factory=frozenset)
+    roads: frozenset[Hexside] = field(default_factory=frozenset)     # 8.6: connected road hexsides
+    bridges: frozenset[Hexside] = field(default_factory=frozenset)   # 8.7
 
     def label(self, hex_id: str) -> str:
         """"1324 (Groznyi)", or the id alone."""
@@ -64,9 +65,11 @@ def board(data: GameData) -> Board:
                        for a, b in reach["hexsides"])
     roads = frozenset(grid.hexside(a, b) for road in m.get("roads", {}).values()
                       for a, b in zip(road["hexes"], road["hexes"][1:], strict=False))
+    bridges = frozenset(grid.hexside(a, b) for a, b in m.get("bridges") or [])
     made = Board(grid, _cells(grid, m["terrain"], m["legend"]["terrain"], "terrain"),
                  _cells(grid, m["regions"], m["legend"]["regions"], "regions"),
-                 dict(m.get("names") or {}), tuple(m.get("chechen_cities") or ()), rivers, roads)
+                 dict(m.get("names") or {}), tuple(m.get("chechen_cities") or ()), rivers, roads,
+                 bridges)
     _BOARDS[id(data)] = (data, made)
     return made
 

@@ -286,10 +286,9 @@ def test_the_russians_view_shows_counts_of_face_down_units_and_no_identity() -> 
             assert unit not in text and board.units(data())[unit]["name"] not in text
 
 
-def test_the_movement_segment_is_refused_as_not_refereed_yet() -> None:
+def test_after_the_set_up_the_russian_moves_first() -> None:
     s = chechen_state()
     for e in GAME.resolve(data(), s, {"chechen": tokens(PLACES, REGULARS)}, FixedRng(), Sealer()):  # type: ignore[arg-type]
         s = GAME.apply(data(), s, e)
-    assert messages(s, "russian", {"orders": []}) == [
-        "the Russian Movement Segment (8.0) is not refereed yet: pbem referees this game up to "
-        "the end of the set-up (games/chechen_war/README.md)"]
+    assert GAME.phase(data(), s).awaiting == ("russian",)
+    assert messages(s, "russian", {"orders": []}) == []  # moving nothing is legal
