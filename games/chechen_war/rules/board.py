@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.game import GameData
+from pbem.game import GameData, Problem
 from pbem.kit.hexes import Grid, Hexside
 
 RUSSIAN, CHECHEN = "russian", "chechen"
@@ -92,3 +92,13 @@ def chechen(data: GameData, nationality: str) -> list[str]:
 def stacking(data: GameData, b: Board, hex_id: str) -> int:
     """7.0: the units a hex may hold, by its terrain (the TEC)."""
     return int(data["tables"]["terrain"][b.terrain[hex_id]]["stacking"])
+
+
+def hex_in(b: Board, value: Any, where: tuple[str | int, ...], problems: list[Problem]) -> str | None:
+    """A hex id read from orders: a quoted four-digit id on the map, else a problem at `where`."""
+    try:
+        b.grid.offset(value)
+    except ValueError as exc:
+        problems.append(Problem(where, str(exc)))
+        return None
+    return str(value)

@@ -34,7 +34,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.names import suggest
 
-from .board import Board, board, stacking, units
+from .board import Board, board, hex_in, stacking, units
 
 Path_ = tuple[str | int, ...]
 
@@ -119,15 +119,6 @@ def _units(data: GameData, state: State, value: Any, at: Path_, moved: set[str],
     return out if len(out) == len(value) else []
 
 
-def _hex(b: Board, value: Any, at: Path_, problems: list[Problem]) -> str | None:
-    try:
-        b.grid.offset(value)
-    except ValueError as exc:
-        problems.append(Problem(at, str(exc)))
-        return None
-    return str(value)
-
-
 def _land(data: GameData, b: Board, state: State, body: Any, at: Path_, where: dict[str, str],
           moved: set[str], enemy: set[str], zoc: set[str], problems: list[Problem]) -> Event | None:
     if not isinstance(body, dict) or set(body) != {"units", "path"} or not isinstance(body["path"], list) \
@@ -136,7 +127,7 @@ def _land(data: GameData, b: Board, state: State, body: Any, at: Path_, where: d
                                 "from the hex the units stand in through each hex entered"))
         return None
     group = _units(data, state, body["units"], (*at, "units"), moved, problems)
-    path = [_hex(b, h, (*at, "path", k), problems) for k, h in enumerate(body["path"])]
+    path = [hex_in(b, h, (*at, "path", k), problems) for k, h in enumerate(body["path"])]
     if not group or None in path:
         return None
     steps: list[str] = [h for h in path if h is not None]
@@ -177,7 +168,7 @@ def _helicopter(data: GameData, b: Board, state: State, body: Any, at: Path_, wh
         problems.append(Problem(at, 'expected {unit: UNIT, to: "CCRR"}: one unit a helicopter move (8.8)'))
         return None
     group = _units(data, state, [body["unit"]], (*at, "unit"), moved, problems)
-    to = _hex(b, body["to"], (*at, "to"), problems)
+    to = hex_in(b, body["to"], (*at, "to"), problems)
     if not group or to is None:
         return None
     unit = group[0]

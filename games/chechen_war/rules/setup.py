@@ -32,18 +32,9 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.names import suggest
 
-from .board import CHECHEN, RUSSIAN, Board, at_start, board, chechen, stacking, units
+from .board import CHECHEN, RUSSIAN, Board, at_start, board, chechen, hex_in, stacking, units
 
 REGULAR, MILITIA = "chechen_regular", "chechen_militia"
-
-
-def _hex(b: Board, value: Any, where: tuple[str | int, ...], problems: list[Problem]) -> str | None:
-    try:
-        b.grid.offset(value)
-    except ValueError as exc:
-        problems.append(Problem(where, str(exc)))
-        return None
-    return str(value)
 
 
 def russian_allowed(data: GameData, options: dict[str, Any], unit: str) -> tuple[list[str], str]:
@@ -85,7 +76,7 @@ def check_russian(data: GameData, state: State, orders: dict[str, Any]) -> list[
                 or not isinstance(body["units"], list):
             problems.append(Problem(where, 'expected {place: {hex: "CCRR", units: [UNIT, ...]}}'))
             continue
-        hex_id = _hex(b, body["hex"], (*where, "place", "hex"), problems)
+        hex_id = hex_in(b, body["hex"], (*where, "place", "hex"), problems)
         if hex_id is None:
             continue
         for k, unit in enumerate(body["units"]):
@@ -137,7 +128,7 @@ def check_chechen(data: GameData, state: State, orders: dict[str, Any]) -> list[
             problems.append(Problem(where, 'expected {place: {hex: "CCRR", tokens: COUNT}}, a '
                                     "count of face-down units of at least 1"))
             continue
-        hex_id = _hex(b, body["hex"], (*where, "place", "hex"), problems)
+        hex_id = hex_in(b, body["hex"], (*where, "place", "hex"), problems)
         if hex_id is None:
             continue
         if b.region[hex_id] != "chechnya":
@@ -166,7 +157,7 @@ def _check_regulars(data: GameData, b: Board, state: State, secret: Any, per_hex
                                 "regular tokens, one entry a token (the rest are militia)"))
         return
     for k, hex_id in enumerate(given):
-        if _hex(b, hex_id, ("secret", "regulars", k), problems) is None:
+        if hex_in(b, hex_id, ("secret", "regulars", k), problems) is None:
             continue
         if state["options"].get("setup") == "historical" and b.terrain[hex_id] not in ("town", "city"):
             problems.append(Problem(("secret", "regulars", k), f"{b.label(hex_id)} is not a town "
