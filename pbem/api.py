@@ -379,8 +379,18 @@ def signing(campaign: Campaign, state: dict[str, Any]) -> Signing:
 
 
 def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
-           draft: bool = False, on_behalf: bool = False) -> list[Checked]:
+           draft: bool = False, on_behalf: bool = False, key: Path | None = None) -> list[Checked]:
+    from pbem.crypto import sealed
+
     phase = campaign.phase(state)
+    sees = None
+    if getattr(campaign.game, "sees_sealed", False):  # rules that check against sealed values
+        if key is not None:
+            from pbem.crypto.keys import load_identity_file
+
+            sees = sealed.opener(campaign.id, load_identity_file(key))
+        elif not draft:  # the referee's apply: every sealed value
+            sees = sealed.opener(campaign.id, campaign.referee_identities())
     factions = list(campaign.factions())
     sig = signing(campaign, state)
     sig.draft = draft
@@ -390,16 +400,18 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
         check_orders(
             p, campaign_id=campaign.id, phase=phase, game=campaign.game, data=campaign.data,
             game_state=state["game"], factions=factions, signing=sig, players=campaign.players(),
-            unseated=campaign.unseated(),
+            unseated=campaign.unseated(), sees=sees,
         )
         for p in paths
     ]
 
 
-def check(root: Path, paths: list[Path]) -> list[Checked]:
-    """What `apply` would say, but for a file not signed yet: a player checks, then signs."""
+def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checked]:
+    """What `apply` would say, but for a file not signed yet: a player checks, then signs.
+    With `key` (the player's identity file), the rules also check what only the player's
+    sealed values decide (which of his face-down units may go where)."""
     campaign = Campaign.settled(root)
-    return _check(campaign, campaign.state(), paths, draft=True)
+    return _check(campaign, campaign.state(), paths, draft=True, key=key)
 
 
 def _rejected(checked: list[Checked]) -> Rejected:

@@ -137,12 +137,16 @@ def check_orders(
     signing: Signing | None = None,
     players: dict[str, str | None] | None = None,
     unseated: frozenset[str] = frozenset(),
+    sees: Any = None,
 ) -> Checked:
     """Header checks, the signature, then the game's own validation; every problem at once.
 
     `players` gives who plays each faction (None: hot-seat): a file may name several
     factions only if one player plays them all. `unseated`: the factions nobody plays yet
-    (powers that enter mid-game, not yet seated), whose orders nobody may send."""
+    (powers that enter mid-game, not yet seated), whose orders nobody may send. `sees`: what
+    opens the sealed values the checker may read (pbem.crypto.sealed.opener: the referee's key
+    at apply, a player's at `check --key`), for a game whose rules check orders against them
+    (`Game.sees_sealed`)."""
     try:
         raw = yamlio.read_input(path, what=ORDERS_FILE)
         doc = yamlio.load_untrusted(raw, str(path))
@@ -188,6 +192,10 @@ def check_orders(
     checked.parts = [Part(f, body_of(data_, f), secret_of(data_, f), *salts[f]) for f in names]
     if signing is not None:
         _check_signature(checked, signing)
+    if sees is not None and getattr(game, "sees_sealed", False):
+        from pbem.crypto import sealed
+
+        game_state = sealed.substitute(game_state, sees)
     for part in checked.parts:
         full = dict(part.body)
         if part.secret is not None:

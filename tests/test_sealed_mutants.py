@@ -222,3 +222,26 @@ def test_sealed_values_pairs_what_both_sides_have() -> None:
     replayed = {**node, "commitment": MASK, "value": 1}
     assert sealed.sealed_values([node, node], [replayed], {"ca": 1}) == ([], 1)
     assert sealed.sealed_values([node], [replayed, replayed], {"ca": 1}) == ([], 1)
+
+
+# ---------------------------------------------------------------------------------------
+# what a reader holding a key sees of a state (sealed.substitute, sealed.opener)
+
+
+def test_a_state_seen_with_a_key_shows_the_values_that_key_opens_and_no_others() -> None:
+    from pbem.crypto import age
+
+    owner, owner_pub = age.generate_identity()
+    other, other_pub = age.generate_identity()
+    mine = sealed.seal(sealed.context("c", "unit", "t01", 0, "chechen"), "ch_borz_regt", [owner_pub])
+    theirs = sealed.seal(sealed.context("c", "unit", "t02", 0, "russian"), "secret", [other_pub])
+    state = {"tokens": {"t01": {"hex": "1324", "unit": mine}, "t02": {"hex": "1321", "unit": theirs}},
+             "list": [mine, 3]}
+    seen = sealed.substitute(state, sealed.opener("c", [owner]))
+    assert seen == {"tokens": {"t01": {"hex": "1324", "unit": "ch_borz_regt"},
+                               "t02": {"hex": "1321", "unit": theirs}},
+                    "list": ["ch_borz_regt", 3]}
+    assert state["tokens"]["t01"]["unit"] is mine  # the state itself is left as it was
+    forged = {**mine, "commitment": "0" * 64}  # opens, but not to its commitment: not shown
+    assert sealed.substitute(forged, sealed.opener("c", [owner])) == forged
+    assert sealed.substitute(mine, sealed.opener("another campaign", [owner])) == mine

@@ -259,12 +259,16 @@ def status(as_json: JsonOpt = False) -> None:
 @app.command()
 def check(
     orders: Annotated[list[Path], typer.Argument(help="Orders file(s) to check.")],
+    key: Annotated[Path | None, typer.Option(
+        "--key", metavar="FILE",
+        help="Your age identity file (FILE.key): the rules then also check what your sealed "
+             "values decide (which of your face-down units may go where), as the referee will.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate orders files without recording anything (players can run it on a clone)."""
     from pbem import api
 
-    results = api.check(OPTS.directory, orders)
+    results = api.check(OPTS.directory, orders, key=key)
     if as_json:
         _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems, "notes": c.notes}
                      for c in results])

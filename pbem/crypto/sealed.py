@@ -79,6 +79,38 @@ def is_sealed(node: Any) -> bool:
     return isinstance(node, dict) and "sealed" in node and "commitment" in node
 
 
+def substitute(data: Any, value_of: Any) -> Any:
+    """`data` with each sealed node that `value_of(node)` opens replaced by its value; a node
+    it cannot open (LookupError) stays as it is. What a reader holding a key sees of a state:
+    a player his own face-down units, the referee every one."""
+    if is_sealed(data):
+        try:
+            return value_of(data)
+        except LookupError:
+            return data
+    if isinstance(data, dict):
+        return {k: substitute(v, value_of) for k, v in data.items()}
+    if isinstance(data, list):
+        return [substitute(v, value_of) for v in data]
+    return data
+
+
+def opener(campaign: str, identities: list[str]) -> Any:
+    """`value_of` for `substitute`: a node's value if these identities open it and it
+    matches its commitment, else LookupError."""
+
+    def value_of(node: dict[str, Any]) -> Any:
+        try:
+            opened = open_node(campaign, node, identities)
+        except CryptoError as exc:
+            raise LookupError(str(exc)) from exc
+        if not opened.verified:
+            raise LookupError(f"sealed {node.get('kind')} {node.get('id')} does not match its commitment")
+        return opened.value
+
+    return value_of
+
+
 def find_sealed(data: Any) -> list[dict[str, Any]]:
     """Every sealed node inside nested data (log entries, snapshots)."""
     found: list[dict[str, Any]] = []

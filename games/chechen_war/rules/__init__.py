@@ -29,8 +29,10 @@ from . import movement, setup
 from . import report as report_
 from .board import CHECHEN, RUSSIAN, board, units
 
-NOT_YET = ("the Chechen Ambush Segment (14.0) is not refereed yet: pbem referees this game "
-           "up to the Russian Movement Segment of each turn (games/chechen_war/README.md)")
+
+def not_yet(segment: str) -> str:
+    return (f"the {segment} is not refereed yet: pbem referees this game up to the Russian "
+            "Movement Segment of each turn (games/chechen_war/README.md)")
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -56,7 +58,7 @@ def _resolve_chechen(data: GameData, state: State, orders: dict[str, Orders], rn
 
 
 def _not_yet(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    return [Problem(("orders",), NOT_YET)]
+    return [Problem(("orders",), not_yet(PHASES.phases[state["phase"]].title))]
 
 
 def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
@@ -72,6 +74,23 @@ def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng:
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"the Russian's moves: {problems[0].message}")
     return [*events, {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
+
+
+def _check_chechen_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems: list[Problem] = []
+    movement.read(data, state, orders, problems, side=CHECHEN)
+    return problems
+
+
+def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                           secrets: Secrets | None) -> list[Event]:
+    """The Chechen's moves as checked when the referee applied them (with every identity
+    seen); here, with the tokens sealed, what is public is checked again."""
+    problems: list[Problem] = []
+    events = movement.read(data, state, orders.get(CHECHEN) or {}, problems, side=CHECHEN)
+    if problems:
+        raise ValueError(f"the Chechen's moves: {problems[0].message}")
+    return [*events, {"type": "phase", "phase": "chechen-combat", "turn": state["turn"]}]
 
 
 PHASES = PhaseTable({
@@ -93,7 +112,17 @@ PHASES = PhaseTable({
         "{helicopter: {unit: UNIT, to: \"CCRR\"}}, or nothing",
         awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
         bot=lambda d, s, f, r: movement.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
-    "chechen-ambush": PhaseRules("Chechen Ambush Segment (14.0)", NOT_YET,
+    "chechen-ambush": PhaseRules("Chechen Ambush Segment (14.0)",
+                                 not_yet("Chechen Ambush Segment (14.0)"),
+                                 awaiting=_chechen, validate=_not_yet),
+    # reached once the ambush and Russian combat segments are refereed (README.md)
+    "chechen-movement": PhaseRules(
+        "Chechen Movement Segment (8.0)",
+        "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
+        awaiting=_chechen, validate=_check_chechen_moves, resolve=_resolve_chechen_moves,
+        default_orders=lambda d, s, f, r: {"orders": []}),
+    "chechen-combat": PhaseRules("Chechen Combat Segment (10.0)",
+                                 not_yet("Chechen Combat Segment (10.0)"),
                                  awaiting=_chechen, validate=_not_yet),
 })
 
@@ -101,6 +130,9 @@ PHASES = PhaseTable({
 class ChechenWar:
     id = "chechen_war"
     name = "Chechen War 1994-1996"
+    # validate sees the sealed values the checker's key opens (pbem/orders.py): 8.2's
+    # militia-only moves depend on which face-down units are militia
+    sees_sealed = True
 
     def describe(self, data: GameData) -> dict[str, Any]:
         g = data["game"]

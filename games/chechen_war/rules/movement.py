@@ -34,7 +34,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.names import suggest
 
-from .board import Board, board, hex_in, stacking, units
+from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
 
 Path_ = tuple[str | int, ...]
 
@@ -55,20 +55,45 @@ def chechen_zoc(b: Board, state: State) -> set[str]:
     return b.grid.zoc(t["hex"] for t in state["tokens"].values())
 
 
-def mf_of(data: GameData, state: State, unit: str) -> int:
-    spec = units(data)[unit]
-    if state["russians"][unit].get("reduced") and "reduced" in spec:
+def russian_zoc(b: Board, state: State) -> set[str]:
+    """9.1: the hexes around every Russian unit on the map."""
+    return b.grid.zoc(u["hex"] for u in state["russians"].values())
+
+
+def pieces(state: State, side: str) -> dict[str, dict[str, Any]]:
+    """A side's units on the map by id: the Russian units, or the Chechen's tokens."""
+    return dict(state["russians"] if side == RUSSIAN else state["tokens"])
+
+
+def identity(state: State, side: str, piece: str) -> str | None:
+    """The unit a piece is: a Russian unit is itself; a Chechen token's unit only when the
+    reader's key opened it (pbem.crypto.sealed.substitute), else None."""
+    if side == RUSSIAN:
+        return piece
+    unit = state["tokens"][piece].get("unit")
+    return unit if isinstance(unit, str) else None
+
+
+def mf_of(data: GameData, state: State, unit: str, side: str = RUSSIAN) -> int | None:
+    """A piece's MF (a reduced unit's, 2.8), or None for a face-down unit the reader cannot see."""
+    known = identity(state, side, unit)
+    if known is None:
+        return None
+    spec = units(data)[known]
+    if side == RUSSIAN and state["russians"][unit].get("reduced") and "reduced" in spec:
         return int(spec["reduced"]["mf"])
     return int(spec["mf"])
 
 
-def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Problem]) -> list[Event]:
-    """The moves of a Russian movement file, checked in order; each problem added to
+def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Problem],
+         side: str = RUSSIAN) -> list[Event]:
+    """The moves of a side's movement file, checked in order; each problem added to
     `problems`, each legal move an event."""
     b = board(data)
-    enemy = {t["hex"] for t in state["tokens"].values()}
-    zoc = chechen_zoc(b, state)
-    where = {u: v["hex"] for u, v in state["russians"].items()}
+    mine = pieces(state, side)
+    enemy = {p["hex"] for p in pieces(state, CHECHEN if side == RUSSIAN else RUSSIAN).values()}
+    zoc = chechen_zoc(b, state) if side == RUSSIAN else russian_zoc(b, state)
+    where = {u: v["hex"] for u, v in mine.items()}
     moved: set[str] = set()
     flown = 0
     events: list[Event] = []
@@ -77,14 +102,15 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
         kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
         found = len(problems)
         if kind == "move":
-            event = _land(data, b, state, item["move"], (*at, "move"), where, moved, enemy, zoc, problems)
-        elif kind == "helicopter":
+            event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
+                          zoc, problems)
+        elif kind == "helicopter" and side == RUSSIAN:
             event = _helicopter(data, b, state, item["helicopter"], (*at, "helicopter"), where,
                                 moved, enemy, flown, problems)
             flown += event is not None and len(problems) == found
         else:
-            problems.append(Problem(at, "an order is {move: {units: [...], path: [...]}} or "
-                                    '{helicopter: {unit: UNIT, to: "CCRR"}}'))
+            problems.append(Problem(at, "an order is {move: {units: [...], path: [...]}}" + (
+                ' or {helicopter: {unit: UNIT, to: "CCRR"}}' if side == RUSSIAN else "")))
             continue
         if event is not None and len(problems) == found:
             for unit in event["units"]:
@@ -93,7 +119,7 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             events.append(event)
     per_hex = Counter(where.values())
     for hex_id, n in sorted(per_hex.items()):
-        if n > stacking(data, b, hex_id) and any(where[u] != state["russians"][u]["hex"]
+        if n > stacking(data, b, hex_id) and any(where[u] != mine[u]["hex"]
                                                  for u in where if where[u] == hex_id):
             problems.append(Problem(("orders",), f"{b.label(hex_id)} holds {n} units at the end "
                                     f"of the segment; its terrain ({b.terrain[hex_id]}) stacks "
@@ -101,16 +127,18 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
     return events
 
 
-def _units(data: GameData, state: State, value: Any, at: Path_, moved: set[str],
+def _units(data: GameData, state: State, side: str, value: Any, at: Path_, moved: set[str],
            problems: list[Problem]) -> list[str]:
-    known = sorted(state["russians"])
+    mine = pieces(state, side)
+    known = sorted(mine)
+    what = "a Russian unit" if side == RUSSIAN else "one of your units (t01, t02, ...)"
     if not isinstance(value, list) or not value:
         problems.append(Problem(at, "expected a list of your units on the map"))
         return []
     out = []
     for k, unit in enumerate(value):
-        if unit not in state["russians"]:
-            problems.append(Problem((*at, k), f"{unit!r} is not a Russian unit on the map"
+        if unit not in mine:
+            problems.append(Problem((*at, k), f"{unit!r} is not {what} on the map"
                                     f"{suggest(str(unit), known)}"))
         elif unit in moved or unit in out:
             problems.append(Problem((*at, k), f"{unit} moves once a segment (8.1)"))
@@ -119,14 +147,15 @@ def _units(data: GameData, state: State, value: Any, at: Path_, moved: set[str],
     return out if len(out) == len(value) else []
 
 
-def _land(data: GameData, b: Board, state: State, body: Any, at: Path_, where: dict[str, str],
-          moved: set[str], enemy: set[str], zoc: set[str], problems: list[Problem]) -> Event | None:
+def _land(data: GameData, b: Board, state: State, side: str, body: Any, at: Path_,
+          where: dict[str, str], moved: set[str], enemy: set[str], zoc: set[str],
+          problems: list[Problem]) -> Event | None:
     if not isinstance(body, dict) or set(body) != {"units", "path"} or not isinstance(body["path"], list) \
             or len(body["path"]) < 2:
         problems.append(Problem(at, 'expected {units: [UNIT, ...], path: ["CCRR", ...]}, the path '
                                 "from the hex the units stand in through each hex entered"))
         return None
-    group = _units(data, state, body["units"], (*at, "units"), moved, problems)
+    group = _units(data, state, side, body["units"], (*at, "units"), moved, problems)
     path = [hex_in(b, h, (*at, "path", k), problems) for k, h in enumerate(body["path"])]
     if not group or None in path:
         return None
@@ -150,16 +179,41 @@ def _land(data: GameData, b: Board, state: State, body: Any, at: Path_, where: d
         spent += cost(data, b, here, there)
         last = k == len(steps) - 1
         if there in zoc and not last:  # 9.2; from a ZOC into a ZOC: this same one hex
-            problems.append(Problem((*at, "path", k), f"{b.label(there)} is in a Chechen zone of "
+            problems.append(Problem((*at, "path", k), f"{b.label(there)} is in an enemy zone of "
                                     "control: a unit entering it stops there (9.2)"))
             return None
-    mf = min(mf_of(data, state, u) for u in group)
-    if spent > mf and len(steps) > 2:  # 8.3: one hex always
-        slowest = min(group, key=lambda u: mf_of(data, state, u))
+        if side == CHECHEN and not _may_enter(data, b, state, group, there, (*at, "path", k), problems):
+            return None
+    known = {u: mf_of(data, state, u, side) for u in group}
+    seen = {u: m for u, m in known.items() if m is not None}  # a face-down unit the reader sees
+    if seen and spent > min(seen.values()) and len(steps) > 2:  # 8.3: one hex always
+        slowest = min(seen, key=lambda u: seen[u])
         problems.append(Problem((*at, "path"), f"the move costs {spent} MF and {slowest} has "
-                                f"{mf} (8.1, 8.4-8.7; one hex may always be entered, 8.3)"))
+                                f"{seen[slowest]} (8.1, 8.4-8.7; one hex may always be entered, 8.3)"))
         return None
-    return {"type": "moved", "side": "russian", "units": sorted(group), "path": steps, "mf": spent}
+    return {"type": "moved", "side": side, "units": sorted(group), "path": steps, "mf": spent}
+
+
+def _may_enter(data: GameData, b: Board, state: State, group: list[str], there: str,
+               at: Path_, problems: list[Problem]) -> bool:
+    """8.2: Chechen units do not leave Chechnya, but militia may enter Dagestan and
+    Ingushetia. Which tokens are militia is sealed: the rule is checked where the reader's key
+    opens them (the referee's at apply, the Chechen's at `pbem check --key`; the public audit
+    cannot, and `audit --final` can after unseal)."""
+    region = b.region[there]
+    if region == "chechnya":
+        return True
+    if region not in ("dagestan", "ingushetia"):
+        problems.append(Problem(at, f"{b.label(there)} is outside Chechnya: Chechen units stay in "
+                                "Chechnya (8.2)"))
+        return False
+    regulars = [u for u in group if identity(state, CHECHEN, u) is not None
+                and units(data)[str(identity(state, CHECHEN, u))]["nationality"] != "chechen_militia"]
+    if regulars:
+        problems.append(Problem(at, f"{', '.join(regulars)} {'is' if len(regulars) == 1 else 'are'} "
+                                f"not militia: only militia enter {region.title()} (8.2)"))
+        return False
+    return True
 
 
 def _helicopter(data: GameData, b: Board, state: State, body: Any, at: Path_, where: dict[str, str],
@@ -167,7 +221,7 @@ def _helicopter(data: GameData, b: Board, state: State, body: Any, at: Path_, wh
     if not isinstance(body, dict) or set(body) != {"unit", "to"}:
         problems.append(Problem(at, 'expected {unit: UNIT, to: "CCRR"}: one unit a helicopter move (8.8)'))
         return None
-    group = _units(data, state, [body["unit"]], (*at, "unit"), moved, problems)
+    group = _units(data, state, RUSSIAN, [body["unit"]], (*at, "unit"), moved, problems)
     to = hex_in(b, body["to"], (*at, "to"), problems)
     if not group or to is None:
         return None
@@ -209,10 +263,11 @@ def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
 def apply(state: State, event: Event) -> bool:
     if event["type"] != "moved":
         return False
+    mine = state["russians"] if event["side"] == RUSSIAN else state["tokens"]
     for unit in event["units"]:
-        if state["russians"][unit]["hex"] != event["path"][0]:
+        if mine[unit]["hex"] != event["path"][0]:
             raise ValueError(f"{unit} is not in {event['path'][0]}")
-        state["russians"][unit]["hex"] = event["path"][-1]
+        mine[unit]["hex"] = event["path"][-1]
     if event.get("helicopter"):
         state["flown"] = int(state.get("flown", 0)) + 1
     return True
@@ -222,6 +277,10 @@ def describe(data: GameData, event: Event) -> str | None:
     if event["type"] != "moved":
         return None
     b = board(data)
+    if event["side"] == CHECHEN:  # face down: no identity in the public log
+        count = len(event["units"])
+        return (f"the Chechen moves {count} face-down unit{'s' if count != 1 else ''} from "
+                f"{b.label(event['path'][0])} to {b.label(event['path'][-1])}")
     names = ", ".join(units(data)[u]["name"] for u in event["units"])
     if event.get("helicopter"):
         return f"{names} flies by helicopter from {b.label(event['path'][0])} to {b.label(event['path'][-1])} (8.8)"

@@ -158,7 +158,7 @@ def test_9_2_a_unit_entering_an_enemy_zoc_stops_there() -> None:
     s = position({MECH: start}, tokens=[token])
     assert messages(s, move([MECH], start, entering)) == []
     assert messages(s, move([MECH], start, entering, beyond)) == [
-        f"{B.label(entering)} is in a Chechen zone of control: a unit entering it stops there (9.2)"]
+        f"{B.label(entering)} is in an enemy zone of control: a unit entering it stops there (9.2)"]
 
 
 def test_9_1_example_2_both_zones_reach_1129_and_1230_and_neither_cancels() -> None:
@@ -169,7 +169,7 @@ def test_9_1_example_2_both_zones_reach_1129_and_1230_and_neither_cancels() -> N
     beyond = next(h for h in B.grid.neighbours("1129") if h not in B.grid.neighbours("1130")
                   and h not in ("1130", "1229"))
     assert messages(s, move([MECH], "1229", "1129", beyond)) == [
-        "1129 is in a Chechen zone of control: a unit entering it stops there (9.2)"]
+        "1129 is in an enemy zone of control: a unit entering it stops there (9.2)"]
     assert messages(s, move([MECH], "1229", "1129")) == []  # from a zone into a zone: one hex
 
 
@@ -183,7 +183,7 @@ def test_9_1_example_1_a_zone_reaches_across_a_river() -> None:
     s = position({MECH: start}, tokens=[token])
     assert B.grid.hexside(token, entering) in B.rivers
     assert messages(s, move([MECH], start, entering, beyond)) == [
-        f"{B.label(entering)} is in a Chechen zone of control: a unit entering it stops there (9.2)"]
+        f"{B.label(entering)} is in an enemy zone of control: a unit entering it stops there (9.2)"]
 
 
 def test_a_unit_that_starts_in_a_zone_may_leave_it() -> None:
@@ -262,3 +262,102 @@ def test_the_bots_moves_are_legal() -> None:
     for seed in range(5):
         sent = GAME.bot(data(), s, "russian", KeyedRng(bytes([seed]) * 32))
         assert messages(s, *sent["orders"]) == []
+
+
+# ---------------------------------------------------------------------------------------
+# the Chechen Movement Segment: face-down units whose identity only some readers see
+
+
+def chechen_position(tokens: dict[str, str | None], russians: dict[str, str] | None = None) -> State:
+    """The Chechen Movement Segment: tokens by hex, each with its unit as the reader sees it
+    (a unit id: opened by the reader's key; None: still sealed)."""
+    s = position(russians or {})
+    s.update(phase="chechen-movement",
+             tokens={f"t{k + 1:02d}": {"hex": h, "unit": u if u is not None else {"sealed": "x", "commitment": "y"}}
+                     for k, (h, u) in enumerate(tokens.items())})
+    return s
+
+
+def chechen(s: State, *items: dict[str, Any]) -> list[str]:
+    return [p.message for p in GAME.validate(data(), s, "chechen", {"orders": list(items)})]
+
+
+MILITIA, REGULAR = "ch_militia_01", "ch_presidential_guard"  # MF 4 and 4 (units.yaml)
+
+
+def border(region: str) -> tuple[str, str]:
+    """A Chechen hex and a neighbour in `region`, off roads and rivers."""
+    return pair(lambda x, y: B.region[x] == "chechnya" and B.region[y] == region
+                and B.grid.hexside(x, y) not in B.rivers and B.grid.hexside(x, y) not in B.roads)
+
+
+@pytest.mark.parametrize("region", ["dagestan", "ingushetia"])
+def test_8_2_only_militia_enter_dagestan_and_ingushetia(region: str) -> None:
+    a, b = border(region)
+    assert chechen(chechen_position({a: MILITIA}), move(["t01"], a, b)) == []
+    assert chechen(chechen_position({a: REGULAR}), move(["t01"], a, b)) == [
+        f"t01 is not militia: only militia enter {region.title()} (8.2)"]
+
+
+def test_8_2_no_chechen_unit_leaves_for_anywhere_else() -> None:
+    a, b = border("stavropol")
+    assert chechen(chechen_position({a: MILITIA}), move(["t01"], a, b)) == [
+        f"{B.label(b)} is outside Chechnya: Chechen units stay in Chechnya (8.2)"]
+
+
+def test_a_reader_who_cannot_see_the_unit_cannot_check_what_it_decides() -> None:
+    # the public audit replays with the tokens sealed: 8.2's militia rule and the MF are the
+    # referee's check at apply (and audit --final's); what is public is still checked
+    a, b = border("dagestan")
+    assert chechen(chechen_position({a: None}), move(["t01"], a, b)) == []
+    c, d = border("stavropol")
+    assert chechen(chechen_position({c: None}), move(["t01"], c, d))[0].endswith(
+        "is outside Chechnya: Chechen units stay in Chechnya (8.2)")
+
+
+def chechen_route(length: int) -> list[str]:
+    """A path of clear hexes in Chechnya, off roads and rivers, `length` hexes entered."""
+    for start in sorted(h for h, r in B.region.items() if r == "chechnya"):
+        path = [start]
+        while len(path) <= length:
+            here = path[-1]
+            step = next((n for n in B.grid.neighbours(here) if n not in path and plain(here, n, "clear")
+                         and B.region[n] == "chechnya"), None)
+            if step is None:
+                break
+            path.append(step)
+        if len(path) == length + 1:
+            return path
+    raise AssertionError("no such route")
+
+
+def test_a_face_down_unit_moves_at_its_own_mf_as_the_referee_sees_it() -> None:
+    path = chechen_route(5)
+    s = chechen_position({path[0]: MILITIA})  # MF 4
+    assert chechen(s, move(["t01"], *path[:5])) == []
+    assert chechen(s, move(["t01"], *path)) == [
+        "the move costs 5 MF and t01 has 4 (8.1, 8.4-8.7; one hex may always be entered, 8.3)"]
+    assert chechen(chechen_position({path[0]: None}), move(["t01"], *path)) == []  # unseen
+
+
+def test_a_chechen_unit_entering_a_russian_zone_stops_there() -> None:
+    z = chechen_position({"1321": MILITIA}, russians={MECH: "1319"})
+    entering = next(h for h in B.grid.neighbours("1321") if h in B.grid.neighbours("1319"))
+    beyond = next(h for h in B.grid.neighbours(entering) if h not in B.grid.neighbours("1319")
+                  and h not in ("1321", "1319") and B.region[h] == "chechnya")
+    assert chechen(z, move(["t01"], "1321", entering, beyond)) == [
+        f"{B.label(entering)} is in an enemy zone of control: a unit entering it stops there (9.2)"]
+
+
+def test_the_chechens_moves_name_no_identity_in_the_log() -> None:
+    s = chechen_position({"1324": None})
+    events = GAME.resolve(data(), s, {"chechen": {"orders": [move(["t01"], "1324", "1424")]}},
+                          FixedRng())
+    assert events[0] == {"type": "moved", "side": "chechen", "units": ["t01"],
+                         "path": ["1324", "1424"], "mf": movement.cost(data(), B, "1324", "1424")}
+    assert GAME.summary(data(), events[0]) == "the Chechen moves 1 face-down unit from 1324 (Groznyi) to 1424"
+    assert events[-1] == {"type": "phase", "phase": "chechen-combat", "turn": 1}
+    after = GAME.apply(data(), s, events[0])
+    assert after["tokens"]["t01"]["hex"] == "1424"
+    assert chechen(chechen_position({"1324": None}), {"helicopter": {"unit": "t01", "to": "1424"}}) == [
+        "an order is {move: {units: [...], path: [...]}}"]
