@@ -27,11 +27,11 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable
 from pbem.names import suggest
 
-from . import board, combat, economy, movement
+from . import board, combat, economy, movement, naval
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
-STANDING = ("losses",)  # the standing instructions: the loss order
+STANDING = ("losses", "sea_losses")  # the standing instructions: the loss orders
 USA = "usa"
 
 
@@ -43,7 +43,7 @@ def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, 
     name = board.power(data, state["power"])["name"]
     return (f"{name}'s turn",
             f"{name}: buy units with {state['treasury'][state['power']]} IPC and say where to "
-            "mobilize them, move and attack (land battles; not yet at sea)")
+            "mobilize them, move and attack")
 
 
 def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]]:
@@ -82,12 +82,21 @@ def _read(data: GameData, state: State, pid: str, orders: Orders, problems: list
 
 def _attacks(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
              moves: list[Event], problems: list[Problem]) -> list[str]:
-    """`attack: {where: TERRITORY}`: a battle again in a contested territory where the power
-    has units (or moves some in); a battle is fought anyway where its land units move into
-    hostile territory."""
+    """`attack: {where: PLACE}`: a battle again in a contested territory where the power
+    has units (or moves some in), or at sea against the other side's submarines and transports
+    alone (its warships are always fought); a battle is fought anyway where land units move
+    into hostile territory."""
     out: list[str] = []
     for i, value in items:
         where = value.get("where") if isinstance(value, dict) and set(value) == {"where"} else None
+        if isinstance(where, str) and where in data["map"]["sea_zones"]:
+            ships = board.stack(state, where, pid) or any(m["to"] == where for m in moves)
+            if not ships or not movement.enemy_units(data, state, pid, where):
+                problems.append(Problem(("orders", i, "attack", "where"), f"{board.name(data, where)} "
+                                        f"holds no ships of the other side with {pid}'s ships"))
+            elif where not in out:
+                out.append(where)
+            continue
         if not isinstance(where, str) or where not in data["map"]["territories"]:
             problems.append(Problem(("orders", i, "attack"), "expected {where: TERRITORY}, a "
                                     "contested territory where your units stand"
@@ -112,12 +121,14 @@ def _check_standing(data: GameData, standing: Any, problems: list[Problem]) -> N
                                 + ", ".join(STANDING) + " (e.g. losses: [infantry, artillery, "
                                 "tank, fighter])"))
         return
-    losses = standing.get("losses")
-    if losses is not None and (not isinstance(losses, list)
-                               or not set(losses) <= set(combat.LOSS_ORDER)
-                               or len(set(losses)) != len(losses)):
-        problems.append(Problem(("standing", "losses"), "the order your land units and fighters "
-                                "are lost in, each type once: " + ", ".join(combat.LOSS_ORDER)))
+    for key, kinds, what in (("losses", combat.LOSS_ORDER, "your land units and fighters"),
+                             ("sea_losses", naval.SEA_LOSSES, "your ships take hits (battleship: "
+                              "a sound one is damaged)")):
+        given = standing.get(key)
+        if given is not None and (not isinstance(given, list) or not set(given) <= set(kinds)
+                                  or len(set(given)) != len(given)):
+            problems.append(Problem(("standing", key), f"the order {what} are lost in, each type "
+                                    "once: " + ", ".join(kinds)))
 
 
 def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
@@ -173,9 +184,14 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
     standing = {**state["standing"].get(pid, {}), **given}
     if given and standing != state["standing"].get(pid, {}):
         turn.emit({"type": "standing", "power": pid, "standing": standing})
+    turn.take(naval.repairs(data, turn.state, pid))
     turn.take(economy.purchase(data, pid, bought))
-    turn.take(moves)
-    for where in combat.battlefields(data, state, pid, moves, attacks):
+    for move in moves:
+        turn.emit(move)
+        turn.take(naval.mines(data, turn.state, pid, move, rng))
+    for zone in _sea_battles(data, state, turn.state, pid, moves, attacks):
+        turn.take(naval.battle(data, turn.state, pid, zone, rng))
+    for where in combat.battlefields(data, state, pid, moves, [a for a in attacks if not board.is_sea(a)]):
         if USA not in turn.state["at_war"] and (turn.state["control"].get(where) == USA
                                                 or board.stack(turn.state, where, USA)):
             turn.emit({"type": "at_war", "power": USA})  # the USA enters the war when attacked
@@ -185,6 +201,20 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
     turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
     turn.take(_next(data, turn.state))
     return turn.events
+
+
+def _sea_battles(data: GameData, before: State, now: State, pid: str, moves: list[Event],
+                 attacks: list[str]) -> list[str]:
+    """The sea zones where the power fights: where its ships ended their move with the other
+    side's warships, then those its `attack` orders name; in the order of its orders."""
+    out: list[str] = []
+    for move in moves:
+        zone = move["to"]
+        if board.is_sea(zone) and zone not in out and any(
+                u not in movement.SCREENS for u in movement.enemy_units(data, now, pid, zone)):
+            out.append(zone)
+    out += [a for a in attacks if board.is_sea(a) and a not in out]
+    return [z for z in out if board.stack(now, z, pid) and movement.enemy_units(data, now, pid, z)]
 
 
 def _next(data: GameData, state: State) -> list[Event]:
@@ -312,7 +342,7 @@ class AxisAndAllies1914:
             "turn": 1, "phase": "turn", "power": order[0], "order": order,
             "at_war": [p for p in order if p != USA],
             "treasury": {p["id"]: p["start_ipc"] for p in data["map"]["powers"]},
-            "control": control, "contested": [], "standing": {},
+            "control": control, "contested": [], "standing": {}, "damaged": {},
             "units": clone(data["units"].get("start") or {}),
             "over": False, "result": None,
         }
@@ -330,7 +360,8 @@ class AxisAndAllies1914:
     def apply(self, data: GameData, state: State, event: Event) -> State:
         s: State = clone(state)
         kind = event["type"]
-        if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event):
+        if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event) \
+                or naval.apply(s, event):
             return s
         if kind == "next":
             s["power"], s["turn"] = event["power"], event["turn"]
@@ -373,7 +404,7 @@ class AxisAndAllies1914:
 
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)
-                or combat.describe(data, event))
+                or combat.describe(data, event) or naval.describe(data, event))
         if told is not None:
             return told
         kind = event["type"]
@@ -383,7 +414,9 @@ class AxisAndAllies1914:
             return f"{board.power(data, event['power'])['name']} enters the war"
         if kind == "standing":
             losses = ", ".join(event["standing"].get("losses") or combat.LOSS_ORDER)
-            return f"{board.power(data, event['power'])['name']} loses units in this order: {losses}"
+            at_sea = ", ".join(event["standing"].get("sea_losses") or naval.SEA_LOSSES)
+            return (f"{board.power(data, event['power'])['name']} loses units in this order: "
+                    f"{losses}; at sea: {at_sea}")
         if kind == "over":
             return f"game over: {event['result']['reason']}"
         return str(kind)

@@ -18,8 +18,9 @@ project's sources):
 
 A land move into hostile territory (held by the other side or a neutral, or holding the
 other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
-ends such a move only where land units of its power move in or stand. Not refereed yet,
-and refused by name: attacks at sea, ships entering an enemy minefield, and land units
+ends such a move only where land units of its power move in or stand. Ships ending their
+move with the other side's warships fight a sea battle, and ships crossing the other side's
+minefields roll for them (rules/naval.py). Not refereed yet, and refused by name: land units
 carried by sea. In an orders file::
 
     orders:
@@ -63,12 +64,6 @@ def _canal(data: GameData, state: State, pid: str, a: str, b: str) -> str | None
         if {a, b} == set(canal["between"]) and not friendly(data, state, pid, canal["land"]):
             return str(canal["name"])
     return None
-
-
-def _mined(data: GameData, pid: str, zone: str) -> bool:
-    """A minefield of another side (map.yaml `mined`, `mines_owner`)."""
-    z = data["map"]["sea_zones"].get(zone, {})
-    return bool(z.get("mined")) and board.side(data, z.get("mines_owner", "")) != board.side(data, pid)
 
 
 def _place(value: Any, where: Path_, known: dict[str, Any], problems: list[Problem]) -> str | None:
@@ -191,14 +186,7 @@ def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list
             if warships:
                 problems.append(Problem(where, f"enemy {', '.join(warships)} in {board.name(data, p)} "
                                         "stop a move there"))
-        for p in steps[1:]:
-            if _mined(data, pid, p):
-                problems.append(Problem(where, f"entering the enemy minefield of {board.name(data, p)} "
-                                        + NOT_YET))
-                break
-    if board.is_sea(end) and enemy_units(data, state, pid, end):
-        problems.append(Problem(where, f"moving into {board.name(data, end)} is an attack at "
-                                "sea; sea battles are " + NOT_YET[3:]))
+
 
 
 def _canal_land(data: GameData, name: str) -> str:
@@ -212,6 +200,15 @@ def apply(state: State, event: Event) -> bool:
     pid = event["power"]
     here = state["units"][event["from"]][pid]
     there = state["units"].setdefault(event["to"], {}).setdefault(pid, {})
+    if event["units"].get("battleship"):  # a damaged battleship moves only with the sound ones
+        hurt = state.get("damaged", {}).get(event["from"], {}).get(pid, 0)
+        going = max(0, event["units"]["battleship"] - (here.get("battleship", 0) - hurt))
+        if going:
+            state["damaged"][event["from"]][pid] -= going
+            dest = state["damaged"].setdefault(event["to"], {})
+            dest[pid] = dest.get(pid, 0) + going
+            state["damaged"] = {z: {o: n for o, n in owners.items() if n}
+                                for z, owners in state["damaged"].items() if any(owners.values())}
     for unit, n in event["units"].items():
         if here.get(unit, 0) < n:
             raise ValueError(f"{event['from']} has {here.get(unit, 0)} {unit} of {pid}, not {n}")

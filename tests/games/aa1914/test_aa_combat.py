@@ -11,6 +11,7 @@ import importlib
 from typing import Any, TypeVar
 
 import pytest
+from aa_play import play
 from fixed_rng import FixedRng
 
 from pbem.dice import KeyedRng
@@ -34,20 +35,6 @@ def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes:
     state.update(power=power, units=units, turn=2)
     state.update(changes)
     return state
-
-
-def turn(state: State, dice: Dice, *items: dict[str, Any],
-         standing: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], State]:
-    orders: dict[str, Any] = {"orders": list(items)}
-    if standing is not None:
-        orders["standing"] = standing
-    assert GAME.validate(data(), state, state["power"], orders) == []
-    events = GAME.resolve(data(), state, {state["power"]: orders}, dice)  # type: ignore[arg-type]
-    assert dice.values == [], "every die fed was rolled"
-    after = state
-    for e in events:
-        after = GAME.apply(data(), after, e)
-    return events, after
 
 
 def move(frm: str, to: str, units: dict[str, int]) -> dict[str, Any]:
@@ -126,7 +113,7 @@ def test_a_battle_at_the_thresholds_takes_the_territory() -> None:
         "venice": {"italy": {"infantry": 2}}}, turn=4)
     # attacker: raised infantry 3, infantry 2, artillery 3, tank 2 -> dice 3, 3, 3, 3: 2 hits
     # defender: infantry 3, 3 -> dice 3, 4: 1 hit, cancelled by the tank
-    events, after = turn(s, Dice(3, 3, 3, 3, 3, 4),
+    events, after = play(s, Dice(3, 3, 3, 3, 3, 4),
                          move("tyrolia", "venice", {"infantry": 2, "artillery": 1, "tank": 1}))
     battle = of(events, "battle")[0]
     assert battle["fire"] == {"attacker": [["infantry", 3, 3], ["infantry", 2, 3], ["artillery", 3, 3],
@@ -148,7 +135,7 @@ def test_a_battle_both_survive_leaves_the_territory_contested_and_paying_nothing
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2}},
                                      "venice": {"italy": {"infantry": 2}}})
     # attacker 2, 2 -> dice 2, 3: 1 hit; defender 3, 3 -> dice 4, 4: none
-    events, after = turn(s, Dice(2, 3, 4, 4), move("tyrolia", "venice", {"infantry": 2}))
+    events, after = play(s, Dice(2, 3, 4, 4), move("tyrolia", "venice", {"infantry": 2}))
     assert of(events, "battle")[0]["losses"] == {"italy": {"infantry": 1}}
     assert of(events, "control")[0] == {"type": "control", "where": "venice", "power": "italy",
                                         "contested": True}
@@ -159,7 +146,7 @@ def test_a_battle_both_survive_leaves_the_territory_contested_and_paying_nothing
 def test_an_attacker_wiped_out_leaves_the_territory_to_its_holder() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"infantry": 1}}})
-    events, after = turn(s, Dice(6, 3), move("tyrolia", "venice", {"infantry": 1}))
+    events, after = play(s, Dice(6, 3), move("tyrolia", "venice", {"infantry": 1}))
     assert of(events, "control")[0]["contested"] is False
     assert after["control"]["venice"] == "italy" and after["contested"] == []
 
@@ -171,7 +158,7 @@ def test_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() 
     # air round 1: 3 against 3, no hits; round 2: 2 hits, 5 misses: Italy's fighter falls
     # land: infantry raised 3, artillery 3 + 1 = 4, fighter 2 -> dice 4, 4, 2: artillery and fighter hit
     # defender: infantry 3 -> die 1: a hit, no tank to cancel it
-    events, after = turn(s, Dice(3, 3, 2, 5, 4, 4, 2, 1),
+    events, after = play(s, Dice(3, 3, 2, 5, 4, 4, 2, 1),
                          move("tyrolia", "venice", {"infantry": 1, "artillery": 1, "fighter": 1}))
     battle = of(events, "battle")[0]
     assert battle["air"] == [{"attacker": [3], "defender": [3], "hits": [0, 0]},
@@ -187,7 +174,7 @@ def test_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() 
 def test_the_defenders_fighters_alone_give_them_supremacy() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"artillery": 1, "fighter": 1}}})
-    events, _ = turn(s, Dice(6, 4, 6), move("tyrolia", "venice", {"infantry": 1}))
+    events, _ = play(s, Dice(6, 4, 6), move("tyrolia", "venice", {"infantry": 1}))
     battle = of(events, "battle")[0]
     assert battle["air"] == [] and battle["supremacy"] == "defender"
     assert battle["fire"]["defender"] == [["artillery", 4, 4], ["fighter", 2, 6]]
@@ -195,7 +182,7 @@ def test_the_defenders_fighters_alone_give_them_supremacy() -> None:
 
 def test_a_capital_taken_hands_its_treasury_to_the_taker() -> None:
     s = position("germany", {"picardy": {"germany": {"infantry": 2}}, "paris": {"france": {"infantry": 1}}})
-    events, after = turn(s, Dice(1, 6, 6), move("picardy", "paris", {"infantry": 2}))
+    events, after = play(s, Dice(1, 6, 6), move("picardy", "paris", {"infantry": 2}))
     assert of(events, "capital_taken") == [{"type": "capital_taken", "where": "paris", "power": "germany",
                                             "from": "france", "ipc": 24}]
     assert after["treasury"]["france"] == 0
@@ -208,11 +195,11 @@ def test_an_allys_own_territory_goes_back_to_it_while_it_holds_its_capital() -> 
     s = position("britain", {"sz08": {}, "belgium": {"britain": {"infantry": 1}},
                              "picardy": {"germany": {"infantry": 1}}})
     s["control"].update(picardy="germany", belgium="britain")
-    events, after = turn(s, Dice(1, 6), move("belgium", "picardy", {"infantry": 1}))
+    events, after = play(s, Dice(1, 6), move("belgium", "picardy", {"infantry": 1}))
     assert of(events, "control")[0]["power"] == "france"
     assert after["control"]["picardy"] == "france"
     s["control"]["paris"] = "germany"  # France has lost its capital: Britain keeps it
-    events, after = turn(s, Dice(1, 6), move("belgium", "picardy", {"infantry": 1}))
+    events, after = play(s, Dice(1, 6), move("belgium", "picardy", {"infantry": 1}))
     assert after["control"]["picardy"] == "britain"
 
 
@@ -231,7 +218,7 @@ def test_a_neutral_entered_by_its_patrons_side_joins_without_a_battle() -> None:
     assert bulgaria["joins"] == "ottomans"
     s2 = position("ottomans", {"constantinople": {"ottomans": {"infantry": 2}},
                                "bulgaria": {"neutral": {"infantry": 1, "artillery": 1}}})
-    events, after = turn(s2, Dice(), move("constantinople", "bulgaria", {"infantry": 2}))
+    events, after = play(s2, Dice(), move("constantinople", "bulgaria", {"infantry": 2}))
     assert [e["type"] for e in events if e["type"] in ("neutral_joins", "battle")] == ["neutral_joins"]
     assert after["control"]["bulgaria"] == "ottomans"
     assert after["units"]["bulgaria"] == {"ottomans": {"infantry": 3, "artillery": 1}}
@@ -241,7 +228,7 @@ def test_a_neutral_entered_by_its_patrons_side_joins_without_a_battle() -> None:
 def test_a_true_neutrals_units_defend_as_neutrals() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2}},
                                      "switzerland": {"neutral": {"infantry": 1}}})
-    events, after = turn(s, Dice(2, 6, 6), move("tyrolia", "switzerland", {"infantry": 2}))
+    events, after = play(s, Dice(2, 6, 6), move("tyrolia", "switzerland", {"infantry": 2}))
     assert of(events, "neutral_joins") == []
     assert of(events, "battle")[0]["losses"] == {"neutral": {"infantry": 1}}
     assert after["control"]["switzerland"] == "austria_hungary"
@@ -251,7 +238,7 @@ def test_the_usa_attacked_before_round_4_enters_the_war() -> None:
     s = position("germany", {"canada": {"germany": {"infantry": 1}},
                              "united_states_of_america": {"usa": {"infantry": 1}}})
     s["control"]["canada"] = "germany"
-    events, after = turn(s, Dice(6, 6), move("canada", "united_states_of_america", {"infantry": 1}))
+    events, after = play(s, Dice(6, 6), move("canada", "united_states_of_america", {"infantry": 1}))
     assert events.index({"type": "at_war", "power": "usa"}) < events.index(of(events, "battle")[0])
     assert "usa" in after["at_war"]
 
@@ -267,9 +254,9 @@ def contested() -> State:
 
 
 def test_an_attack_in_a_contested_territory_is_a_choice() -> None:
-    events, after = turn(contested(), Dice())
+    events, after = play(contested(), Dice())
     assert of(events, "battle") == []
-    events, after = turn(contested(), Dice(2, 6, 6), {"attack": {"where": "lorraine"}})
+    events, after = play(contested(), Dice(2, 6, 6), {"attack": {"where": "lorraine"}})
     assert of(events, "battle")[0]["losses"] == {"germany": {"infantry": 1}}
     assert after["control"]["lorraine"] == "france" and after["contested"] == []
 
@@ -291,11 +278,13 @@ def test_the_standing_loss_order_is_kept_and_used() -> None:
     s["units"]["lorraine"]["france"] = {"infantry": 2, "artillery": 1}
     s["units"]["lorraine"]["germany"] = {"infantry": 2}
     # France: artillery 3, infantry raised 3, infantry 2 -> 6, 6, 6; Germany: 3, 3 -> 1, 6: one hit
-    events, after = turn(s, Dice(6, 6, 6, 1, 6), {"attack": {"where": "lorraine"}},
+    events, after = play(s, Dice(6, 6, 6, 1, 6), {"attack": {"where": "lorraine"}},
                          standing={"losses": ["artillery", "infantry"]})
     assert events[0] == {"type": "standing", "power": "france",
                          "standing": {"losses": ["artillery", "infantry"]}}
-    assert GAME.summary(data(), events[0]) == "France loses units in this order: artillery, infantry"
+    assert GAME.summary(data(), events[0]) == (
+        "France loses units in this order: artillery, infantry; at sea: battleship, submarine, "
+        "cruiser, damaged_battleship, transport")
     assert of(events, "battle")[0]["losses"] == {"france": {"artillery": 1}}
     assert after["standing"]["france"] == {"losses": ["artillery", "infantry"]}
 
@@ -315,7 +304,7 @@ def test_every_die_is_rolled_under_a_label_anyone_can_recompute() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2, "fighter": 1}},
                                      "venice": {"italy": {"infantry": 1, "fighter": 1}}})
     dice = Dice(6, 6, 6, 1, 6, 6, 6, 6)
-    events, _ = turn(s, dice, move("tyrolia", "venice", {"infantry": 2, "fighter": 1}))
+    events, _ = play(s, dice, move("tyrolia", "venice", {"infantry": 2, "fighter": 1}))
     at = "r2:austria_hungary:venice"
     assert dice.labels == [f"{at}:air1:attacker:d1", f"{at}:air1:defender:d1",
                            f"{at}:air2:attacker:d1", f"{at}:air2:defender:d1",
@@ -332,7 +321,7 @@ def test_every_die_is_rolled_under_a_label_anyone_can_recompute() -> None:
 def test_without_fighters_on_either_side_nobody_has_supremacy() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"artillery": 1}}})
-    events, _ = turn(s, Dice(6, 6), move("tyrolia", "venice", {"infantry": 1}))
+    events, _ = play(s, Dice(6, 6), move("tyrolia", "venice", {"infantry": 1}))
     battle = of(events, "battle")[0]
     assert battle["supremacy"] is None and battle["fire"]["defender"] == [["artillery", 3, 6]]
 
@@ -341,7 +330,7 @@ def test_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"artillery": 1, "fighter": 1}},
                                      "venice": {"italy": {"infantry": 1}}})
     # artillery at 4 (air supremacy) rolls 1, the fighter 6; Italy's infantry 3 takes the artillery
-    events, after = turn(s, Dice(1, 6, 3), move("tyrolia", "venice", {"artillery": 1, "fighter": 1}))
+    events, after = play(s, Dice(1, 6, 3), move("tyrolia", "venice", {"artillery": 1, "fighter": 1}))
     assert of(events, "battle")[0]["losses"] == {"italy": {"infantry": 1},
                                                  "austria_hungary": {"artillery": 1}}
     assert of(events, "control") == [{"type": "control", "where": "venice", "power": "italy",
@@ -353,10 +342,10 @@ def test_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
 def test_a_capital_with_an_empty_treasury_hands_over_nothing() -> None:
     s = position("germany", {"picardy": {"germany": {"infantry": 1}}, "paris": {"france": {"infantry": 1}}})
     s["treasury"]["france"] = 0
-    events, _ = turn(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
+    events, _ = play(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
     assert of(events, "capital_taken") == []
     s["treasury"]["france"] = 1
-    events, _ = turn(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
+    events, _ = play(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
     assert GAME.summary(data(), of(events, "capital_taken")[0]) == (
         "Germany takes 1 IPC from France's treasury with its capital")
 
@@ -368,7 +357,7 @@ def test_defenders_of_several_powers_lose_by_the_larger_ones_standing_order() ->
     s["standing"]["britain"] = {"losses": ["artillery"]}
     s["standing"]["france"] = {"losses": ["infantry"]}
     # Germany: 1, 6 -> one hit; the defence: 6s
-    events, _ = turn(s, Dice(1, 6, 6, 6, 6, 6, 6, 6, 6), move("lorraine", "burgundy", {"infantry": 2}))
+    events, _ = play(s, Dice(1, 6, 6, 6, 6, 6, 6, 6, 6), move("lorraine", "burgundy", {"infantry": 2}))
     assert of(events, "battle")[0]["losses"] == {"britain": {"artillery": 1}}
 
 

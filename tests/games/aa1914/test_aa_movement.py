@@ -183,13 +183,10 @@ def test_the_suez_canal_is_passed_only_while_ones_side_holds_egypt() -> None:
         "the Suez Canal is passed only while your side holds Egypt"]
 
 
-def test_an_enemy_minefield_is_not_entered_yet_ones_own_sides_is() -> None:
+def test_a_ship_may_enter_any_minefield_it_rolls_for_the_enemys() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
-    assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == [  # Germany's field
-        "entering the enemy minefield of SZ 10 " + NOT_YET]
+    assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == []  # Germany's field: mines roll
     assert messages(s, move("sz09", "sz08", {"cruiser": 1})) == []  # Britain's own
-    f = position("france", {"sz08": {"france": {"cruiser": 1}}})
-    assert messages(f, move("sz08", "sz09", {"cruiser": 1})) == []  # an ally's
 
 
 # ---------------------------------------------------------------------------------------
@@ -204,10 +201,9 @@ def test_a_move_into_enemy_or_neutral_land_is_an_attack(to: str, why: str) -> No
     assert messages(s, move("tyrolia", to, {"infantry": 1})) == [], why
 
 
-def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack_at_sea_not_refereed_yet() -> None:
+def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack_at_sea() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
-    assert messages(s, move("sz09", "sz05", {"cruiser": 1})) == [
-        "moving into SZ 5 is an attack at sea; sea battles are " + NOT_YET[3:]]
+    assert messages(s, move("sz09", "sz05", {"cruiser": 1})) == []
 
 
 @pytest.mark.parametrize(("land", "legal"), [(True, True), (False, False)])
@@ -305,7 +301,6 @@ def test_the_problems_of_other_clauses_point_at_their_move() -> None:
          move("paris", "sz08", {"fighter": 1}, via=["picardy"])),
         (position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"germany": {"cruiser": 1}}}),
          move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])),
-        (position("britain", {"sz09": {"britain": {"cruiser": 1}}}), move("sz09", "sz10", {"cruiser": 1})),
         (position("usa", turn=3), move("united_states_of_america", "canada", {"infantry": 1})),
     ]
     lost = position("britain", {"sz19": {"britain": {"cruiser": 1}}})
@@ -317,13 +312,6 @@ def test_the_problems_of_other_clauses_point_at_their_move() -> None:
     for state, item in paths:
         found = problems(state, item)
         assert len(found) == 1 and found[0].path == where, found
-
-
-def test_an_enemy_minefield_with_enemy_ships_is_named_for_both() -> None:
-    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz10": {"germany": {"cruiser": 1}}})
-    assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == [
-        "entering the enemy minefield of SZ 10 " + NOT_YET,
-        "moving into SZ 10 is an attack at sea; sea battles are " + NOT_YET[3:]]
 
 
 def test_one_bad_unit_type_is_the_one_problem_of_its_move() -> None:

@@ -1,0 +1,27 @@
+"""A power's turn played in a rule table: its orders checked, resolved with dice that come up
+as given (every one of them rolled), and the events folded into the position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fixed_rng import FixedRng
+
+from pbem.game import State, get_game, load_data
+
+GAME = get_game("aa1914")
+
+
+def play(state: State, dice: FixedRng, *items: dict[str, Any],
+         standing: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], State]:
+    data = load_data("aa1914")
+    orders: dict[str, Any] = {"orders": list(items)}
+    if standing is not None:
+        orders["standing"] = standing
+    assert GAME.validate(data, state, state["power"], orders) == []
+    events = GAME.resolve(data, state, {state["power"]: orders}, dice)  # type: ignore[arg-type]
+    assert dice.values == [], "every die fed was rolled"
+    after = state
+    for e in events:
+        after = GAME.apply(data, after, e)
+    return events, after

@@ -1,0 +1,137 @@
+"""Axis & Allies 1914 at sea as rule tables (games/aa1914/rules/naval.py): sea battles to the
+end with dice on both sides of each value, battleships' two hits, the loss order with
+transports last and unescorted transports lost, minefields (a 1 and a 2), repairs next to a
+held port, damaged battleships moving last. In-process, without git."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from aa_play import play
+from fixed_rng import FixedRng
+
+from pbem.dice import KeyedRng
+from pbem.game import GameData, State, get_game, load_data
+
+GAME = get_game("aa1914")
+naval = importlib.import_module("pbem_game_aa1914.naval")
+Dice = FixedRng
+
+
+def data() -> GameData:
+    return load_data("aa1914")
+
+
+def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:
+    state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
+    state.update(power=power, units=units, turn=2)
+    state.update(changes)
+    return state
+
+
+def move(frm: str, to: str, units: dict[str, int], via: list[str] | None = None) -> dict[str, Any]:
+    return {"move": {"from": frm, "to": to, "units": units, **({"via": via} if via else {})}}
+
+
+def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == kind]
+
+
+@pytest.mark.parametrize(("hits", "left"), [
+    (1, {"battleship": 0, "damaged_battleship": 1, "submarine": 1, "cruiser": 1, "transport": 1}),
+    (2, {"battleship": 0, "damaged_battleship": 1, "submarine": 0, "cruiser": 1, "transport": 1}),
+    (3, {"battleship": 0, "damaged_battleship": 1, "submarine": 0, "cruiser": 0, "transport": 1}),
+    (4, {"battleship": 0, "damaged_battleship": 0, "submarine": 0, "cruiser": 0, "transport": 1}),
+    (5, {"battleship": 0, "damaged_battleship": 0, "submarine": 0, "cruiser": 0, "transport": 0}),
+])
+def test_hits_damage_a_battleship_first_and_sink_transports_last(hits: int, left: dict[str, int]) -> None:
+    fleet = {"germany": {"battleship": 1, "submarine": 1, "cruiser": 1, "transport": 1}}
+    assert naval.take_hits(fleet, hits, naval.SEA_LOSSES) == {"germany": left}
+
+
+def test_a_sea_battle_goes_on_until_one_side_has_no_warships() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 2}},
+                             "sz05": {"germany": {"cruiser": 2, "transport": 1}}})
+    # round 1: 3, 4 against 3, 4: one hit each (the transport goes last); round 2: 4 and 4
+    # miss; round 3: Britain's 3 sinks the last German cruiser, whose 6 misses: the transport,
+    # alone against a warship, is lost
+    events, after = play(s, Dice(3, 4, 3, 4, 4, 4, 3, 6), move("sz09", "sz05", {"cruiser": 2}))
+    battle = of(events, "sea_battle")[0]
+    assert battle["rounds"] == [{"attacker": [3, 4], "defender": [3, 4], "hits": [1, 1]},
+                                {"attacker": [4], "defender": [4], "hits": [0, 0]},
+                                {"attacker": [3], "defender": [6], "hits": [1, 0]}]
+    assert battle["sunk"] == {"britain": {"cruiser": 1}, "germany": {"cruiser": 2, "transport": 1}}
+    assert after["units"]["sz05"] == {"germany": {}, "britain": {"cruiser": 1}}
+    assert GAME.summary(data(), battle) == (
+        "Britain attacks at SZ 5: 3 rounds; Britain loses 1 cruiser; Germany loses 2 cruisers, 1 transport")
+
+
+def test_a_battleship_takes_two_hits_and_stays_damaged() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}},
+                             "sz05": {"germany": {"battleship": 1}}})
+    # round 1: 3 hits (the battleship is damaged), its 5 misses; round 2: 6 misses, its 4 sinks the cruiser
+    events, after = play(s, Dice(3, 5, 6, 4), move("sz09", "sz05", {"cruiser": 1}))
+    battle = of(events, "sea_battle")[0]
+    assert battle["damaged"] == {"germany": 1} and battle["sunk"] == {"britain": {"cruiser": 1}}
+    assert after["damaged"] == {"sz05": {"germany": 1}}
+    assert after["units"]["sz05"]["germany"] == {"battleship": 1}
+    s2 = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"battleship": 1}}},
+                  damaged={"sz05": {"germany": 1}})
+    events, after = play(s2, Dice(3, 6), move("sz09", "sz05", {"cruiser": 1}))
+    assert of(events, "sea_battle")[0]["sunk"] == {"germany": {"battleship": 1}}
+    assert "sz05" not in after["damaged"]
+
+
+def test_ships_ending_with_only_submarines_or_transports_fight_only_if_ordered() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
+    events, _ = play(s, Dice(), move("sz09", "sz05", {"cruiser": 1}))
+    assert of(events, "sea_battle") == []
+    events, _ = play(s, Dice(3, 2), move("sz09", "sz05", {"cruiser": 1}), {"attack": {"where": "sz05"}})
+    assert of(events, "sea_battle")[0]["sunk"] == {"britain": {"cruiser": 1}, "germany": {"submarine": 1}}
+    lone = GAME.validate(data(), s, "britain", {"orders": [{"attack": {"where": "sz04"}}]})
+    assert [p.message for p in lone] == ["SZ 4 holds no ships of the other side with britain's ships"]
+
+
+@pytest.mark.parametrize(("die", "struck"), [(1, ["cruiser"]), (2, [])])
+def test_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(die: int, struck: list[str]) -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
+    events, after = play(s, Dice(die), move("sz09", "sz10", {"cruiser": 1}))
+    assert of(events, "mines") == [{"type": "mines", "power": "britain", "where": "sz10", "moved_to": "sz10",
+                                    "dice": [die], "struck": struck}]
+    assert after["units"]["sz10"].get("britain", {}).get("cruiser", 0) == 1 - len(struck)
+
+
+def test_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe() -> None:
+    s = position("britain", {"sz09": {"britain": {"battleship": 1}}})
+    events, after = play(s, Dice(1), move("sz09", "sz10", {"battleship": 1}))
+    assert after["units"]["sz10"]["britain"] == {"battleship": 1}
+    assert after["damaged"] == {"sz10": {"britain": 1}}
+    events, _ = play(s, Dice(), move("sz09", "sz08", {"battleship": 1}))  # Britain's own field
+    assert of(events, "mines") == []
+
+
+def test_damaged_battleships_next_to_a_held_port_are_repaired_as_the_turn_begins() -> None:
+    s = position("britain", {"sz09": {"britain": {"battleship": 1}}, "sz05": {"britain": {"battleship": 1}}},
+                 damaged={"sz09": {"britain": 1}, "sz05": {"britain": 1}})
+    events, after = play(s, Dice())
+    assert events[0] == {"type": "repaired", "power": "britain", "where": "sz09", "battleships": 1}
+    assert after["damaged"] == {"sz05": {"britain": 1}}  # SZ 5 has no British port
+    assert GAME.summary(data(), events[0]) == "Britain repairs 1 battleship at SZ 9"
+
+
+def test_of_two_battleships_one_damaged_the_sound_one_moves_first() -> None:
+    s = position("britain", {"sz09": {"britain": {"battleship": 2}}}, damaged={"sz09": {"britain": 1}})
+    s["control"]["london"] = "germany"
+    s["control"]["picardy"] = "germany"  # no port to repair at: the damage stays
+    events, after = play(s, Dice(), move("sz09", "sz04", {"battleship": 1}))
+    assert after["damaged"] == {"sz09": {"britain": 1}}
+    events, after = play(s, Dice(), move("sz09", "sz04", {"battleship": 2}))
+    assert after["damaged"]["sz04"] == {"britain": 1} and not after["damaged"].get("sz09", {}).get("britain")
+
+
+def test_standing_sea_losses_are_checked() -> None:
+    s = position("britain", {})
+    found = GAME.validate(data(), s, "britain", {"orders": [], "standing": {"sea_losses": ["cruiser", "cruiser"]}})
+    assert [p.path for p in found] == [("standing", "sea_losses")]
