@@ -135,3 +135,37 @@ def test_standing_sea_losses_are_checked() -> None:
     s = position("britain", {})
     found = GAME.validate(data(), s, "britain", {"orders": [], "standing": {"sea_losses": ["cruiser", "cruiser"]}})
     assert [p.path for p in found] == [("standing", "sea_losses")]
+
+
+def test_the_battle_records_its_fleets_and_rolls_under_labels_anyone_can_recompute() -> None:
+    s = position("britain", {"sz09": {"britain": {"cruiser": 1}},
+                             "sz05": {"germany": {"battleship": 1, "cruiser": 1}}},
+                 damaged={"sz05": {"germany": 1}}, standing={"germany": {"sea_losses": ["damaged_battleship"]}})
+    # Britain's 3 sinks the damaged battleship (Germany's standing order); Germany's cruiser
+    # (its dice come first: cruiser, then the battleship) sinks Britain's with a 3
+    dice = Dice(3, 3, 6)
+    events, after = play(s, dice, move("sz09", "sz05", {"cruiser": 1}))
+    battle = of(events, "sea_battle")[0]
+    assert dice.labels == ["r2:britain:sz05:sea1:attacker:d1", "r2:britain:sz05:sea1:defender:d1",
+                           "r2:britain:sz05:sea1:defender:d2"]
+    assert battle["defenders"] == {"germany": {"battleship": 1, "cruiser": 1}}
+    assert battle["attackers"] == {"britain": {"cruiser": 1}}
+    # the German cruiser is not counted lost
+    assert battle["sunk"] == {"britain": {"cruiser": 1}, "germany": {"battleship": 1}}
+    assert "sz05" not in after["damaged"]
+
+
+def test_transports_alone_on_both_sides_lose_nothing() -> None:
+    s = position("britain", {"sz09": {"britain": {"transport": 1}}, "sz05": {"germany": {"transport": 1}}})
+    events, after = play(s, Dice(), move("sz09", "sz05", {"transport": 1}), {"attack": {"where": "sz05"}})
+    assert of(events, "sea_battle")[0]["sunk"] == {} and of(events, "sea_battle")[0]["rounds"] == []
+    assert after["units"]["sz05"] == {"germany": {"transport": 1}, "britain": {"transport": 1}}
+
+
+def test_several_defending_powers_take_hits_by_the_larger_ones_order() -> None:
+    s = position("germany", {"sz11": {"germany": {"cruiser": 1}},
+                             "sz05": {"britain": {"cruiser": 2, "submarine": 1}, "france": {"cruiser": 1}}},
+                 standing={"britain": {"sea_losses": ["cruiser"]}, "france": {"sea_losses": ["submarine"]}})
+    # Germany's 3 hits; the defence's four 6s miss; round 2: Germany's 6 misses, a 2 sinks it
+    events, _ = play(s, Dice(3, 6, 6, 6, 6, 6, 2, 6, 6), move("sz11", "sz05", {"cruiser": 1}, via=["sz10"]))
+    assert of(events, "sea_battle")[0]["sunk"] == {"britain": {"cruiser": 1}, "germany": {"cruiser": 1}}
