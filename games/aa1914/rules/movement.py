@@ -20,8 +20,9 @@ A land move into hostile territory (held by the other side or a neutral, or hold
 other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
 ends such a move only where land units of its power move in or stand. Ships ending their
 move with the other side's warships fight a sea battle, and ships crossing the other side's
-minefields roll for them (rules/naval.py). Not refereed yet, and refused by name: land units
-carried by sea. In an orders file::
+minefields roll for them (rules/naval.py). Not refereed yet, and refused by name: carrying
+land units through an enemy minefield. Land units carried by sea name the sea zones in
+`via` (`_by_sea`). In an orders file::
 
     orders:
       - move: {from: vienna, to: galicia, units: {infantry: 2, artillery: 1}}
@@ -93,6 +94,8 @@ def read(data: GameData, state: State, pid: str, items: list[tuple[int, Any]],
         if event is not None and len(problems) == found:
             for unit, n in event["units"].items():
                 left[event["from"]][unit] -= n
+            if event.get("transports"):  # the transports that carried them have moved too
+                left[event["via"][0]]["transport"] -= event["transports"]
             if "fighter" in event["units"] and combat.hostile(data, state, pid, event["to"]):
                 fighters.append((where, event["to"]))
             events.append(event)
@@ -144,10 +147,64 @@ def _move(data: GameData, state: State, pid: str, value: dict[str, Any], where: 
         if known[b].get("impassable"):
             problems.append(Problem(where, f"{board.name(data, b)} is impassable"))
             return None
+    by_sea = (not board.is_sea(start) and any(board.is_sea(p) for p in steps[1:-1])
+              and all(board.domain(data, u) == "land" for u in units))
+    if by_sea:
+        return _by_sea(data, state, pid, units, steps, where, left, problems)
     for unit in units:
         _check_domain(data, state, pid, unit, steps, where, problems)
     return {"type": "moved", "power": pid, "from": start, "to": steps[-1],
             "via": steps[1:-1], "units": dict(sorted(units.items()))}
+
+
+def _by_sea(data: GameData, state: State, pid: str, units: dict[str, int], steps: list[str],
+            where: Path_, left: dict[str, dict[str, int]], problems: list[Problem]) -> Event | None:
+    """Land units carried by the power's transports: they board in the first sea zone of
+    `via` (next to where they stand), sail with the transports along `via`, and land in `to`
+    (next to the last sea zone). The transports, not yet moved this turn, move with them;
+    each carries `capacity` land units (units.yaml). Landing in hostile territory is an
+    amphibious assault, fought as a land battle."""
+    sea = steps[1:-1]
+    types = board.unit_types(data)
+    if not all(board.is_sea(z) for z in sea) or board.is_sea(steps[-1]):
+        problems.append(Problem(where, "land units carried by sea go from a territory, by sea zones "
+                                "only, to a territory"))
+        return None
+    capacity = int(types["transport"].get("capacity", 2))
+    needed = -(-sum(units.values()) // capacity)
+    have = left.get(sea[0], {}).get("transport", 0)
+    if needed > have:
+        count = sum(units.values())
+        problems.append(Problem(where, f"{counted(count, 'land unit')} "
+                                f"{'needs' if count == 1 else 'need'} {counted(needed, 'transport')} "
+                                f"of {pid} in {board.name(data, sea[0])} that have not moved this "
+                                f"turn; there {'is' if have == 1 else 'are'} {have}"))
+        return None
+    reach = int(types["transport"]["move"])
+    if len(sea) - 1 > reach:
+        problems.append(Problem(where, f"a transport moves at most {counted(reach, 'space')} a turn; "
+                                f"this crossing is {len(sea) - 1}"))
+    for zone in sea:
+        warships = [u for u in enemy_units(data, state, pid, zone) if u not in SCREENS]
+        if warships:
+            problems.append(Problem(where, f"enemy {', '.join(warships)} in {board.name(data, zone)}: "
+                                    "transports sail only through and unload in zones clear of them"))
+            return None
+        spec = data["map"]["sea_zones"].get(zone, {})
+        if spec.get("mined") and board.side(data, spec.get("mines_owner", "")) != board.side(data, pid):
+            problems.append(Problem(where, f"carrying land units through the enemy minefield of "
+                                    f"{board.name(data, zone)} " + NOT_YET))
+            return None
+    for a, b in zip(sea, sea[1:], strict=False):
+        canal = _canal(data, state, pid, a, b)
+        if canal is not None:
+            problems.append(Problem(where, f"the {canal} is passed only while your side holds "
+                                    f"{board.name(data, _canal_land(data, canal))}"))
+    if board.contested(state, steps[0]):
+        for unit in units:
+            _check_domain(data, state, pid, unit, [steps[0], steps[-1]], where, problems)
+    return {"type": "moved", "power": pid, "from": steps[0], "to": steps[-1], "via": sea,
+            "units": dict(sorted(units.items())), "transports": needed}
 
 
 def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list[str],
@@ -159,8 +216,8 @@ def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list
         problems.append(Problem(where, f"{board.a(unit)} moves at most {counted(reach, 'space')} a turn; "
                                 f"this move is {len(steps) - 1}"))
     if kind == "land" and any(board.is_sea(p) for p in steps):
-        problems.append(Problem(where, f"{board.a(unit)} moves over land; carrying land units by sea "
-                                + NOT_YET))
+        problems.append(Problem(where, f"{board.a(unit)} moves over land, or by sea as a "
+                                "transport's cargo in a move of land units only"))
         return
     if kind == "sea" and not all(board.is_sea(p) for p in steps):
         problems.append(Problem(where, f"{board.a(unit)} moves from sea zone to sea zone"))
@@ -200,6 +257,15 @@ def apply(state: State, event: Event) -> bool:
     pid = event["power"]
     here = state["units"][event["from"]][pid]
     there = state["units"].setdefault(event["to"], {}).setdefault(pid, {})
+    if event.get("transports"):  # land units carried by sea: the transports sail with them
+        first, last = event["via"][0], event["via"][-1]
+        ships = state["units"][first][pid]
+        if ships.get("transport", 0) < event["transports"]:
+            raise ValueError(f"{first} has fewer than {event['transports']} transports of {pid}")
+        ships["transport"] -= event["transports"]
+        state["units"][first][pid] = {u: n for u, n in ships.items() if n}
+        dest = state["units"].setdefault(last, {}).setdefault(pid, {})
+        dest["transport"] = dest.get("transport", 0) + event["transports"]
     if event["units"].get("battleship"):  # a damaged battleship moves only with the sound ones
         hurt = state.get("damaged", {}).get(event["from"], {}).get(pid, 0)
         going = max(0, event["units"]["battleship"] - (here.get("battleship", 0) - hurt))
@@ -222,6 +288,8 @@ def describe(data: GameData, event: Event) -> str | None:
     if event["type"] != "moved":
         return None
     via = (" by " + ", ".join(board.name(data, p) for p in event["via"])) if event["via"] else ""
+    if event.get("transports"):
+        via += f" on {counted(event['transports'], 'transport')}"
     units = board.units_text(event["units"])
     return (f"{board.power(data, event['power'])['name']} moves {units} from "
             f"{board.name(data, event['from'])} to {board.name(data, event['to'])}{via}")

@@ -125,11 +125,13 @@ def test_a_move_is_written_as_the_rules_read_it() -> None:
 # land, air, sea
 
 
-def test_land_units_are_not_carried_by_sea_yet() -> None:
-    s = position("britain")
-    assert messages(s, move("london", "picardy", {"infantry": 1}, via=["sz09"])) == [
+def test_land_units_go_by_sea_only_in_a_move_of_land_units() -> None:
+    s = position("britain", {"london": {"britain": {"infantry": 1, "fighter": 1}},
+                             "sz09": {"britain": {"transport": 1}}})
+    assert messages(s, move("london", "picardy", {"infantry": 1}, via=["sz09"])) == []
+    assert messages(s, move("london", "picardy", {"infantry": 1, "fighter": 1}, via=["sz09"])) == [
         "an infantry moves at most 1 space a turn; this move is 2",
-        "an infantry moves over land; carrying land units by sea " + NOT_YET]
+        "an infantry moves over land, or by sea as a transport's cargo in a move of land units only"]
 
 
 @pytest.mark.parametrize(("via", "to", "wanted"), [
