@@ -197,10 +197,27 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
             turn.emit({"type": "at_war", "power": USA})  # the USA enters the war when attacked
         turn.take(combat.neutral_entry(data, turn.state, pid, where))
         if combat.hostile(data, turn.state, pid, where):
-            turn.take(combat.battle(data, turn.state, pid, where, rng))
+            turn.take(combat.battle(data, turn.state, pid, where, rng,
+                                    _landing(data, state, turn.state, pid, where, moves)))
     turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
     turn.take(_next(data, turn.state))
     return turn.events
+
+
+def _landing(data: GameData, before: State, now: State, pid: str, where: str,
+             moves: list[Event]) -> combat.Landing | None:
+    """The amphibious part of a battle: land units that came ashore from transports into a
+    territory not contested when the turn began (a reinforcement is no assault)."""
+    ashore = [m for m in moves if m["to"] == where and m.get("transports")]
+    if not ashore or board.contested(before, where):
+        return None
+    units: dict[str, int] = {}
+    for m in ashore:
+        for u, n in m["units"].items():
+            units[u] = units.get(u, 0) + n
+    zones = sorted({m["via"][-1] for m in ashore})
+    ships = sum(board.stack(now, z, pid).get("battleship", 0) for z in zones)
+    return combat.Landing(units, ships)
 
 
 def _sea_battles(data: GameData, before: State, now: State, pid: str, moves: list[Event],

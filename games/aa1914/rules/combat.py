@@ -19,12 +19,19 @@ is a ruling of this project):
   until nothing else is left; a side of several powers loses from the largest stack first;
 - the attacker takes a territory whose defenders are all gone if its land units remain (an
   ally's own territory goes back to that ally); where both sides remain it is contested;
-- the power that takes another's capital takes the IPCs in that power's treasury.
+- the power that takes another's capital takes the IPCs in that power's treasury;
+- an amphibious assault (land units landing from transports into a territory that was not
+  contested when the turn began) first meets the coastal defence: each defending artillery
+  fires once at the landing units, hitting at its defence (3), each hit a landing unit lost
+  before it fights; then the power's battleships in the sea zones the units came from
+  bombard, one for each unit landed, once each at their attack (4), their hits counted with
+  the attacker's in the round (the defenders they hit still fire).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
@@ -33,6 +40,15 @@ from pbem.kit import pools
 from . import board
 
 LOSS_ORDER = ("infantry", "artillery", "tank", "fighter")  # the default standing loss order
+
+
+@dataclass(frozen=True)
+class Landing:
+    """An amphibious assault's part of a battle: the land units that came ashore from
+    transports this turn, and the power's battleships in the sea zones they came from."""
+
+    units: dict[str, int]
+    battleships: int
 AIR_HIT = 2  # a fighter's value in the air battle (the XML's airAttack/airDefense)
 
 
@@ -119,9 +135,11 @@ def values(data: GameData, force: dict[str, dict[str, int]], attacking: bool,
     return [(u, v) for u, v in out if v > 0]
 
 
-def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng) -> list[Event]:
-    """The land battle of the power's turn in `territory`: the air battle, the round, the
-    losses, and what becomes of the territory."""
+def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng,
+           landing: Landing | None = None) -> list[Event]:
+    """The land battle of the power's turn in `territory`: for an amphibious assault the
+    coastal defence and the bombardment, then the air battle, the round, the losses, and
+    what becomes of the territory."""
     label = f"r{state['turn']}:{pid}:{territory}"
     mine = board.side(data, pid)
     here = state["units"].get(territory, {})
@@ -131,6 +149,21 @@ def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng) -> 
     a_lost: dict[str, dict[str, int]] = {}
     d_lost: dict[str, dict[str, int]] = {}
     a, d = attackers, defenders
+    coastal: dict[str, Any] | None = None
+    bombard: list[int] = []
+    if landing is not None and landing.units:
+        # coastal defence: each defending artillery one shot at the units landing (they take
+        # their losses by their loss order, among themselves only)
+        guns = _count(d, "artillery")
+        shots = pools.roll(rng, f"{label}:coastal", guns)
+        hits = pools.hits_at_or_under(shots, int(board.unit_types(data)["artillery"]["defence"]))
+        sunk = take_losses({pid: dict(landing.units)}, hits, loss_order(state, pid),
+                           only=list(landing.units))
+        coastal = {"dice": shots, "hits": hits, "lost": sunk.get(pid, {})}
+        a, a_lost = _minus(a, sunk), _add(a_lost, sunk)
+        # bombardment: a battleship in the sea zone for each unit landed, one shot each
+        ships = min(landing.battleships, sum(landing.units.values()))
+        bombard = pools.roll(rng, f"{label}:bombard", ships)
     while _count(a, "fighter") and _count(d, "fighter"):  # the air battle, to the end
         k = len(air) + 1
         a_dice = pools.roll(rng, f"{label}:air{k}:attacker", _count(a, "fighter"))
@@ -148,6 +181,7 @@ def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng) -> 
     a_dice = pools.roll(rng, f"{label}:attacker", len(a_values))
     d_dice = pools.roll(rng, f"{label}:defender", len(d_values))
     a_hits = sum(1 for (_, v), r in zip(a_values, a_dice, strict=True) if r <= v)
+    a_hits += pools.hits_at_or_under(bombard, int(board.unit_types(data)["battleship"]["attack"]))
     d_hits = sum(1 for (_, v), r in zip(d_values, d_dice, strict=True) if r <= v)
     cancelled = min(d_hits, _count(a, "tank"))
     hit_d = take_losses(d, a_hits, loss_order(state, _largest(d)) if d else LOSS_ORDER)
@@ -161,6 +195,9 @@ def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng) -> 
         "hits": {"attacker": a_hits, "defender": d_hits, "cancelled": cancelled},
         "losses": _add(a_lost, d_lost),
     }
+    if coastal is not None:
+        event["coastal"] = coastal
+        event["bombard"] = bombard
     return [event, *_outcome(data, state, pid, territory, _minus(a, hit_a), _minus(d, hit_d))]
 
 
@@ -264,6 +301,10 @@ def describe(data: GameData, event: Event) -> str | None:
         hits = event["hits"]
         cancelled = f" ({hits['cancelled']} cancelled by tanks)" if hits["cancelled"] else ""
         air = f" after {len(event['air'])} rounds of air battle" if event["air"] else ""
+        if "coastal" in event:
+            air = (f" from the sea (coastal defence: {event['coastal']['hits']} of "
+                   f"{len(event['coastal']['dice'])} hit; bombardment: {len(event['bombard'])} "
+                   f"shot{'s' if len(event['bombard']) != 1 else ''})") + air
         lost = "; ".join(f"{_owner(data, o)} loses {board.units_text(u)}"
                          for o, u in event["losses"].items() if any(u.values())) or "no losses"
         return (f"{name} attacks {board.name(data, event['where'])}{air}: {hits['attacker']} "

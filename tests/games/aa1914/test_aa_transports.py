@@ -89,3 +89,44 @@ def test_landing_in_hostile_territory_is_an_amphibious_assault() -> None:
     assert [e["type"] for e in events if e["type"] in ("moved", "battle", "control")] == [
         "moved", "battle", "control"]
     assert after["control"]["picardy"] == "france"  # an ally's own territory goes back to it
+
+
+# ---------------------------------------------------------------------------------------
+# an amphibious assault: coastal defence and bombardment
+
+
+def assault(dice: FixedRng, battleships: int = 0, contested: bool = False,
+            units: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    s = position({**ARMY, "sz09": {"britain": {"transport": 1, "battleship": battleships}},
+                  "picardy": {"germany": {"artillery": 1}}})
+    s["control"]["picardy"] = "germany"
+    if contested:
+        s["units"]["picardy"]["britain"] = {"infantry": 1}
+        s["contested"] = ["picardy"]
+    events, _ = play(s, dice, move("london", "picardy", units or {"infantry": 2}, ["sz09"]))
+    return [e for e in events if e["type"] == "battle"]
+
+
+def test_coastal_defence_hits_a_landing_unit_at_3_and_misses_at_4() -> None:
+    # the German artillery's coastal shot: 3 hits one infantry before it fights
+    hit = assault(FixedRng(3, 6, 6))[0]
+    assert hit["coastal"] == {"dice": [3], "hits": 1, "lost": {"infantry": 1}}
+    assert hit["fire"]["attacker"] == [["infantry", 2, 6]] and hit["bombard"] == []
+    assert "from the sea (coastal defence: 1 of 1 hit; bombardment: 0 shots)" in GAME.summary(data(), hit)
+    miss = assault(FixedRng(4, 6, 6, 6))[0]
+    assert miss["coastal"]["hits"] == 0 and len(miss["fire"]["attacker"]) == 2
+
+
+def test_battleships_bombard_once_each_and_no_more_than_the_units_landed() -> None:
+    # coastal 6 misses; two battleships, one unit landed: one bombardment die, 4 hits;
+    # then the infantry's 6 misses and the artillery's 6 misses
+    battle = assault(FixedRng(6, 4, 6, 6), battleships=2, units={"infantry": 1})[0]
+    assert battle["bombard"] == [4] and battle["hits"]["attacker"] == 1
+    assert battle["losses"] == {"germany": {"artillery": 1}}
+    missed = assault(FixedRng(6, 5, 6, 6), battleships=2, units={"infantry": 1})[0]
+    assert missed["bombard"] == [5] and missed["hits"]["attacker"] == 0
+
+
+def test_reinforcing_a_contested_territory_by_sea_is_no_assault() -> None:
+    battle = assault(FixedRng(6, 6, 6, 6), battleships=1, contested=True)
+    assert len(battle) == 1 and "coastal" not in battle[0] and "bombard" not in battle[0]
