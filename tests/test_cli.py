@@ -133,6 +133,7 @@ def test_new_then_status(pbem, tmp_path: Path) -> None:
     r = pbem("new", root, "--game", "red_russia", "--no-contributions", "--hot-seat", "--seed", "s")
     assert r.code == 0, r.err
     assert "NOT secret" in r.out
+    assert "Next: set your address as referee" in r.out and "'pbem mail' writes each player" in r.out
     r = pbem("-C", root, "status", "--json")
     assert r.code == 0, r.err
     s = json.loads(r.out)
@@ -141,6 +142,7 @@ def test_new_then_status(pbem, tmp_path: Path) -> None:
     assert s["turn"] == 0
     assert sorted(s["awaiting"]) == ["north", "siberian", "south"]
     assert s["head"] == yamlio.read_trusted(root / "state.yaml")["head"]
+    assert f"head: {s['head']} (the head: line an orders file names)" in pbem("-C", root, "status").out
     assert git(root, "status", "--porcelain") == ""
 
 

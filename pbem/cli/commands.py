@@ -96,6 +96,10 @@ def new(
     if seed is not None:
         _say("Note: --seed makes every secret and die of this campaign reproducible: it is NOT secret.")
     _print_status(result)
+    _say(f"Next: set your address as referee (referee: email: in {directory / 'campaign.yaml'}, "
+         "referee@pbem.invalid until you do);")
+    _say("  then 'pbem mail' writes each player their first mail ('pbem bot FACTION' writes a "
+         "legal orders file to start from).")
 
 
 def _print_status(s: dict[str, Any]) -> None:
@@ -252,7 +256,8 @@ def status(as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(s)
         return
-    _say(f"Campaign {s['campaign']} ({s['game']}), step {s['seq']}, head {s['head'][:12]}")
+    _say(f"Campaign {s['campaign']} ({s['game']}), step {s['seq']}")
+    _say(f"  head: {s['head']} (the head: line an orders file names)")
     _print_status(s)
 
 
