@@ -291,19 +291,36 @@ def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
 
 
 def _bot_moves(data: GameData, state: State, faction: str, rng: Rng, label: str,
-               most: int = 3) -> list[dict[str, Any]]:
-    """Up to `most` legal moves of one infantry each into a neighbouring land territory."""
+               most: int = 4) -> list[dict[str, Any]]:
+    """Up to `most` legal moves: one infantry into a neighbouring land territory (or across
+    a sea zone on a transport there), or one warship into a neighbouring sea zone."""
     moves: list[dict[str, Any]] = []
     for place in sorted(state["units"]):
         if len(moves) == most:
             break
-        if board.is_sea(place) or not board.stack(state, place, faction).get("infantry"):
-            continue
-        to = rng.choice(f"{label}:move:{place}", [None, *(
-            t for t in board.adjacent(data, place) if not board.is_sea(t))])
+        stack = board.stack(state, place, faction)
+        if board.is_sea(place):
+            ship = next((u for u in ("cruiser", "battleship", "submarine") if stack.get(u)), None)
+            if ship is None:
+                continue
+            to = rng.choice(f"{label}:sail:{place}", [None, *(
+                t for t in board.adjacent(data, place) if board.is_sea(t))])
+            move = {"move": {"from": place, "to": to, "units": {ship: 1}}}
+        else:
+            if not stack.get("infantry"):
+                continue
+            ashore = [t for t in board.adjacent(data, place) if not board.is_sea(t)]
+            by_sea = [(z, t) for z in board.adjacent(data, place) if board.is_sea(z)
+                      and board.stack(state, z, faction).get("transport")
+                      for t in board.adjacent(data, z) if not board.is_sea(t) and t != place]
+            choice = rng.choice(f"{label}:move:{place}", [None, *((None, t) for t in ashore), *by_sea])
+            if choice is None:
+                continue
+            zone, to = choice
+            move = {"move": {"from": place, "to": to, "units": {"infantry": 1},
+                             **({"via": [zone]} if zone else {})}}
         if to is None:
             continue
-        move = {"move": {"from": place, "to": to, "units": {"infantry": 1}}}
         found: list[Problem] = []
         movement.read(data, state, faction, list(enumerate(
             [m["move"] for m in [*moves, move]])), found)

@@ -166,8 +166,16 @@ def mines(data: GameData, state: State, pid: str, move: Event, rng: Rng) -> list
         dice = pools.roll(rng, f"r{state['turn']}:{pid}:{move['from']}:{zone}:mines", count)
         hit = [u for (u, n) in ships for _ in range(n)]
         struck = [u for u, r in zip(hit, dice, strict=True) if r == 1]
+        sound = board.stack(state, move["to"], pid).get("battleship", 0) - damaged(state, move["to"], pid)
+        sunk: dict[str, int] = {}
+        hurt = 0
+        for unit in struck:  # a sound battleship is damaged, any other ship (or a damaged one) sunk
+            if unit == "battleship" and sound - hurt > 0:
+                hurt += 1
+            else:
+                sunk[unit] = sunk.get(unit, 0) + 1
         out.append({"type": "mines", "power": pid, "where": zone, "moved_to": move["to"],
-                    "dice": dice, "struck": struck})
+                    "dice": dice, "sunk": sunk, "damaged": hurt})
     return out
 
 
@@ -203,14 +211,16 @@ def apply(state: State, event: Event) -> bool:
     elif kind == "mines":
         to, pid = event["moved_to"], event["power"]
         here = state["units"][to][pid]
-        for unit in event["struck"]:
-            if unit == "battleship" and here.get("battleship", 0) > damaged(state, to, pid):
-                state.setdefault("damaged", {}).setdefault(to, {})[pid] = damaged(state, to, pid) + 1
-                continue
-            if unit == "battleship":
-                state["damaged"][to][pid] -= 1
-            here[unit] -= 1
+        hurt = damaged(state, to, pid) + event["damaged"] - event["sunk"].get("battleship", 0)
+        for unit, n in event["sunk"].items():
+            if here.get(unit, 0) < n:
+                raise ValueError(f"{to} has fewer than {n} {unit} of {pid}")
+            here[unit] -= n
         state["units"][to][pid] = {u: n for u, n in here.items() if n}
+        if hurt or damaged(state, to, pid):
+            state.setdefault("damaged", {}).setdefault(to, {})[pid] = hurt
+            state["damaged"] = {z: {o: k for o, k in owners.items() if k}
+                                for z, owners in state["damaged"].items() if any(owners.values())}
     elif kind == "repaired":
         zone = event["where"]
         state["damaged"][zone][event["power"]] -= event["battleships"]
@@ -230,7 +240,10 @@ def describe(data: GameData, event: Event) -> str | None:
         return (f"{_name(data, event['power'])} attacks at {board.name(data, event['where'])}: "
                 f"{len(event['rounds'])} round{'s' if len(event['rounds']) != 1 else ''}; {sunk}")
     if kind == "mines":
-        hit = f"{', '.join(event['struck'])} struck" if event["struck"] else "no ship struck"
+        told = [board.units_text(event["sunk"]) + " sunk"] if event["sunk"] else []
+        if event["damaged"]:
+            told.append(f"{event['damaged']} battleship{'s' if event['damaged'] != 1 else ''} damaged")
+        hit = "; ".join(told) or "no ship struck"
         return f"{_name(data, event['power'])}'s ships cross the minefield of {board.name(data, event['where'])}: {hit}"
     if kind == "repaired":
         return (f"{_name(data, event['power'])} repairs {event['battleships']} battleship"

@@ -94,13 +94,15 @@ def test_ships_ending_with_only_submarines_or_transports_fight_only_if_ordered()
     assert [p.message for p in lone] == ["SZ 4 holds no ships of the other side with britain's ships"]
 
 
-@pytest.mark.parametrize(("die", "struck"), [(1, ["cruiser"]), (2, [])])
-def test_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(die: int, struck: list[str]) -> None:
+@pytest.mark.parametrize(("die", "sunk"), [(1, {"cruiser": 1}), (2, {})])
+def test_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(die: int, sunk: dict[str, int]) -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
     events, after = play(s, Dice(die), move("sz09", "sz10", {"cruiser": 1}))
     assert of(events, "mines") == [{"type": "mines", "power": "britain", "where": "sz10", "moved_to": "sz10",
-                                    "dice": [die], "struck": struck}]
-    assert after["units"]["sz10"].get("britain", {}).get("cruiser", 0) == 1 - len(struck)
+                                    "dice": [die], "sunk": sunk, "damaged": 0}]
+    assert after["units"]["sz10"].get("britain", {}).get("cruiser", 0) == 1 - len(sunk)
+    told = "cruiser sunk" if sunk else "no ship struck"
+    assert GAME.summary(data(), of(events, "mines")[0]).endswith(told)
 
 
 def test_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe() -> None:
@@ -108,6 +110,12 @@ def test_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe()
     events, after = play(s, Dice(1), move("sz09", "sz10", {"battleship": 1}))
     assert after["units"]["sz10"]["britain"] == {"battleship": 1}
     assert after["damaged"] == {"sz10": {"britain": 1}}
+    assert GAME.summary(data(), of(events, "mines")[0]).endswith("1 battleship damaged")
+    again = position("britain", {"sz09": {"britain": {"battleship": 1}}}, damaged={"sz09": {"britain": 1}})
+    again["control"]["london"] = again["control"]["picardy"] = "germany"  # no repair on the way
+    events, after = play(again, Dice(1), move("sz09", "sz10", {"battleship": 1}))
+    assert of(events, "mines")[0]["sunk"] == {"battleship": 1} and "sz10" not in after["damaged"]
+    assert after["units"]["sz10"]["britain"] == {}
     events, _ = play(s, Dice(), move("sz09", "sz08", {"battleship": 1}))  # Britain's own field
     assert of(events, "mines") == []
 

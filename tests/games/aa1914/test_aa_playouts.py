@@ -47,6 +47,10 @@ def test_the_bot_plays_rounds_of_every_power_legally(seed: int) -> None:
             if event["type"] == "battle":  # losses leave the board
                 mobilized -= sum(n for units in event["losses"].values() for n in units.values())
                 battles += 1
+            if event["type"] == "sea_battle":
+                mobilized -= sum(n for units in event["sunk"].values() for n in units.values())
+            if event["type"] == "mines":
+                mobilized -= sum(event["sunk"].values())
             moves += event["type"] == "moved"
             state = GAME.apply(data(), state, event)
         check(state, mobilized, start)
