@@ -36,6 +36,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
 from pbem.kit import pools
+from pbem.names import counted
 
 from . import board
 
@@ -307,8 +308,8 @@ def describe(data: GameData, event: Event) -> str | None:
                    f"shot{'s' if len(event['bombard']) != 1 else ''})") + air
         lost = "; ".join(f"{_owner(data, o)} loses {board.units_text(u)}"
                          for o, u in event["losses"].items() if any(u.values())) or "no losses"
-        return (f"{name} attacks {board.name(data, event['where'])}{air}: {hits['attacker']} "
-                f"hits against {hits['defender']}{cancelled}; {lost}")
+        return (f"{name} attacks {board.name(data, event['where'])}{air}: "
+                f"{counted(hits['attacker'], 'hit')} against {hits['defender']}{cancelled}; {lost}")
     if kind == "control":
         where = board.name(data, event["where"])
         if event["contested"]:

@@ -366,3 +366,11 @@ def test_a_battle_that_takes_units_that_are_not_there_is_refused() -> None:
     with pytest.raises(ValueError, match="venice has fewer than 2 infantry of italy"):
         GAME.apply(data(), s, {"type": "battle", "power": "austria_hungary", "where": "venice",
                                "losses": {"italy": {"infantry": 2}}})
+
+
+def test_one_hit_is_told_as_one_hit() -> None:
+    s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
+                                     "venice": {"italy": {"infantry": 2}}})
+    events, _ = play(s, Dice(1, 6, 6), move("tyrolia", "venice", {"infantry": 1}))
+    assert GAME.summary(data(), of(events, "battle")[0]) == (
+        "Austria-Hungary attacks Venice: 1 hit against 0; Italy loses 1 infantry")
