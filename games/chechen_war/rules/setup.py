@@ -156,14 +156,16 @@ def _check_regulars(data: GameData, b: Board, state: State, secret: Any, per_hex
         problems.append(Problem(("secret",), f"secret: regulars: the hexes of your {regulars} "
                                 "regular tokens, one entry a token (the rest are militia)"))
         return
+    valid: list[str] = []
     for k, hex_id in enumerate(given):
         if hex_in(b, hex_id, ("secret", "regulars", k), problems) is None:
             continue
+        valid.append(hex_id)
         if state["options"].get("setup") == "historical" and b.terrain[hex_id] not in ("town", "city"):
             problems.append(Problem(("secret", "regulars", k), f"{b.label(hex_id)} is not a town "
                                     "or city: the regulars set up in a city or town hex within "
                                     "Chechnya (4.3.2)"))
-    for hex_id, n in Counter(h for h in given if isinstance(h, str)).items():
+    for hex_id, n in Counter(valid).items():
         if n > per_hex.get(hex_id, 0):
             problems.append(Problem(("secret", "regulars"), f"{n} regulars in {hex_id}, where "
                                     f"{per_hex.get(hex_id, 0)} tokens are placed"))

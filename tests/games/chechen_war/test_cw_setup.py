@@ -292,3 +292,46 @@ def test_after_the_set_up_the_russian_moves_first() -> None:
         s = GAME.apply(data(), s, e)
     assert GAME.phase(data(), s).awaiting == ("russian",)
     assert messages(s, "russian", {"orders": []}) == []  # moving nothing is legal
+
+
+# ---------------------------------------------------------------------------------------
+# where each problem points in the file, and malformed entries
+
+
+def paths(s: State, faction: str, orders: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [p.path for p in GAME.validate(data(), s, faction, orders)]
+
+
+def test_each_chechen_problem_points_at_its_place_in_the_file() -> None:
+    s = chechen_state()
+    assert paths(s, "chechen", tokens({**PLACES, "1327": 3}, REGULARS)) == [("orders",)]
+    assert paths(s, "chechen", tokens(PLACES, None)) == [("secret",)]
+    assert paths(s, "chechen", tokens(PLACES, ["1327"] * 3 + REGULARS[3:])) == [("secret", "regulars")]
+    assert paths(s, "chechen", tokens(PLACES, ["999"] + REGULARS[1:])) == [("secret", "regulars", 0)]
+    historical = chechen_state("historical")
+    places = {"1324": 5, "1321": 5, "1323": 4, "1523": 4, "1327": 2, "1426": 3, "1226": 1}
+    assert paths(historical, "chechen", tokens(places, REGULARS[:7] + ["1426"])) == [
+        ("secret", "regulars", 7)]
+
+
+@pytest.mark.parametrize("count", [0, -1, True, "2", None])
+def test_a_token_count_is_a_whole_number_of_at_least_one(count: Any) -> None:
+    s = chechen_state()
+    orders = tokens(PLACES, REGULARS)
+    orders["orders"].append({"place": {"hex": "1422", "tokens": count}})
+    found = GAME.validate(data(), s, "chechen", orders)
+    assert found[0].path == ("orders", len(PLACES))
+    assert found[0].message == ('expected {place: {hex: "CCRR", tokens: COUNT}}, a count of '
+                                "face-down units of at least 1")
+
+
+def test_regulars_named_in_a_hex_without_tokens_are_refused() -> None:
+    s = chechen_state()
+    assert "1 regulars in 1422, where 0 tokens are placed" in messages(
+        s, "chechen", tokens(PLACES, REGULARS[:7] + ["1422"]))
+
+
+def test_a_sealed_secret_part_is_checked_when_it_is_opened_not_in_the_public_audit() -> None:
+    s = chechen_state()
+    sealed = {"kind": "orders-secret", "sealed": "...", "commitment": "..."}
+    assert messages(s, "chechen", {**tokens(PLACES, None), "secret": sealed}) == []
