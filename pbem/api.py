@@ -411,7 +411,13 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     With `key` (the player's identity file), the rules also check what only the player's
     sealed values decide (which of his face-down units may go where)."""
     campaign = Campaign.settled(root)
-    return _check(campaign, campaign.state(), paths, draft=True, key=key)
+    checked = _check(campaign, campaign.state(), paths, draft=True, key=key)
+    if key is None and getattr(campaign.game, "sees_sealed", False):
+        for c in checked:  # the rules that read sealed values were left out: say so
+            c.notes.append(f"{c.path}: the rules also check what only your sealed values decide "
+                           "(which of your face-down units may go where): add --key YOUR.key to "
+                           "check those as the referee will")
+    return checked
 
 
 def _rejected(checked: list[Checked]) -> Rejected:

@@ -83,6 +83,11 @@ def test_the_set_up_by_mail_hides_the_chechens_units_until_unseal(
         pbem: Cli, tmp_path: Path, mode: str) -> None:
     root, keys = new(pbem, tmp_path, "--option", f"setup={mode}")
     assert json.loads(ok(pbem("-C", root, "status", "--json")).out)["awaiting"] == ["chechen"]
+    draft = root.parent / "draft.yaml"
+    ok(pbem("-C", root, "bot", "chechen", "--out", draft))
+    told = ok(pbem("-C", root, "check", draft)).out
+    assert "add --key YOUR.key to check those as the referee will" in told
+    assert "--key YOUR.key" not in ok(pbem("-C", root, "check", draft, "--key", keys / "chechen.key")).out
     path = send(pbem, root, keys, "chechen", "setup")
     assert "regulars:" in path.read_text()  # the file as the Chechen wrote it holds the secret
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
