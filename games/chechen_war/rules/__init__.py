@@ -1,9 +1,10 @@
 """Chechen War 1994-1996 for pbem (../shared/rules/chechen-war-rules.txt).
 
 Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the
-Chechen's face-down tokens with their identities drawn and sealed, and the Russian Movement
-Segment (8.0: rules/movement.py). The game then stands at the Chechen Ambush Segment, which
-is not refereed yet (README.md lists each part).
+Chechen's face-down tokens with their identities drawn and sealed, the Russian Movement
+Segment (8.0: rules/movement.py) and the Chechen Ambush Segment with the gunship threat
+(14.0: rules/ambush.py). The game then stands at the Russian Combat Segment, which is not
+refereed yet (README.md lists each part).
 The position:
 
     turn, phase   the game turn (0 during set-up) and the segment
@@ -25,14 +26,14 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable
 
-from . import movement, setup
+from . import ambush, movement, setup
 from . import report as report_
 from .board import CHECHEN, RUSSIAN, board, units
 
 
 def not_yet(segment: str) -> str:
-    return (f"the {segment} is not refereed yet: pbem referees this game up to the Russian "
-            "Movement Segment of each turn (games/chechen_war/README.md)")
+    return (f"the {segment} is not refereed yet: pbem referees this game up to the Chechen "
+            "Ambush Segment of each turn (games/chechen_war/README.md)")
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -61,19 +62,60 @@ def _not_yet(data: GameData, state: State, faction: str, orders: Orders) -> list
     return [Problem(("orders",), not_yet(PHASES.phases[state["phase"]].title))]
 
 
+STANDING = ("step_losses", "retreat_first")  # the Russian's standing instructions (ambush.py)
+
+
+def _check_standing(data: GameData, state: State, standing: Any, problems: list[Problem]) -> None:
+    if standing is None:
+        return
+    if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
+        problems.append(Problem(("standing",), "standing instructions: " + ", ".join(STANDING)
+                                + " (each a list of your units, in order)"))
+        return
+    for key, value in standing.items():
+        if not isinstance(value, list) or not all(u in units(data) and units(data)[u]["side"] == RUSSIAN
+                                                  for u in value):
+            problems.append(Problem(("standing", key), "expected a list of your units' ids, in order"))
+
+
+def _standing(state: State, orders: Orders) -> list[Event]:
+    given = orders.get("standing") or {}
+    now = {**state.get("standing", {}).get(RUSSIAN, {}), **given}
+    return [{"type": "standing", "side": RUSSIAN, "standing": now}] if given else []
+
+
 def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
     problems: list[Problem] = []
     movement.read(data, state, orders, problems)
+    _check_standing(data, state, orders.get("standing"), problems)
     return problems
 
 
 def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                    secrets: Secrets | None) -> list[Event]:
     problems: list[Problem] = []
-    events = movement.read(data, state, orders.get(RUSSIAN) or {}, problems)
+    mine = orders.get(RUSSIAN) or {}
+    events = movement.read(data, state, mine, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"the Russian's moves: {problems[0].message}")
-    return [*events, {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
+    return [*_standing(state, mine), *events,
+            {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
+
+
+def _check_ambushes(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems: list[Problem] = []
+    ambush.read_ambushes(data, state, orders, problems)
+    return problems
+
+
+def _resolve_ambushes(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                      secrets: Secrets | None) -> list[Event]:
+    problems: list[Problem] = []
+    declared = ambush.read_ambushes(data, state, orders.get(CHECHEN) or {}, problems)
+    if problems:
+        raise ValueError(f"the Chechen's ambushes: {problems[0].message}")
+    return [*ambush.resolve(data, state, declared, rng), {"type": "segment_over"},
+            {"type": "phase", "phase": "russian-combat", "turn": state["turn"]}]
 
 
 def _check_chechen_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
@@ -109,13 +151,19 @@ PHASES = PhaseTable({
     "russian-movement": PhaseRules(
         "Russian Movement Segment (8.0)",
         "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
-        "{helicopter: {unit: UNIT, to: \"CCRR\"}}, or nothing",
+        "{helicopter: {unit: UNIT, to: \"CCRR\"}}, {gunship: \"CCRR\"}, or nothing",
         awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
         bot=lambda d, s, f, r: movement.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
-    "chechen-ambush": PhaseRules("Chechen Ambush Segment (14.0)",
-                                 not_yet("Chechen Ambush Segment (14.0)"),
-                                 awaiting=_chechen, validate=_not_yet),
-    # reached once the ambush and Russian combat segments are refereed (README.md)
+    "chechen-ambush": PhaseRules(
+        "Chechen Ambush Segment (14.0)",
+        "ambush Russian units in your zones of control: {ambush: {from: \"CCRR\", target: "
+        "\"CCRR\", support: \"CCRR\", leader: LEADER}}, or nothing",
+        awaiting=_chechen, validate=_check_ambushes, resolve=_resolve_ambushes,
+        default_orders=lambda d, s, f, r: {"orders": []}),
+    "russian-combat": PhaseRules("Russian Combat Segment (10.0)",
+                                 not_yet("Russian Combat Segment (10.0)"),
+                                 awaiting=_russian, validate=_not_yet),
+    # reached once the Russian Combat Segment is refereed (README.md)
     "chechen-movement": PhaseRules(
         "Chechen Movement Segment (8.0)",
         "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
@@ -173,7 +221,8 @@ class ChechenWar:
                            if v["side"] == RUSSIAN and v.get("arrival") == "reinforcement"),
             "morale": 9, "casualties": 0, "collateral": 0,  # 4.4
             "leaders": {leader: "underground" for leader in data["units"]["leaders"]},  # 4.2.2
-            "supports": supports,
+            "supports": supports, "used_supports": {RUSSIAN: {}, CHECHEN: {}},
+            "gunships": [], "standing": {},
             "over": False, "result": None,
         }
 
@@ -202,8 +251,10 @@ class ChechenWar:
                     raise ValueError(f"no token {token} on the map")
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
-        elif movement.apply(s, event):
+        elif movement.apply(s, event) or ambush.apply(s, event):
             pass
+        elif kind == "standing":
+            s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
         elif kind == "phase":
             s["phase"], s["turn"] = event["phase"], event["turn"]
         else:
@@ -254,9 +305,12 @@ class ChechenWar:
                     f"{event['cup']} regulars stay in the cup (4.2.2)")
         if kind == "phase":
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
-        told = movement.describe(data, event)
+        told = movement.describe(data, event) or ambush.describe(data, event)
         if told is not None:
             return told
+        if kind == "standing":
+            return "the Russian's standing instructions: " + "; ".join(
+                f"{k}: {', '.join(v)}" for k, v in event["standing"].items())
         return str(kind)
 
 

@@ -97,10 +97,14 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
     moved: set[str] = set()
     flown = 0
     events: list[Event] = []
+    gunships: list[tuple[int, Any]] = []
     for i, item in enumerate(orders.get("orders") or []):
         at: Path_ = ("orders", i)
         kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
         found = len(problems)
+        if kind == "gunship" and side == RUSSIAN:
+            gunships.append((i, item["gunship"]))
+            continue
         if kind == "move":
             event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
                           zoc, problems)
@@ -110,7 +114,8 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             flown += event is not None and len(problems) == found
         else:
             problems.append(Problem(at, "an order is {move: {units: [...], path: [...]}}" + (
-                ' or {helicopter: {unit: UNIT, to: "CCRR"}}' if side == RUSSIAN else "")))
+                ', {helicopter: {unit: UNIT, to: "CCRR"}} or {gunship: "CCRR"}'
+                if side == RUSSIAN else "")))
             continue
         if event is not None and len(problems) == found:
             for unit in event["units"]:
@@ -124,6 +129,12 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             problems.append(Problem(("orders",), f"{b.label(hex_id)} holds {n} units at the end "
                                     f"of the segment; its terrain ({b.terrain[hex_id]}) stacks "
                                     f"{stacking(data, b, hex_id)} (7.1)"))
+    if side == RUSSIAN:
+        from .ambush import read_gunships
+
+        threatened = read_gunships(data, state, gunships, where, problems)
+        if threatened:
+            events.append({"type": "gunships", "hexes": threatened})
     return events
 
 

@@ -95,6 +95,9 @@ def test_the_set_up_by_mail_hides_the_chechens_units_until_unseal(
     send(pbem, root, keys, "russian", "moves")  # the Russian Movement Segment
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["turn"], status["phase"], status["awaiting"]) == (1, "chechen-ambush", ["chechen"])
+    send(pbem, root, keys, "chechen", "ambushes")  # the Chechen Ambush Segment
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["turn"], status["phase"], status["awaiting"]) == (1, "russian-combat", ["russian"])
     assert leaks(committed_text(root)) == []
     assert leaks(reports(pbem, root, "russian")) == []
     assert leaks(reports(pbem, root, "public")) == []

@@ -1,0 +1,336 @@
+"""The Chechen Ambush Segment (14.0) and the Russian gunship threat (14.2).
+
+In the Russian movement file, gunship markers threaten hexes (14.2: "at the end of any
+Russian Movement Segment ... in any Russian occupied hexes")::
+
+    orders:
+      - gunship: "1525"
+
+The Chechen's ambush file, the ambushes in the order he declares them (14.1: one at a time,
+each resolved before the next)::
+
+    orders:
+      - ambush: {from: "1426", target: "1525"}
+      - ambush: {from: "1325", target: "1326", support: "1426", leader: ch_basayev}
+
+What is refereed, rule by rule:
+- 14.1: an ambush from a Chechen-occupied hex against a Russian-occupied hex in its zone of
+  control; one ambush against a hex; a hex conducts one ambush or supports one (a support
+  hex: Chechen-occupied, next to the ambushed hex, not the ambushing hex), not both;
+- 10.1: not against a hex the ambushers could not enter (8.2: outside Chechnya only militia,
+  and only in Dagestan and Ingushetia; which units are militia is sealed, checked where the
+  reader's key opens them, as for movement);
+- 14.2: no ambush against a hex a gunship threatens;
+- 14.3: one leader from the underground into the ambushing hex; one die with the table's
+  modifiers (tables.yaml `ambush`); the results no effect, retreat (half a die rounded up of
+  the hex's units retreat), the loss of one or two steps; nothing is revealed, nobody
+  advances. The Russian's choices (which units retreat, which lose steps) come from his
+  standing instructions `retreat_first` and `step_losses` (unit ids, in order), else from
+  the rulings in README.md; the free ambushes a retreat may allow (14.3) are not refereed yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.tables import Modifier, halve_up, read
+from pbem.names import suggest
+
+from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
+from .movement import chechen_zoc, identity
+
+Path_ = tuple[str | int, ...]
+
+
+def chechen_hexes(state: State) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for token, spec in sorted(state["tokens"].items()):
+        out.setdefault(spec["hex"], []).append(token)
+    return out
+
+
+def russian_hexes(state: State) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for unit, spec in sorted(state["russians"].items()):
+        out.setdefault(spec["hex"], []).append(unit)
+    return out
+
+
+def read_gunships(data: GameData, state: State, items: list[tuple[int, Any]], ends: dict[str, str],
+                  problems: list[Problem]) -> list[str]:
+    """The hexes the Russian's gunship orders threaten, checked against where his units end
+    the segment (`ends`: unit -> hex)."""
+    b = board(data)
+    hexes: list[str] = []
+    have = int(state["supports"][RUSSIAN].get("gunship", 0))
+    occupied = set(ends.values())
+    for i, value in items:
+        at: Path_ = ("orders", i, "gunship")
+        hex_id = hex_in(b, value, at, problems)
+        if hex_id is None:
+            continue
+        if hex_id not in occupied:
+            problems.append(Problem(at, f"{b.label(hex_id)} holds no Russian unit at the end of "
+                                    "the segment: a gunship threatens a Russian-occupied hex (14.2)"))
+        elif hex_id in hexes:
+            problems.append(Problem(at, f"{b.label(hex_id)} is threatened already"))
+        elif len(hexes) == have:
+            problems.append(Problem(at, f"{have} gunship marker{'s' if have != 1 else ''} "
+                                    "available (14.2)"))
+        else:
+            hexes.append(hex_id)
+    return hexes
+
+
+def _may_strike(data: GameData, b: Board, state: State, tokens: list[str], target: str) -> str | None:
+    """Why the ambushers may not ambush a hex they could not enter (10.1, 8.2), or None."""
+    region = b.region[target]
+    if region == "chechnya":
+        return None
+    if region not in ("dagestan", "ingushetia"):
+        return (f"{b.label(target)} is outside Chechnya: Chechen units cannot enter it, so they "
+                "cannot ambush there (10.1, 8.2)")
+    regulars = [t for t in tokens if identity(state, CHECHEN, t) is not None
+                and units(data)[str(identity(state, CHECHEN, t))]["nationality"] != "chechen_militia"]
+    if regulars:
+        return (f"{', '.join(regulars)} {'is' if len(regulars) == 1 else 'are'} not militia: only "
+                f"militia enter {region.title()}, and so ambush there (10.1, 8.2)")
+    return None
+
+
+def read_ambushes(data: GameData, state: State, orders: dict[str, Any],
+                  problems: list[Problem]) -> list[dict[str, Any]]:
+    """The Chechen's ambushes, checked in order (14.1-14.3)."""
+    b = board(data)
+    mine, theirs = chechen_hexes(state), russian_hexes(state)
+    zoc_of = {h: set(b.grid.neighbours(h)) for h in mine}
+    threatened = set(state.get("gunships") or [])
+    used: set[str] = set()
+    targets: set[str] = set()
+    leaders: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for i, item in enumerate(orders.get("orders") or []):
+        at: Path_ = ("orders", i, "ambush")
+        body = item.get("ambush") if isinstance(item, dict) and set(item) == {"ambush"} else None
+        if not isinstance(body, dict) or not {"from", "target"} <= set(body) \
+                or not set(body) <= {"from", "target", "support", "leader"}:
+            problems.append(Problem(("orders", i), 'an order is {ambush: {from: "CCRR", target: '
+                                    '"CCRR"}}, with support: "CCRR" and leader: LEADER if you wish'))
+            continue
+        found = len(problems)
+        frm = hex_in(b, body["from"], (*at, "from"), problems)
+        target = hex_in(b, body["target"], (*at, "target"), problems)
+        support = hex_in(b, body["support"], (*at, "support"), problems) if "support" in body else None
+        if frm is None or target is None or len(problems) > found:
+            continue
+        if frm not in mine:
+            problems.append(Problem((*at, "from"), f"{b.label(frm)} holds none of your units"))
+        elif target not in theirs:
+            problems.append(Problem((*at, "target"), f"{b.label(target)} holds no Russian unit"))
+        elif target not in zoc_of[frm]:
+            problems.append(Problem((*at, "target"), f"{b.label(target)} is not in the zone of "
+                                    f"control of {b.label(frm)} (14.1)"))
+        elif target in threatened:
+            problems.append(Problem((*at, "target"), f"a gunship threatens {b.label(target)}: it "
+                                    "cannot be ambushed (14.2)"))
+        elif target in targets:
+            problems.append(Problem((*at, "target"), f"{b.label(target)} is ambushed once a segment (14.1)"))
+        elif frm in used:
+            problems.append(Problem((*at, "from"), f"{b.label(frm)} conducts or supports one "
+                                    "ambush a segment, not both (14.1)"))
+        else:
+            why = _may_strike(data, b, state, mine[frm], target)
+            if why is not None:
+                problems.append(Problem((*at, "target"), why))
+        if support is not None and len(problems) == found:
+            if support not in mine or support == frm or target not in zoc_of.get(support, set()):
+                problems.append(Problem((*at, "support"), f"a support hex is another hex of your "
+                                        f"units next to {b.label(target)} (14.1)"))
+            elif support in used:
+                problems.append(Problem((*at, "support"), f"{b.label(support)} conducts or supports "
+                                        "one ambush a segment, not both (14.1)"))
+        leader = body.get("leader")
+        if leader is not None and len(problems) == found:
+            known = sorted(state["leaders"])
+            if leader not in state["leaders"]:
+                problems.append(Problem((*at, "leader"), f"{leader!r} is not a leader"
+                                        f"{suggest(str(leader), known)}"))
+            elif state["leaders"][leader] != "underground" or leader in leaders:
+                problems.append(Problem((*at, "leader"), f"{leader} is not in the underground box "
+                                        "(14.3: a leader comes from there)"))
+        if len(problems) == found:
+            used.update({frm, *([support] if support else [])})
+            targets.add(target)
+            if leader is not None:
+                leaders.add(str(leader))
+            out.append({"from": frm, "target": target, "support": support, "leader": leader})
+    return out
+
+
+def modifiers(data: GameData, b: Board, ambush: dict[str, Any]) -> list[Modifier]:
+    """14.3 a-d, as tables.yaml gives them."""
+    mods = data["tables"]["ambush"]["modifiers"]
+    terrain = b.terrain[ambush["from"]]
+    out = [Modifier(int(mods["terrain"].get(terrain, 0)), f"the ambushers in {terrain} (14.3)")]
+    if ambush["leader"]:
+        out.append(Modifier(int(mods["leader"]), "a leader (14.3 b)"))
+    if ambush["support"]:
+        out.append(Modifier(int(mods["support"]), "a supporting hex (14.3 c)"))
+    return [m for m in out if m.amount]
+
+
+def resolve(data: GameData, state: State, ambushes: list[dict[str, Any]], rng: Rng) -> list[Event]:
+    """Each ambush in order: the leader placed, the die, the result."""
+    from . import GAME  # the game's own apply folds each event as it comes
+
+    b = board(data)
+    events: list[Event] = []
+    work = state
+    for k, ambush in enumerate(ambushes, start=1):
+        step: list[Event] = []
+        if ambush["leader"]:
+            step.append({"type": "leader_placed", "leader": ambush["leader"], "hex": ambush["from"]})
+        roll = rng.roll(f"t{state['turn']}:ambush{k}:{ambush['from']}-{ambush['target']}")
+        got = read(data["tables"]["ambush"]["table"], roll, modifiers(data, b, ambush))
+        step.append({"type": "ambush", **ambush, "roll": roll,
+                     "modifiers": [[m.amount, m.reason] for m in got.modifiers],
+                     "total": got.total, "result": got.result})
+        for e in step:
+            work = GAME.apply(data, work, e)
+        events += step
+        follow = _result(data, b, work, ambush, str(got.result), rng, k)
+        for e in follow:
+            work = GAME.apply(data, work, e)
+        events += follow
+    return events
+
+
+def _result(data: GameData, b: Board, state: State, ambush: dict[str, Any], result: str,
+            rng: Rng, k: int) -> list[Event]:
+    here = [u for u, v in sorted(state["russians"].items()) if v["hex"] == ambush["target"]]
+    if result.startswith("lose_"):
+        lost = _step_losses(data, state, here, int(result.split("_")[1]))
+        reduced = [u for u, n in lost.items() if n == 1 and _steps_left(data, state, u) == 2]
+        return [{"type": "steps_lost", "steps": sum(lost.values()), "reduced": reduced,
+                 "eliminated": [u for u in lost if u not in reduced],
+                 "why": f"ambush from {ambush['from']}"}]
+    if result == "retreat":
+        die = rng.roll(f"t{state['turn']}:ambush{k}:retreat")
+        count = min(halve_up(die), len(here))
+        order = _standing_order(state, "retreat_first", here, lambda u: (_cf(data, state, u), u))
+        going = order[:count]
+        to = _retreat_hex(data, b, state, ambush, len(going))
+        return [{"type": "retreat_roll", "roll": die, "count": count},
+                {"type": "retreated", "units": going, "from": ambush["target"], "to": to}]
+    return []
+
+
+def _cf(data: GameData, state: State, unit: str) -> int:
+    spec = units(data)[unit]
+    if state["russians"][unit].get("reduced") and "reduced" in spec:
+        return int(spec["reduced"]["cf"])
+    return int(spec["cf"])
+
+
+def _standing_order(state: State, key: str, candidates: list[str], rank: Any) -> list[str]:
+    """The Russian's standing order for `key` (unit ids) first, then the rest by `rank`."""
+    given = [u for u in (state.get("standing", {}).get(RUSSIAN, {}).get(key) or []) if u in candidates]
+    return [*given, *sorted((u for u in candidates if u not in given), key=rank)]
+
+
+def _steps_left(data: GameData, state: State, unit: str) -> int:
+    full_two = units(data)[unit].get("steps", 1) == 2 and not state["russians"][unit].get("reduced")
+    return 2 if full_two else 1
+
+
+def _step_losses(data: GameData, state: State, here: list[str], steps: int) -> dict[str, int]:
+    """Which units lose the steps: the standing `step_losses` first, else (a ruling) a
+    full-strength two-step unit is reduced first, the strongest of them, then one-step and
+    reduced units, the weakest first."""
+    def rank(u: str) -> tuple[int, int, str]:
+        two = units(data)[u].get("steps", 1) == 2 and not state["russians"][u].get("reduced")
+        return (0 if two else 1, -_cf(data, state, u) if two else _cf(data, state, u), u)
+
+    order = _standing_order(state, "step_losses", here, rank)
+    out: dict[str, int] = {}
+    left = {u: _steps_left(data, state, u) for u in here}
+    for _ in range(steps):
+        unit = next((u for u in order if left[u] > out.get(u, 0)), None)
+        if unit is None:
+            break
+        out[unit] = out.get(unit, 0) + 1
+    return out
+
+
+def _retreat_hex(data: GameData, b: Board, state: State, ambush: dict[str, Any], count: int) -> str:
+    """Where the retreating units go (a ruling: 14.3 does not say): an adjacent hex free of
+    Chechen units with room for them, out of Chechen zones of control if one is, then the
+    farthest from the ambushing hex, then the lowest id; if none has room, they stay."""
+    target = ambush["target"]
+    enemy = {t["hex"] for t in state["tokens"].values()}
+    zoc = chechen_zoc(b, state)
+    held = russian_hexes(state)
+    room = [h for h in b.grid.neighbours(target) if h not in enemy
+            and len(held.get(h, [])) + count <= stacking(data, b, h)]
+    if not room:
+        return str(target)
+    return min(room, key=lambda h: (h in zoc, -b.grid.distance(h, ambush["from"]), h))
+
+
+def apply(state: State, event: Event) -> bool:
+    kind = event["type"]
+    if kind == "gunships":
+        state["gunships"] = list(event["hexes"])
+        have = state["supports"][RUSSIAN]
+        have["gunship"] = int(have.get("gunship", 0)) - len(event["hexes"])
+        used = state.setdefault("used_supports", {}).setdefault(RUSSIAN, {})
+        used["gunship"] = int(used.get("gunship", 0)) + len(event["hexes"])
+    elif kind == "leader_placed":
+        state["leaders"][event["leader"]] = event["hex"]
+    elif kind == "ambush":
+        pass  # the record of the die; its result follows as its own events
+    elif kind == "steps_lost":  # 2.8: reduced, or eliminated to the pool (10.11); 10.13
+        for unit in event["reduced"]:
+            state["russians"][unit]["reduced"] = True
+        for unit in event["eliminated"]:
+            del state["russians"][unit]
+            state["pool"] = sorted([*state["pool"], unit])
+        state["casualties"] = int(state["casualties"]) + int(event["steps"])
+    elif kind == "retreat_roll":
+        pass
+    elif kind == "retreated":
+        for unit in event["units"]:
+            state["russians"][unit]["hex"] = event["to"]
+    elif kind == "segment_over":
+        state["gunships"] = []
+    else:
+        return False
+    return True
+
+
+def describe(data: GameData, event: Event) -> str | None:
+    b = board(data)
+    kind = event["type"]
+    if kind == "gunships":
+        return "gunships threaten " + ", ".join(b.label(h) for h in event["hexes"]) + " (14.2)"
+    if kind == "leader_placed":
+        return f"{data['units']['leaders'][event['leader']]['name']} comes out of the underground in {b.label(event['hex'])}"
+    if kind == "ambush":
+        mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
+        support = f", supported from {b.label(event['support'])}" if event["support"] else ""
+        return (f"ambush from {b.label(event['from'])} on {b.label(event['target'])}{support}: "
+                f"die {event['roll']}{mods} = {event['total']}: {str(event['result']).replace('_', ' ')}")
+    if kind == "steps_lost":
+        spec = units(data)
+        told = [f"{spec[u]['name']} reduced" for u in event["reduced"]]
+        told += [f"{spec[u]['name']} eliminated" for u in event["eliminated"]]
+        return "; ".join(told) + f" ({event['why']})"
+    if kind == "retreat_roll":
+        return f"the Russian's retreat die {event['roll']}, halved up: {event['count']} unit(s) retreat (14.3)"
+    if kind == "retreated":
+        moving = ", ".join(units(data)[u]["name"] for u in event["units"])
+        return f"{moving} retreat from {b.label(event['from'])} to {b.label(event['to'])}"
+    if kind == "segment_over":
+        return "the gunships go to the used box (14.2)"
+    return None
