@@ -84,9 +84,18 @@ def _standing(state: State, orders: Orders) -> list[Event]:
     return [{"type": "standing", "side": RUSSIAN, "standing": now}] if given else []
 
 
+def _russian_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
+    """The Russian movement file's moves, then the gunships it places where units end (14.2)."""
+    events = movement.read(data, state, orders, problems)
+    gunships = [(i, item["gunship"]) for i, item in enumerate(orders.get("orders") or [])
+                if isinstance(item, dict) and set(item) == {"gunship"}]
+    threatened = ambush.read_gunships(data, state, gunships, movement.ends(state, events), problems)
+    return events + ([{"type": "gunships", "hexes": threatened}] if threatened else [])
+
+
 def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
     problems: list[Problem] = []
-    movement.read(data, state, orders, problems)
+    _russian_moves(data, state, orders, problems)
     _check_standing(data, state, orders.get("standing"), problems)
     return problems
 
@@ -95,7 +104,7 @@ def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng:
                    secrets: Secrets | None) -> list[Event]:
     problems: list[Problem] = []
     mine = orders.get(RUSSIAN) or {}
-    events = movement.read(data, state, mine, problems)
+    events = _russian_moves(data, state, mine, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"the Russian's moves: {problems[0].message}")
     return [*_standing(state, mine), *events,

@@ -97,14 +97,12 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
     moved: set[str] = set()
     flown = 0
     events: list[Event] = []
-    gunships: list[tuple[int, Any]] = []
     for i, item in enumerate(orders.get("orders") or []):
         at: Path_ = ("orders", i)
         kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
         found = len(problems)
         if kind == "gunship" and side == RUSSIAN:
-            gunships.append((i, item["gunship"]))
-            continue
+            continue  # 14.2: read by rules/ambush.py, against where the units end
         if kind == "move":
             event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
                           zoc, problems)
@@ -129,13 +127,16 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             problems.append(Problem(("orders",), f"{b.label(hex_id)} holds {n} units at the end "
                                     f"of the segment; its terrain ({b.terrain[hex_id]}) stacks "
                                     f"{stacking(data, b, hex_id)} (7.1)"))
-    if side == RUSSIAN:
-        from .ambush import read_gunships
-
-        threatened = read_gunships(data, state, gunships, where, problems)
-        if threatened:
-            events.append({"type": "gunships", "hexes": threatened})
     return events
+
+
+def ends(state: State, events: list[Event]) -> dict[str, str]:
+    """Where each Russian unit stands after the segment's moves."""
+    where = {u: v["hex"] for u, v in state["russians"].items()}
+    for event in events:
+        for unit in event["units"]:
+            where[unit] = event["path"][-1]
+    return where
 
 
 def _units(data: GameData, state: State, side: str, value: Any, at: Path_, moved: set[str],
