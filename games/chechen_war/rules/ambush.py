@@ -245,21 +245,24 @@ def _steps_left(data: GameData, state: State, unit: str) -> int:
 
 
 def _step_losses(data: GameData, state: State, here: list[str], steps: int) -> dict[str, int]:
-    """Which units lose the steps: the standing `step_losses` first, else (a ruling) a
-    full-strength two-step unit is reduced first, the strongest of them, then one-step and
-    reduced units, the weakest first."""
-    def rank(u: str) -> tuple[int, int, str]:
-        two = units(data)[u].get("steps", 1) == 2 and not state["russians"][u].get("reduced")
-        return (0 if two else 1, -_cf(data, state, u) if two else _cf(data, state, u), u)
-
-    order = _standing_order(state, "step_losses", here, rank)
+    """Which units lose the steps, one step at a time: the units of the standing
+    `step_losses` first, in its order; else (a ruling) a full-strength two-step unit is
+    reduced, the strongest of them, else a one-step or reduced unit is lost, the weakest."""
+    given = [u for u in (state.get("standing", {}).get(RUSSIAN, {}).get("step_losses") or [])
+             if u in here]
     out: dict[str, int] = {}
-    left = {u: _steps_left(data, state, u) for u in here}
     for _ in range(steps):
-        unit = next((u for u in order if left[u] > out.get(u, 0)), None)
-        if unit is None:
+        alive = [u for u in here if _steps_left(data, state, u) > out.get(u, 0)]
+        if not alive:
             break
-        out[unit] = out.get(unit, 0) + 1
+
+        def rank(u: str) -> tuple[int, int, str]:
+            full = _steps_left(data, state, u) - out.get(u, 0) == 2
+            cf = _cf(data, state, u) if not out.get(u) else int(units(data)[u]["reduced"]["cf"])
+            return (0 if full else 1, -cf if full else cf, u)
+
+        chosen = next((u for u in given if u in alive), None) or min(alive, key=rank)
+        out[chosen] = out.get(chosen, 0) + 1
     return out
 
 

@@ -181,3 +181,60 @@ def test_14_2_gunships_threaten_russian_hexes_at_the_end_of_the_movement_segment
     assert [p.message for p in GAME.validate(data(), three, "russian", {"orders": [
         {"gunship": "1525"}, {"gunship": "0731"}, {"gunship": "0617"}]})] == [
         "2 gunship markers available (14.2)"]
+
+
+# ---------------------------------------------------------------------------------------
+# the Russian's choices, by his standing instructions or the rulings
+
+
+ambush_ = importlib.import_module("pbem_game_chechen_war.ambush")
+
+
+@pytest.mark.parametrize(("steps", "standing", "lost"), [
+    (1, None, {"ru_131_mech_bde": 1}),                          # the strongest full two-step unit
+    (2, None, {"ru_131_mech_bde": 1, "ru_81_mech_regt": 1}),    # then the next full two-step one
+    # then the weakest: the reduced 81st (CF 2) and the MVD (CF 2) tie; the lower id goes
+    (3, None, {"ru_131_mech_bde": 1, "ru_81_mech_regt": 2}),
+    (1, ["ru_mvd_regt_1"], {"ru_mvd_regt_1": 1}),               # the standing order first
+    (2, ["ru_131_mech_bde"], {"ru_131_mech_bde": 2}),
+])
+def test_which_units_lose_the_steps(steps: int, standing: list[str] | None, lost: dict[str, int]) -> None:
+    here = {"ru_131_mech_bde": "1525", "ru_81_mech_regt": "1525", "ru_mvd_regt_1": "1525"}
+    s = position(here, {}, standing={"russian": {"step_losses": standing}} if standing else {})
+    assert ambush_._step_losses(data(), s, sorted(here), steps) == lost
+
+
+def test_a_reduced_unit_counts_at_its_reduced_strength() -> None:
+    here = {"ru_131_mech_bde": "1525", "ru_mvd_regt_1": "1525"}  # CF 6 (3 reduced) and 2
+    s = position(here, {})
+    s["russians"]["ru_131_mech_bde"]["reduced"] = True
+    assert ambush_._step_losses(data(), s, sorted(here), 1) == {"ru_mvd_regt_1": 1}  # 2 < 3
+    s["russians"]["ru_131_mech_bde"]["reduced"] = False
+    assert ambush_._step_losses(data(), s, sorted(here), 1) == {"ru_131_mech_bde": 1}
+
+
+def test_retreats_go_out_of_zones_of_control_then_away_from_the_ambushers() -> None:
+    s = position({"ru_33_mr_regt": "1326"}, {"1325": None})
+    b = B
+    to = ambush_._retreat_hex(data(), b, s, {"from": "1325", "target": "1326"}, 1)
+    zoc = set(b.grid.neighbours("1325"))
+    free = [h for h in b.grid.neighbours("1326") if h != "1325" and h not in zoc]
+    best = max(b.grid.distance(h, "1325") for h in free)
+    assert to in free and b.grid.distance(to, "1325") == best
+    assert to == min(h for h in free if b.grid.distance(h, "1325") == best)
+
+
+def test_a_retreat_with_no_room_anywhere_stays() -> None:
+    around = B.grid.neighbours("1326")
+    tokens: dict[str, str | None] = {h: None for h in around}
+    s = position({"ru_33_mr_regt": "1326"}, tokens)
+    assert ambush_._retreat_hex(data(), B, s, {"from": around[0], "target": "1326"}, 1) == "1326"
+
+
+def test_several_regular_ambushers_are_named_together() -> None:
+    c, d = next((x, y) for x in sorted(B.terrain) for y in B.grid.neighbours(x)
+                if B.region[x] == "chechnya" and B.region[y] == "dagestan")
+    s = position({"ru_68_recon_bn": d}, {c: "ch_presidential_guard"})
+    s["tokens"]["t02"] = {"hex": c, "unit": "ch_abkhaz_bn"}
+    assert messages(s, ambush(c, d)) == [
+        "t01, t02 are not militia: only militia enter Dagestan, and so ambush there (10.1, 8.2)"]
