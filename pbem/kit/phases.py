@@ -84,3 +84,27 @@ class PhaseTable:
         if rules.default_orders is not None:
             return rules.default_orders(data, state, faction, rng)
         return self.bot(data, state, faction, rng)
+
+
+class TableGame:
+    """The part of the Game protocol a PhaseTable answers: a game class that sets `phases`
+    to its table inherits phase, validate, resolve, bot and default_orders from here, and
+    writes only what is its own (setup, apply, view, describe, summary...)."""
+
+    phases: PhaseTable
+
+    def phase(self, data: GameData, state: State) -> Phase:
+        return self.phases.phase(data, state)
+
+    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        return self.phases.validate(data, state, faction, orders)
+
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
+        return self.phases.resolve(data, state, orders, rng, secrets)
+
+    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return self.phases.bot(data, state, faction, rng)
+
+    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        return self.phases.default_orders(data, state, faction, rng)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.fold import Fold
-from pbem.kit.phases import PhaseRules, PhaseTable
+from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
 from . import board, combat, economy, movement, naval
@@ -342,7 +342,8 @@ PHASES = PhaseTable({
 })
 
 
-class AxisAndAllies1914:
+class AxisAndAllies1914(TableGame):
+    phases = PHASES
     id = "aa1914"
     name = "Axis & Allies 1914"
 
@@ -381,16 +382,6 @@ class AxisAndAllies1914:
             "over": False, "result": None,
         }
 
-    def phase(self, data: GameData, state: State) -> Phase:
-        return PHASES.phase(data, state)
-
-    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        return PHASES.validate(data, state, faction, orders)
-
-    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
-                secrets: Secrets | None = None) -> list[Event]:
-        return PHASES.resolve(data, state, orders, rng, secrets)
-
     def apply(self, data: GameData, state: State, event: Event) -> State:
         s: State = clone(state)
         kind = event["type"]
@@ -427,14 +418,8 @@ class AxisAndAllies1914:
                       for place, owners in sorted(state["units"].items()) if any(owners.values())},
         }
 
-    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return PHASES.bot(data, state, faction, rng)
-
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
-
-    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return PHASES.default_orders(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)

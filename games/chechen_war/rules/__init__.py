@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
-from pbem.kit.phases import PhaseRules, PhaseTable
+from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
+from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 from . import ambush, movement, setup
 from . import report as report_
@@ -184,7 +184,8 @@ PHASES = PhaseTable({
 })
 
 
-class ChechenWar:
+class ChechenWar(TableGame):
+    phases = PHASES
     id = "chechen_war"
     name = "Chechen War 1994-1996"
     # validate sees the sealed values the checker's key opens (pbem/orders.py): 8.2's
@@ -235,16 +236,6 @@ class ChechenWar:
             "over": False, "result": None,
         }
 
-    def phase(self, data: GameData, state: State) -> Phase:
-        return PHASES.phase(data, state)
-
-    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        return PHASES.validate(data, state, faction, orders)
-
-    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
-                secrets: Secrets | None = None) -> list[Event]:
-        return PHASES.resolve(data, state, orders, rng, secrets)
-
     def apply(self, data: GameData, state: State, event: Event) -> State:
         s: State = clone(state)
         kind = event["type"]
@@ -290,15 +281,8 @@ class ChechenWar:
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
         return dict(report_.report(data, view, who, secrets))
 
-    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return PHASES.bot(data, state, faction, rng)
-
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return PHASES.bot(data, state, faction, rng)
-
-    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        """A side that sent nothing at set-up is set up by the bot (it cannot be skipped)."""
-        return PHASES.default_orders(data, state, faction, rng)
+        return self.bot(data, state, faction, rng)
 
     def summary(self, data: GameData, event: Event) -> str:
         kind = event["type"]
