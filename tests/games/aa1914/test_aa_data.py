@@ -10,17 +10,14 @@ comment); the test does not read the CSV.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+import game_files
 import pytest
 from jsonschema import Draft202012Validator
-
-from pbem import yamlio
 
 GAME_DIR = Path(__file__).resolve().parents[3] / "games" / "aa1914"
 
@@ -45,20 +42,16 @@ RUSSIA = {"moscow": 6, "poland": 3, "ukraine": 3, "sevastopol": 3, "belarus": 2,
           "karelia": 2, "finland": 2, "tatarstan": 1, "kazakhstan": 1}  # research: 25 IPC
 
 
-@cache
 def load(name: str) -> Any:
-    return yamlio.read_trusted(GAME_DIR / f"{name}.yaml")
+    return game_files.load('aa1914', name)
 
 
-@cache
 def schema(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        (GAME_DIR / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return data
+    return game_files.schema('aa1914', name)
 
 
 def errors(name: str, data: Any) -> list[str]:
-    return [e.message for e in Draft202012Validator(schema(name)).iter_errors(data)]
+    return game_files.errors('aa1914', name, data)
 
 
 def places() -> dict[str, dict[str, Any]]:

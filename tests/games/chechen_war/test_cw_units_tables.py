@@ -12,13 +12,12 @@ what is tested here is what the text fixes, and that the reconstruction agrees w
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 from collections.abc import Callable, Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+import game_files
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
@@ -47,20 +46,16 @@ TOWNS_4_3_1 = {"north": ("0731", "Mozdok"), "north_east": ("0617", "Pervomaiskoy
                "west": ("1632", "Vladikavkaz"), "east": ("1418", "Khasav-Yurt")}
 
 
-@cache
 def load(name: str) -> Any:
-    return yamlio.read_trusted(GAME_DIR / f"{name}.yaml")
+    return game_files.load('chechen_war', name)
 
 
-@cache
 def schema(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        (GAME_DIR / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return data
+    return game_files.schema('chechen_war', name)
 
 
 def errors(name: str, data: Any) -> list[str]:
-    return [e.message for e in Draft202012Validator(schema(name)).iter_errors(data)]
+    return game_files.errors('chechen_war', name, data)
 
 
 def units(**where: Any) -> dict[str, dict[str, Any]]:
