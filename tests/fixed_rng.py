@@ -1,9 +1,12 @@
-"""Dice for rule tables: they come up as given, in order, and keep the labels asked."""
+"""Dice and secrets for rule tables: dice come up as given, in order, and keep the labels
+asked; sealed values are kept in plain view."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from pbem.crypto import sealed
 
 T = TypeVar("T")
 
@@ -25,3 +28,17 @@ class FixedRng:
 
     def choice(self, label: str, items: Sequence[T]) -> T:
         return items[0]
+
+
+class OpenSecrets(sealed._Secrets):
+    """The referee's secrets in plain view, for rule tables: a sealed node made here keeps
+    its value beside it (no encryption), and shuffles use a fixed hidden key."""
+
+    def __init__(self) -> None:
+        super().__init__("test")
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        return node.get("value", sealed.HIDDEN)
+
+    def _hidden_key(self) -> bytes | None:
+        return b"\x07" * 32

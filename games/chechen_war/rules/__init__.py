@@ -2,9 +2,10 @@
 
 Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the
 Chechen's face-down tokens with their identities drawn and sealed, the Russian Movement
-Segment (8.0: rules/movement.py) and the Chechen Ambush Segment with the gunship threat
-(14.0: rules/ambush.py). The game then stands at the Russian Combat Segment, which is not
-refereed yet (README.md lists each part).
+Segment (8.0: rules/movement.py), the Chechen Ambush Segment with the gunship threat
+(14.0: rules/ambush.py), the Russian Combat Segment with the Chechen's supports (10.0:
+rules/combat.py) and the Chechen Movement Segment. The game then stands at the Chechen Combat
+Segment, which is not refereed yet (README.md lists each part).
 The position:
 
     turn, phase   the game turn (0 during set-up) and the segment
@@ -15,25 +16,31 @@ The position:
     cup           how many Chechen units are in the cup (which ones is hidden)
     morale, casualties, collateral   the General Data Track (4.4)
     leaders       where each Chechen leader is (4.2.2: all underground)
-    supports      each side's support markers available, by kind (4.2.1, 4.2.2)
+    supports      each side's support markers available, by kind (4.2.1, 4.2.2); used_supports
+                  those in the used boxes (10.9)
+    attacks       the Russian's attacks declared and not fought yet, each marker's kind sealed
+    groznyi_attacked   whether the Russian has attacked Groznyi (10.10)
+    cup_known     the eliminated Chechen units back in the cup (public: they were revealed)
+    leaders_lost  Chechen leaders eliminated this turn (6.2)
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
-from . import ambush, movement, setup
+from . import ambush, combat, movement, setup
 from . import report as report_
 from .board import CHECHEN, RUSSIAN, board, units
 
 
 def not_yet(segment: str) -> str:
     return (f"the {segment} is not refereed yet: pbem referees this game up to the Chechen "
-            "Ambush Segment of each turn (games/chechen_war/README.md)")
+            "Movement Segment of turn 1 (games/chechen_war/README.md)")
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -111,36 +118,70 @@ def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng:
             {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
 
 
-def _check_ambushes(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+Reader = Callable[[GameData, State, Orders, list[Problem]], Any]
+
+
+def _checks(reader: Reader) -> Callable[[GameData, State, str, Orders], list[Problem]]:
+    """A phase's validate: what `reader` finds wrong in a file."""
+    def validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        problems: list[Problem] = []
+        reader(data, state, orders, problems)
+        return problems
+    return validate
+
+
+def _valid(reader: Reader, data: GameData, state: State, orders: Orders, what: str) -> Any:
+    """What `reader` reads of a file checked before (orders reach resolve only when valid)."""
     problems: list[Problem] = []
-    ambush.read_ambushes(data, state, orders, problems)
-    return problems
+    out = reader(data, state, orders, problems)
+    if problems:
+        raise ValueError(f"{what}: {problems[0].message}")
+    return out
 
 
 def _resolve_ambushes(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                       secrets: Secrets | None) -> list[Event]:
-    problems: list[Problem] = []
-    declared = ambush.read_ambushes(data, state, orders.get(CHECHEN) or {}, problems)
-    if problems:
-        raise ValueError(f"the Chechen's ambushes: {problems[0].message}")
+    declared = _valid(ambush.read_ambushes, data, state, orders.get(CHECHEN) or {},
+                      "the Chechen's ambushes")
     return [*ambush.resolve(data, state, declared, rng), {"type": "segment_over"},
             {"type": "phase", "phase": "russian-combat", "turn": state["turn"]}]
 
 
-def _check_chechen_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    problems: list[Problem] = []
-    movement.read(data, state, orders, problems, side=CHECHEN)
+def _check_attacks(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems = _checks(combat.read_attacks)(data, state, faction, orders)
+    _check_standing(data, state, orders.get("standing"), problems)
     return problems
+
+
+def _resolve_attacks(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                     secrets: Secrets | None) -> list[Event]:
+    """The attacks on record with their markers' types sealed (10.9); the Chechen answers
+    with his supports, or, with no attack, his Chechen Phase begins."""
+    mine = orders.get(RUSSIAN) or {}
+    attacks = _valid(combat.read_attacks, data, state, mine, "the Russian's attacks")
+    declared = combat.declare(data, state, attacks, mine.get("secret"), secrets)
+    after = "chechen-supports" if declared else "chechen-movement"
+    return [*_standing(state, mine), *declared,
+            {"type": "phase", "phase": after, "turn": state["turn"]}]
+
+
+def _resolve_defence(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                     secrets: Secrets | None) -> list[Event]:
+    defence = _valid(combat.read_defence, data, state, orders.get(CHECHEN) or {},
+                     "the Chechen's supports")
+    return [*combat.fight_all(data, state, defence, rng, secrets),
+            {"type": "phase", "phase": "chechen-movement", "turn": state["turn"]}]
+
+
+def _chechen_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
+    return movement.read(data, state, orders, problems, side=CHECHEN)
 
 
 def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                            secrets: Secrets | None) -> list[Event]:
     """The Chechen's moves as checked when the referee applied them (with every identity
     seen); here, with the tokens sealed, what is public is checked again."""
-    problems: list[Problem] = []
-    events = movement.read(data, state, orders.get(CHECHEN) or {}, problems, side=CHECHEN)
-    if problems:
-        raise ValueError(f"the Chechen's moves: {problems[0].message}")
+    events = _valid(_chechen_moves, data, state, orders.get(CHECHEN) or {}, "the Chechen's moves")
     return [*events, {"type": "phase", "phase": "chechen-combat", "turn": state["turn"]}]
 
 
@@ -167,16 +208,26 @@ PHASES = PhaseTable({
         "Chechen Ambush Segment (14.0)",
         "ambush Russian units in your zones of control: {ambush: {from: \"CCRR\", target: "
         "\"CCRR\", support: \"CCRR\", leader: LEADER}}, or nothing",
-        awaiting=_chechen, validate=_check_ambushes, resolve=_resolve_ambushes,
+        awaiting=_chechen, validate=_checks(ambush.read_ambushes), resolve=_resolve_ambushes,
         default_orders=lambda d, s, f, r: {"orders": []}),
-    "russian-combat": PhaseRules("Russian Combat Segment (10.0)",
-                                 not_yet("Russian Combat Segment (10.0)"),
-                                 awaiting=_russian, validate=_not_yet),
-    # reached once the Russian Combat Segment is refereed (README.md)
+    "russian-combat": PhaseRules(
+        "Russian Combat Segment (10.0)",
+        "attack hexes of Chechen units next to yours: {attack: {target: \"CCRR\", units: [...], "
+        "supports: N, advance: [...]}}, the markers' kinds under secret: supports: "
+        "{\"CCRR\": [KIND, ...]}, or nothing",
+        awaiting=_russian, validate=_check_attacks, resolve=_resolve_attacks,
+        bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
+    "chechen-supports": PhaseRules(
+        "Chechen supports in the Russian Combat Segment (10.9)",
+        "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N, "
+        "leaders: [...]}} (two in all at most), or nothing",
+        awaiting=_chechen, validate=_checks(combat.read_defence), resolve=_resolve_defence,
+        bot=lambda d, s, f, r: combat.bot_defence(d, s, r),
+        default_orders=lambda d, s, f, r: {"orders": []}),
     "chechen-movement": PhaseRules(
         "Chechen Movement Segment (8.0)",
         "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
-        awaiting=_chechen, validate=_check_chechen_moves, resolve=_resolve_chechen_moves,
+        awaiting=_chechen, validate=_checks(_chechen_moves), resolve=_resolve_chechen_moves,
         default_orders=lambda d, s, f, r: {"orders": []}),
     "chechen-combat": PhaseRules("Chechen Combat Segment (10.0)",
                                  not_yet("Chechen Combat Segment (10.0)"),
@@ -233,6 +284,7 @@ class ChechenWar(TableGame):
             "leaders": {leader: "underground" for leader in data["units"]["leaders"]},  # 4.2.2
             "supports": supports, "used_supports": {RUSSIAN: {}, CHECHEN: {}},
             "gunships": [], "standing": {},
+            "attacks": [], "groznyi_attacked": False, "cup_known": [], "leaders_lost": 0,
             "over": False, "result": None,
         }
 
@@ -251,7 +303,7 @@ class ChechenWar(TableGame):
                     raise ValueError(f"no token {token} on the map")
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
-        elif movement.apply(s, event) or ambush.apply(s, event):
+        elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
@@ -266,13 +318,18 @@ class ChechenWar(TableGame):
         stacks: dict[str, list[str]] = {}
         for unit, where in sorted(state["russians"].items()):
             stacks.setdefault(b.label(where["hex"]), []).append(units(data)[unit]["name"])
-        hidden = Counter(b.label(t["hex"]) for t in state["tokens"].values())
+        hidden = Counter(b.label(t["hex"]) for t in state["tokens"].values() if not t.get("revealed"))
+        shown: dict[str, list[str]] = {}
+        for _token, spec in sorted(state["tokens"].items()):
+            if spec.get("revealed"):  # 10.6: face up once attacked (a ruling: until eliminated)
+                shown.setdefault(b.label(spec["hex"]), []).append(units(data)[spec["unit"]]["name"])
         return {
             "turn": state["turn"], "segment": PHASES.phase(data, state).title,
             "Russian morale": state["morale"], "Russian casualties": state["casualties"],
             "collateral damage": state["collateral"],
             "Russian units": {h: ", ".join(us) for h, us in sorted(stacks.items())},
             "Chechen units (face down)": dict(sorted(hidden.items())),
+            "Chechen units revealed": {h: ", ".join(us) for h, us in sorted(shown.items())},
             "Chechen units in the cup": state["cup"],
             "Chechen leaders underground": sum(1 for v in state["leaders"].values() if v == "underground"),
         }
@@ -298,7 +355,8 @@ class ChechenWar(TableGame):
                     f"{event['cup']} regulars stay in the cup (4.2.2)")
         if kind == "phase":
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
-        told = movement.describe(data, event) or ambush.describe(data, event)
+        told = (movement.describe(data, event) or ambush.describe(data, event)
+                or combat.describe(data, event))
         if told is not None:
             return told
         if kind == "standing":

@@ -37,7 +37,7 @@ from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
-from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
+from .board import CHECHEN, RUSSIAN, Board, board, bodies, hex_in, stacking, units
 from .movement import chechen_zoc, identity
 
 Path_ = tuple[str | int, ...]
@@ -110,14 +110,9 @@ def read_ambushes(data: GameData, state: State, orders: dict[str, Any],
     targets: set[str] = set()
     leaders: set[str] = set()
     out: list[dict[str, Any]] = []
-    for i, item in enumerate(orders.get("orders") or []):
-        at: Path_ = ("orders", i, "ambush")
-        body = item.get("ambush") if isinstance(item, dict) and set(item) == {"ambush"} else None
-        if not isinstance(body, dict) or not {"from", "target"} <= set(body) \
-                or not set(body) <= {"from", "target", "support", "leader"}:
-            problems.append(Problem(("orders", i), 'an order is {ambush: {from: "CCRR", target: '
-                                    '"CCRR"}}, with support: "CCRR" and leader: LEADER if you wish'))
-            continue
+    for _i, at, body in bodies(orders, "ambush", {"from", "target"}, {"support", "leader"},
+                               '{ambush: {from: "CCRR", target: "CCRR"}}, with support: "CCRR" and '
+                               "leader: LEADER if you wish", problems):
         found = len(problems)
         frm = hex_in(b, body["from"], (*at, "from"), problems)
         target = hex_in(b, body["target"], (*at, "target"), problems)
@@ -210,15 +205,15 @@ def _result(data: GameData, b: Board, state: State, ambush: dict[str, Any], resu
             rng: Rng, k: int) -> list[Event]:
     here = [u for u, v in sorted(state["russians"].items()) if v["hex"] == ambush["target"]]
     if result.startswith("lose_"):
-        lost = _step_losses(data, state, here, int(result.split("_")[1]))
-        reduced = [u for u, n in lost.items() if n == 1 and _steps_left(data, state, u) == 2]
+        lost = step_losses(data, state, here, int(result.split("_")[1]))
+        reduced = [u for u, n in lost.items() if n == 1 and steps_left(data, state, u) == 2]
         return [{"type": "steps_lost", "steps": sum(lost.values()), "reduced": reduced,
                  "eliminated": [u for u in lost if u not in reduced],
                  "why": f"ambush from {ambush['from']}"}]
     if result == "retreat":
         die = rng.roll(f"t{state['turn']}:ambush{k}:retreat")
         count = min(halve_up(die), len(here))
-        order = _standing_order(state, "retreat_first", here, lambda u: (_cf(data, state, u), u))
+        order = _standing_order(state, "retreat_first", here, lambda u: (cf(data, state, u), u))
         going = order[:count]
         to = _retreat_hex(data, b, state, ambush, len(going))
         return [{"type": "retreat_roll", "roll": die, "count": count},
@@ -226,7 +221,7 @@ def _result(data: GameData, b: Board, state: State, ambush: dict[str, Any], resu
     return []
 
 
-def _cf(data: GameData, state: State, unit: str) -> int:
+def cf(data: GameData, state: State, unit: str) -> int:
     spec = units(data)[unit]
     if state["russians"][unit].get("reduced") and "reduced" in spec:
         return int(spec["reduced"]["cf"])
@@ -239,12 +234,12 @@ def _standing_order(state: State, key: str, candidates: list[str], rank: Any) ->
     return [*given, *sorted((u for u in candidates if u not in given), key=rank)]
 
 
-def _steps_left(data: GameData, state: State, unit: str) -> int:
+def steps_left(data: GameData, state: State, unit: str) -> int:
     full_two = units(data)[unit].get("steps", 1) == 2 and not state["russians"][unit].get("reduced")
     return 2 if full_two else 1
 
 
-def _step_losses(data: GameData, state: State, here: list[str], steps: int) -> dict[str, int]:
+def step_losses(data: GameData, state: State, here: list[str], steps: int) -> dict[str, int]:
     """Which units lose the steps, one step at a time: the units of the standing
     `step_losses` first, in its order; else (a ruling) a full-strength two-step unit is
     reduced, the strongest of them, else a one-step or reduced unit is lost, the weakest."""
@@ -252,14 +247,14 @@ def _step_losses(data: GameData, state: State, here: list[str], steps: int) -> d
              if u in here]
     out: dict[str, int] = {}
     for _ in range(steps):
-        alive = [u for u in here if _steps_left(data, state, u) > out.get(u, 0)]
+        alive = [u for u in here if steps_left(data, state, u) > out.get(u, 0)]
         if not alive:
             break
 
         def rank(u: str) -> tuple[int, int, str]:
-            full = _steps_left(data, state, u) - out.get(u, 0) == 2
-            cf = _cf(data, state, u) if not out.get(u) else int(units(data)[u]["reduced"]["cf"])
-            return (0 if full else 1, -cf if full else cf, u)
+            full = steps_left(data, state, u) - out.get(u, 0) == 2
+            strength = cf(data, state, u) if not out.get(u) else int(units(data)[u]["reduced"]["cf"])
+            return (0 if full else 1, -strength if full else strength, u)
 
         chosen = next((u for u in given if u in alive), None) or min(alive, key=rank)
         out[chosen] = out.get(chosen, 0) + 1

@@ -7,6 +7,7 @@ says how); `Board` reads them once into a hex by hex table.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,3 +103,16 @@ def hex_in(b: Board, value: Any, where: tuple[str | int, ...], problems: list[Pr
         problems.append(Problem(where, str(exc)))
         return None
     return str(value)
+
+
+def bodies(orders: dict[str, Any], key: str, required: set[str], optional: set[str], shape: str,
+           problems: list[Problem]) -> Iterator[tuple[int, tuple[str | int, ...], dict[str, Any]]]:
+    """The orders of one kind, `{key: {...}}` with the `required` fields and any `optional`
+    ones, as (index, path, body); any other item is a problem telling the `shape`."""
+    for i, item in enumerate(orders.get("orders") or []):
+        body = item.get(key) if isinstance(item, dict) and set(item) == {key} else None
+        if not isinstance(body, dict) or not required <= set(body) \
+                or not set(body) <= required | optional:
+            problems.append(Problem(("orders", i), f"an order is {shape}"))
+            continue
+        yield i, ("orders", i, key), body

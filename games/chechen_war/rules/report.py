@@ -1,6 +1,6 @@
 """What a Chechen War report shows beyond pbem's common parts: the hex map (terrain, the
 borders of the regions, rivers and roads, the Russian stacks named, the Chechen units as
-face-down counters), drawn by pbem.kit.hexmap.
+face-down counters, those revealed by an attack named), drawn by pbem.kit.hexmap.
 
 The map shows each reader only what the view gives them: the Russian stacks (public: 10.6)
 and, for the Chechen units, how many face-down counters stand in each hex; the Chechen's own
@@ -37,6 +37,10 @@ def map_svg(data: GameData, view: dict[str, Any]) -> str:
         hex_id = label[:4]
         badges.setdefault(hex_id, []).append(
             Badge(f"{count} ?", CHECHNYA, f"{count} Chechen unit{'s' if count != 1 else ''}, face down"))
+    for label, names in view.get("Chechen units revealed", {}).items():
+        hex_id = label[:4]
+        count = len(str(names).split(", "))
+        badges.setdefault(hex_id, []).append(Badge(f"{count} C", CHECHNYA, f"Chechen: {names}"))
     return svg(b.grid, cells, Lines(rivers=sorted(b.rivers), borders=sorted(borders),
                                     roads=sorted(b.roads)), badges,
                title="Chechen War: the map as printed (north on the left, east at the top)")

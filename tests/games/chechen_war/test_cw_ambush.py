@@ -201,16 +201,16 @@ ambush_ = importlib.import_module("pbem_game_chechen_war.ambush")
 def test_which_units_lose_the_steps(steps: int, standing: list[str] | None, lost: dict[str, int]) -> None:
     here = {"ru_131_mech_bde": "1525", "ru_81_mech_regt": "1525", "ru_mvd_regt_1": "1525"}
     s = position(here, {}, standing={"russian": {"step_losses": standing}} if standing else {})
-    assert ambush_._step_losses(data(), s, sorted(here), steps) == lost
+    assert ambush_.step_losses(data(), s, sorted(here), steps) == lost
 
 
 def test_a_reduced_unit_counts_at_its_reduced_strength() -> None:
     here = {"ru_131_mech_bde": "1525", "ru_mvd_regt_1": "1525"}  # CF 6 (3 reduced) and 2
     s = position(here, {})
     s["russians"]["ru_131_mech_bde"]["reduced"] = True
-    assert ambush_._step_losses(data(), s, sorted(here), 1) == {"ru_mvd_regt_1": 1}  # 2 < 3
+    assert ambush_.step_losses(data(), s, sorted(here), 1) == {"ru_mvd_regt_1": 1}  # 2 < 3
     s["russians"]["ru_131_mech_bde"]["reduced"] = False
-    assert ambush_._step_losses(data(), s, sorted(here), 1) == {"ru_131_mech_bde": 1}
+    assert ambush_.step_losses(data(), s, sorted(here), 1) == {"ru_131_mech_bde": 1}
 
 
 def test_retreats_go_out_of_zones_of_control_then_away_from_the_ambushers() -> None:

@@ -10,6 +10,7 @@ file at the end of the turn is named by the audit.
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 from collections.abc import Callable
@@ -148,3 +149,67 @@ def test_the_data_files_are_read_as_yaml_with_quoted_hex_ids() -> None:
     # the bot writes hex ids YAML could read as octal numbers quoted: read back, they are text
     data = yamlio.load_untrusted("hex: '0731'\nother: 0528\n", "t").data
     assert data == {"hex": "0731", "other": "0528"}
+
+
+def own(pbem: Cli, root: Path, keys: Path, faction: str, name: str, orders: list[Any],
+        secret: dict[str, Any] | None = None) -> Path:
+    """A file written by the player (the bot's header, these orders), signed and applied."""
+    path = root.parent / f"{faction}-{name}.yaml"
+    ok(pbem("-C", root, "bot", faction, "--out", path))
+    body = yamlio.load_untrusted(path.read_text(), str(path)).data
+    body["orders"] = orders
+    body.pop("secret", None)
+    if secret is not None:
+        body["secret"] = secret
+    path.write_text(json.dumps(body, indent=1) + "\n")  # JSON is YAML, with every hex id quoted
+    ok(pbem("-C", root, "sign", path, "--key", keys / f"{faction}_ed25519"))
+    ok(pbem("-C", root, "apply", path))
+    return path
+
+
+def test_a_russian_attack_by_mail_keeps_its_markers_secret_until_the_chechen_answers(
+        pbem: Cli, tmp_path: Path) -> None:
+    """10.6, 10.9: the Russian's marker types stay sealed while the Chechen answers; then the
+    die is rolled, the defenders are revealed, and nothing else of the Chechen's shows."""
+    from pbem.campaign import Campaign
+
+    root, keys = new(pbem, tmp_path)
+    game = Campaign.open(root).state()["game"]
+    b = importlib.import_module("pbem_game_chechen_war.board").board(load_data("chechen_war"))
+    # a Chechnya hex next to a Russian stack, across no river
+    here, there = next((v["hex"], n) for _u, v in sorted(game["russians"].items())
+                       for n in b.grid.neighbours(v["hex"])
+                       if b.region[n] == "chechnya" and b.grid.hexside(v["hex"], n) not in b.rivers)
+    attackers = sorted(u for u, v in game["russians"].items() if v["hex"] == here)
+    others = sorted(h for h, r in b.region.items() if r == "chechnya"
+                    and b.grid.distance(h, here) > 3)[:23]
+    own(pbem, root, keys, "chechen", "setup", [{"place": {"hex": h, "tokens": 1}} for h in [there, *others]],
+        secret={"regulars": [there, *others[:7]]})
+    own(pbem, root, keys, "russian", "moves", [])
+    own(pbem, root, keys, "chechen", "ambushes", [])
+    own(pbem, root, keys, "russian", "attacks",
+        [{"attack": {"target": there, "units": attackers, "supports": 1}}],
+        secret={"supports": {there: ["airstrike"]}})
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["phase"], status["awaiting"]) == ("chechen-supports", ["chechen"])
+    told = reports(pbem, root, "chechen") + reports(pbem, root, "public")
+    assert "1 support marker" in told and "airstrike" not in told
+    assert "[airstrike]" not in committed_text(root) and '"airstrike"' not in committed_text(root)
+    own(pbem, root, keys, "chechen", "supports", [{"support": {"target": there, "markers": 1}}])
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["phase"], status["awaiting"]) == ("chechen-movement", ["chechen"])
+    after = Campaign.open(root).state()["game"]
+    shown = reports(pbem, root, "russian")
+    assert "airstrike" in shown and f"combat on {b.label(there)}" in shown
+    units = load_data("chechen_war")["units"]["units"]
+    # the attacked unit, face up now or eliminated to the cup: public; every other stays hidden
+    public = [*after["cup_known"], *(t["unit"] for t in after["tokens"].values() if isinstance(t["unit"], str))]
+    assert len(public) == 1 and sum(not isinstance(t["unit"], str) for t in after["tokens"].values()) == 23
+    hidden = [s for s in secrets_of_the_chechen()
+              if not any(s in p or s in units[p]["name"] for p in public)]
+    for text in (committed_text(root), shown, reports(pbem, root, "public")):
+        assert [s for s in hidden if s in text] == []
+    assert api.audit(root)["ok"]
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
+    assert final["ok"], final["problems"]

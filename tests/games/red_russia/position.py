@@ -6,9 +6,9 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from fixed_rng import FixedRng as FixedRng  # re-exported: the rule tables import it from here
+from fixed_rng import FixedRng as FixedRng  # re-exported: the rule tables import them from here
+from fixed_rng import OpenSecrets as OpenSecrets
 
-from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.game import GameData, Problem, State, get_game, load_data
 
@@ -80,20 +80,6 @@ class SixSided(FixedRng):
     def roll(self, label: str, sides: int = 6) -> int:
         self.sides.append(sides)
         return super().roll(label, sides)
-
-
-class OpenSecrets(sealed._Secrets):
-    """The referee's secrets in plain view, for rule tables: a sealed node made here keeps
-    its value beside it (no encryption), and shuffles use a fixed hidden key."""
-
-    def __init__(self) -> None:
-        super().__init__("test")
-
-    def _value(self, node: dict[str, Any]) -> Any:
-        return node.get("value", sealed.HIDDEN)
-
-    def _hidden_key(self) -> bytes | None:
-        return b"\x07" * 32
 
 
 def resolve_phase(state: State, body: dict[str, Any], dice: Sequence[int]) -> tuple[list[dict[str, Any]], State]:
