@@ -4,8 +4,9 @@ Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement a
 Chechen's face-down tokens with their identities drawn and sealed, the Russian Movement
 Segment (8.0: rules/movement.py), the Chechen Ambush Segment with the gunship threat
 (14.0: rules/ambush.py), the Russian Combat Segment with the Chechen's supports (10.0:
-rules/combat.py) and the Chechen Movement Segment. The game then stands at the Chechen Combat
-Segment, which is not refereed yet (README.md lists each part).
+rules/combat.py), the Chechen Movement Segment and the Chechen Combat Segment with the
+Russian's supports. The game then stands at the End of Turn Phase, which is not refereed yet
+(README.md lists each part).
 The position:
 
     turn, phase   the game turn (0 during set-up) and the segment
@@ -40,7 +41,7 @@ from .board import CHECHEN, RUSSIAN, board, units
 
 def not_yet(segment: str) -> str:
     return (f"the {segment} is not refereed yet: pbem referees this game up to the Chechen "
-            "Movement Segment of turn 1 (games/chechen_war/README.md)")
+            "Combat Segment of turn 1 (games/chechen_war/README.md)")
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -169,8 +170,34 @@ def _resolve_defence(data: GameData, state: State, orders: dict[str, Orders], rn
                      secrets: Secrets | None) -> list[Event]:
     defence = _valid(combat.read_defence, data, state, orders.get(CHECHEN) or {},
                      "the Chechen's supports")
-    return [*combat.fight_all(data, state, defence, rng, secrets),
+    return [*combat.fight_all(data, state, rng, secrets, chechen=defence),
             {"type": "phase", "phase": "chechen-movement", "turn": state["turn"]}]
+
+
+def _resolve_chechen_attacks(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                             secrets: Secrets | None) -> list[Event]:
+    """The Chechen's attacks on record with his answers sealed (10.9); the Russian answers
+    with his markers, or, with no attack, the End of Turn Phase begins."""
+    mine = orders.get(CHECHEN) or {}
+    attacks = _valid(combat.read_chechen_attacks, data, state, mine, "the Chechen's attacks")
+    declared = combat.declare_chechen(data, state, attacks, mine.get("secret"), secrets)
+    return [*declared, {"type": "phase", "phase": "russian-supports" if declared else "end-of-turn",
+                        "turn": state["turn"]}]
+
+
+def _check_russian_defence(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems = _checks(combat.read_russian_defence)(data, state, faction, orders)
+    _check_standing(data, state, orders.get("standing"), problems)
+    return problems
+
+
+def _resolve_russian_defence(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                             secrets: Secrets | None) -> list[Event]:
+    mine = orders.get(RUSSIAN) or {}
+    counts = _valid(combat.read_russian_defence, data, state, mine, "the Russian's supports")
+    kinds = combat.russian_kinds(mine.get("secret"), counts, secrets)
+    return [*_standing(state, mine), *combat.fight_all(data, state, rng, secrets, russian=kinds),
+            {"type": "phase", "phase": "end-of-turn", "turn": state["turn"]}]
 
 
 def _chechen_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
@@ -229,9 +256,25 @@ PHASES = PhaseTable({
         "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
         awaiting=_chechen, validate=_checks(_chechen_moves), resolve=_resolve_chechen_moves,
         default_orders=lambda d, s, f, r: {"orders": []}),
-    "chechen-combat": PhaseRules("Chechen Combat Segment (10.0)",
-                                 not_yet("Chechen Combat Segment (10.0)"),
-                                 awaiting=_chechen, validate=_not_yet),
+    "chechen-combat": PhaseRules(
+        "Chechen Combat Segment (10.0)",
+        "attack hexes of Russian units next to yours: {attack: {target: \"CCRR\", units: [t01, "
+        "...], advance: [...]}}, your markers and leaders under secret: supports: {\"CCRR\": "
+        "{markers: N, leaders: [...]}} (or one such for each count the Russian may commit: "
+        "{0: ..., 1: ..., 2: ...}), or nothing",
+        awaiting=_chechen, validate=_checks(combat.read_chechen_attacks),
+        resolve=_resolve_chechen_attacks, bot=lambda d, s, f, r: combat.bot_chechen(d, s, r),
+        default_orders=lambda d, s, f, r: {"orders": []}),
+    "russian-supports": PhaseRules(
+        "Russian supports in the Chechen Combat Segment (10.9)",
+        "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N}}, "
+        "their kinds under secret: supports: {\"CCRR\": [KIND, ...]}, or nothing",
+        awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
+        bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
+        default_orders=lambda d, s, f, r: {"orders": []}),
+    "end-of-turn": PhaseRules("End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
+                              not_yet("End of Turn Phase (12.0, 6.0, 15.0, 13.0)"),
+                              awaiting=_russian, validate=_not_yet),
 })
 
 

@@ -83,19 +83,21 @@ def read_gunships(data: GameData, state: State, items: list[tuple[int, Any]], en
     return hexes
 
 
-def _may_strike(data: GameData, b: Board, state: State, tokens: list[str], target: str) -> str | None:
-    """Why the ambushers may not ambush a hex they could not enter (10.1, 8.2), or None."""
+def may_strike(data: GameData, b: Board, state: State, tokens: list[str], target: str,
+               verb: str = "ambush") -> str | None:
+    """Why Chechen units may not ambush (or attack) a hex they could not enter (10.1, 8.2),
+    or None."""
     region = b.region[target]
     if region == "chechnya":
         return None
     if region not in ("dagestan", "ingushetia"):
         return (f"{b.label(target)} is outside Chechnya: Chechen units cannot enter it, so they "
-                "cannot ambush there (10.1, 8.2)")
+                f"cannot {verb} there (10.1, 8.2)")
     regulars = [t for t in tokens if identity(state, CHECHEN, t) is not None
                 and units(data)[str(identity(state, CHECHEN, t))]["nationality"] != "chechen_militia"]
     if regulars:
         return (f"{', '.join(regulars)} {'is' if len(regulars) == 1 else 'are'} not militia: only "
-                f"militia enter {region.title()}, and so ambush there (10.1, 8.2)")
+                f"militia enter {region.title()}, and so {verb} there (10.1, 8.2)")
     return None
 
 
@@ -135,7 +137,7 @@ def read_ambushes(data: GameData, state: State, orders: dict[str, Any],
             problems.append(Problem((*at, "from"), f"{b.label(frm)} conducts or supports one "
                                     "ambush a segment, not both (14.1)"))
         else:
-            why = _may_strike(data, b, state, mine[frm], target)
+            why = may_strike(data, b, state, mine[frm], target)
             if why is not None:
                 problems.append(Problem((*at, "target"), why))
         if support is not None and len(problems) == found:

@@ -48,13 +48,13 @@ What is refereed, rule by rule:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import odds
 from pbem.names import suggest
 
-from .ambush import cf, chechen_hexes, step_losses, steps_left
+from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
 from .board import CHECHEN, RUSSIAN, Board, board, bodies, hex_in, stacking, units
 
 Path_ = tuple[str | int, ...]
@@ -64,6 +64,10 @@ URBAN = ("town", "city")
 def groznyi(b: Board) -> str:
     """The Groznyi city hex (10.10), by its name on the map."""
     return next(h for h, name in b.names.items() if name == "Groznyi")
+
+
+def _markers(n: int) -> str:
+    return f"{n} marker{'s' if n != 1 else ''}"
 
 
 def marker_kinds(data: GameData, side: str) -> dict[str, dict[str, Any]]:
@@ -84,7 +88,6 @@ def read_attacks(data: GameData, state: State, orders: dict[str, Any],
     b = board(data)
     theirs = chechen_hexes(state)
     used: set[str] = set()
-    targets: set[str] = set()
     available = sum(int(n) for kind, n in state["supports"][RUSSIAN].items()
                     if "attack" in marker_kinds(data, RUSSIAN)[kind]["use"])
     committed = 0
@@ -94,18 +97,10 @@ def read_attacks(data: GameData, state: State, orders: dict[str, Any],
                                '{attack: {target: "CCRR", units: [...]}}, with supports: N and '
                                "advance: [...] if you wish", problems):
         found = len(problems)
-        target = hex_in(b, body["target"], (*at, "target"), problems)
+        target = _target(b, body, at, theirs, named, "Chechen", problems)
         if target is None:
             continue
-        named.add(target)
-        if target not in theirs:
-            problems.append(Problem((*at, "target"), f"{b.label(target)} holds no Chechen unit"))
-            continue
-        if target in targets:
-            problems.append(Problem((*at, "target"), f"{b.label(target)} is attacked once a "
-                                    "segment (10.2)"))
-            continue
-        attackers = _attackers(b, state, body["units"], target, used, (*at, "units"), problems)
+        attackers = _pieces(b, state["russians"], body["units"], target, used, (*at, "units"), problems)
         supports = body.get("supports", 0)
         if isinstance(supports, bool) or not isinstance(supports, int) or not 0 <= supports <= 2:
             problems.append(Problem((*at, "supports"), "supports: 0, 1 or 2 markers (10.9)"))
@@ -122,7 +117,6 @@ def read_attacks(data: GameData, state: State, orders: dict[str, Any],
                                     "(10.12)"))
         if len(problems) == found:
             used.update(attackers)
-            targets.add(target)
             committed += supports
             out.append({"target": target, "units": attackers, "supports": supports,
                         "advance": [str(u) for u in advance]})
@@ -135,30 +129,11 @@ def read_attacks(data: GameData, state: State, orders: dict[str, Any],
     return out
 
 
-def _attackers(b: Board, state: State, value: Any, target: str, used: set[str], at: Path_,
-               problems: list[Problem]) -> list[str]:
-    if not isinstance(value, list) or not value:
-        problems.append(Problem(at, "units: a list of your units' ids"))
-        return []
-    out: list[str] = []
-    for k, unit in enumerate(value):
-        if unit not in state["russians"]:
-            problems.append(Problem((*at, k), f"{unit!r} is not a Russian unit on the map"
-                                    f"{suggest(str(unit), sorted(state['russians']))}"))
-        elif unit in used or unit in out:
-            problems.append(Problem((*at, k), f"{unit} attacks once a segment (10.3, 10.4)"))
-        elif not b.grid.adjacent(state["russians"][unit]["hex"], target):
-            problems.append(Problem((*at, k), f"{unit} in {b.label(state['russians'][unit]['hex'])} "
-                                    f"is not next to {b.label(target)} (10.1)"))
-        else:
-            out.append(str(unit))
-    return out
-
-
 def read_types(data: GameData, state: State, attacks: list[dict[str, Any]], named: set[str],
-               secret: dict[str, Any], problems: list[Problem]) -> None:
-    """The secret part: each attack's marker types, as many as it declares, of kinds the
-    Russian has available and that may be used there (10.9)."""
+               secret: dict[str, Any], problems: list[Problem], use: str = "attack") -> None:
+    """The secret part: each combat's marker kinds, as many as its count, of kinds the
+    Russian has available and that may be used there (10.9): `use` is "attack" for his
+    attacks, "defence" for his answer to the Chechen's."""
     b = board(data)
     kinds = marker_kinds(data, RUSSIAN)
     given = secret.get("supports") or {}
@@ -174,35 +149,36 @@ def read_types(data: GameData, state: State, attacks: list[dict[str, Any]], name
             continue
         attack = declared.get(target)
         if attack is None:
-            if target not in named:  # else its attack's own problem is told
-                problems.append(Problem(at, f"no attack on {b.label(target)} is declared"))
+            if target not in named:  # else its order's own problem is told
+                problems.append(Problem(at, f"no combat on {b.label(target)} is declared"))
             continue
         if not isinstance(value, list) or len(value) != attack["supports"]:
-            problems.append(Problem(at, f"the attack on {b.label(target)} declares "
-                                    f"{attack['supports']} markers: name as many kinds"))
+            problems.append(Problem(at, f"the combat on {b.label(target)} has "
+                                    f"{_markers(attack['supports'])}: name as many kinds"))
             continue
         for k, kind in enumerate(value):
             spec = kinds.get(kind)
             if spec is None:
                 problems.append(Problem((*at, k), f"{kind!r} is not a Russian marker"
                                         f"{suggest(str(kind), sorted(kinds))}"))
-            elif "attack" not in spec["use"]:
-                problems.append(Problem((*at, k), f"{kind} is used only by defending Russian "
-                                        "units (10.9)"))
+            elif use not in spec["use"]:
+                problems.append(Problem((*at, k), f"{kind} is used only by "
+                                        f"{'defending' if use == 'attack' else 'attacking'} "
+                                        "Russian units (10.9)"))
             elif "defender_terrain" in spec and b.terrain[target] not in spec["defender_terrain"]:
-                problems.append(Problem((*at, k), f"{kind} is used only against "
-                                        f"{' or '.join(spec['defender_terrain'])} hexes (10.9)"))
+                problems.append(Problem((*at, k), f"{kind} is used only where the defender is in "
+                                        f"{' or '.join(spec['defender_terrain'])} (10.9)"))
             else:
                 wanted[kind] += 1
     for target, attack in declared.items():
         if attack["supports"] and target not in {str(k) for k in given}:
-            problems.append(Problem(("secret", "supports"), f"the attack on {b.label(target)} "
-                                    f"declares {attack['supports']} markers: name their kinds"))
+            problems.append(Problem(("secret", "supports"), f"the combat on {b.label(target)} "
+                                    f"has {_markers(attack['supports'])}: name their kinds"))
     for kind, n in sorted(wanted.items()):
         have = int(state["supports"][RUSSIAN].get(kind, 0))
         if n > have:
-            problems.append(Problem(("secret", "supports"), f"{n} {kind} markers named, "
-                                    f"{have} available (10.9)"))
+            problems.append(Problem(("secret", "supports"), f"{_markers(n)} of kind {kind} "
+                                    f"named, {have} available (10.9)"))
 
 
 def declare(data: GameData, state: State, attacks: list[dict[str, Any]], secret: Any,
@@ -233,14 +209,11 @@ def read_defence(data: GameData, state: State, orders: dict[str, Any],
     the defending hex, each leader and marker once."""
     b = board(data)
     declared = {a["target"]: a for a in state.get("attacks") or []}
-    markers = int(state["supports"][CHECHEN].get("artillery", 0))
-    per_combat = int(data["tables"]["support"]["chechen_per_combat"])
     spent = 0
     leaders_used: set[str] = set()
     out: dict[str, dict[str, Any]] = {}
     for _i, at, body in bodies(orders, "support", {"target"}, {"markers", "leaders"},
                                '{support: {target: "CCRR", markers: N, leaders: [...]}}', problems):
-        found = len(problems)
         target = hex_in(b, body["target"], (*at, "target"), problems)
         if target is None:
             continue
@@ -253,64 +226,344 @@ def read_defence(data: GameData, state: State, orders: dict[str, Any],
             problems.append(Problem((*at, "target"), f"the attack on {b.label(target)} is "
                                     "supported once"))
             continue
-        n = body.get("markers", 0)
-        leaders = body.get("leaders", [])
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= per_combat:
-            problems.append(Problem((*at, "markers"), f"markers: 0 to {per_combat} (10.9)"))
-            n = 0
-        elif n and b.region[target] != "chechnya":
-            problems.append(Problem((*at, "markers"), f"{b.label(target)} is outside Chechnya: "
-                                    "no Chechen support markers there, leaders only (10.9)"))
-        elif spent + n > markers:
-            problems.append(Problem((*at, "markers"), f"{markers} support marker"
-                                    f"{'s' if markers != 1 else ''} available (10.9)"))
-        if not isinstance(leaders, list):
-            problems.append(Problem((*at, "leaders"), "leaders: a list of leaders' ids"))
-            leaders = []
-        for k, leader in enumerate(leaders):
-            where = state["leaders"].get(leader)
-            if where is None:
-                problems.append(Problem((*at, "leaders", k), f"{leader!r} is not a leader"
-                                        f"{suggest(str(leader), sorted(state['leaders']))}"))
-            elif leader in leaders_used:
-                problems.append(Problem((*at, "leaders", k), f"{leader} backs one combat a segment"))
-            elif where not in ("underground", target):
-                problems.append(Problem((*at, "leaders", k), f"{leader} is neither in the "
-                                        "underground box nor in the defending hex (11.2)"))
-        if len(problems) == found and n + len(leaders) > per_combat:
-            problems.append(Problem(at, f"markers and leaders together: {per_combat} at most (10.9)"))
-        if len(problems) == found:
-            spent += n
-            leaders_used.update(map(str, leaders))
-            out[target] = {"markers": n, "leaders": [str(x) for x in leaders]}
+        backing = _backing(data, b, state, body, at, target, {target}, "the defending hex",
+                           leaders_used, spent, problems)
+        if backing is not None:
+            spent += backing["markers"]
+            leaders_used.update(backing["leaders"])
+            out[target] = backing
     return out
+
+
+def _backing(data: GameData, b: Board, state: State, body: dict[str, Any], at: Path_, target: str,
+             hexes: set[str], where: str, leaders_used: set[str], spent: int,
+             problems: list[Problem]) -> dict[str, Any] | None:
+    """One combat's Chechen markers and leaders (10.9, 11.2), checked: two at most together,
+    none of the markers (`spent` already elsewhere) outside Chechnya, each leader from the
+    underground or in one of `hexes` (`where`), not used in another combat (`leaders_used`)."""
+    found = len(problems)
+    markers = int(state["supports"][CHECHEN].get("artillery", 0))
+    per_combat = int(data["tables"]["support"]["chechen_per_combat"])
+    n = body.get("markers", 0)
+    leaders = body.get("leaders", [])
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= per_combat:
+        problems.append(Problem((*at, "markers"), f"markers: 0 to {per_combat} (10.9)"))
+        n = 0
+    elif n and b.region[target] != "chechnya":
+        problems.append(Problem((*at, "markers"), f"{b.label(target)} is outside Chechnya: "
+                                "no Chechen support markers there, leaders only (10.9)"))
+    elif spent + n > markers:
+        problems.append(Problem((*at, "markers"), f"{markers} support marker"
+                                f"{'s' if markers != 1 else ''} available (10.9)"))
+    if not isinstance(leaders, list):
+        problems.append(Problem((*at, "leaders"), "leaders: a list of leaders' ids"))
+        leaders = []
+    for k, leader in enumerate(leaders):
+        now = state["leaders"].get(leader)
+        if now is None:
+            problems.append(Problem((*at, "leaders", k), f"{leader!r} is not a leader"
+                                    f"{suggest(str(leader), sorted(state['leaders']))}"))
+        elif leader in leaders_used or leaders.count(leader) > 1:
+            problems.append(Problem((*at, "leaders", k), f"{leader} backs one combat a segment"))
+        elif now != "underground" and now not in hexes:
+            problems.append(Problem((*at, "leaders", k), f"{leader} is neither in the "
+                                    f"underground box nor in {where} (11.2)"))
+    if len(problems) == found and n + len(leaders) > per_combat:
+        problems.append(Problem(at, f"markers and leaders together: {per_combat} at most (10.9)"))
+    if len(problems) > found:
+        return None
+    return {"markers": n, "leaders": [str(x) for x in leaders]}
+
+
+# --- the Chechen attacking, the Russian answering ---------------------------------------------
+
+def read_chechen_attacks(data: GameData, state: State, orders: dict[str, Any],
+                         problems: list[Problem]) -> list[dict[str, Any]]:
+    """The Chechen's attacks, checked in order (10.1-10.5), and his answers to the
+    Russian's count in the secret part when the reader holds it in plain (10.9)."""
+    b = board(data)
+    theirs = russian_hexes(state)
+    used: set[str] = set()
+    named: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for _i, at, body in bodies(orders, "attack", {"target", "units"}, {"advance"},
+                               '{attack: {target: "CCRR", units: [t01, ...]}}, with advance: '
+                               "[...] if you wish", problems):
+        found = len(problems)
+        target = _target(b, body, at, theirs, named, "Russian", problems)
+        if target is None:
+            continue
+        tokens = _pieces(b, state["tokens"], body["units"], target, used, (*at, "units"), problems)
+        if tokens and len(problems) == found:
+            why = may_strike(data, b, state, tokens, target, verb="attack")
+            if why is not None:
+                problems.append(Problem((*at, "target"), why))
+        advance = body.get("advance", [])
+        if not isinstance(advance, list) or not set(map(str, advance)) <= set(tokens):
+            problems.append(Problem((*at, "advance"), "advance: a list of this attack's units (10.12)"))
+        if len(problems) == found:
+            used.update(tokens)
+            out.append({"side": CHECHEN, "target": target, "units": tokens,
+                        "advance": [str(u) for u in advance]})
+    secret = orders.get("secret")
+    if isinstance(secret, dict) and "sealed" not in secret:
+        read_answers(data, state, out, named, secret, problems)
+    return out
+
+
+def _target(b: Board, body: dict[str, Any], at: Path_, held: dict[str, Any], named: set[str],
+            whose: str, problems: list[Problem]) -> str | None:
+    """An attack's target: a hex holding `whose` units (`held`), attacked once a segment
+    (10.2); every target named, legal or not, joins `named`."""
+    target = hex_in(b, body["target"], (*at, "target"), problems)
+    if target is None:
+        return None
+    why = (f"{b.label(target)} holds no {whose} unit" if target not in held
+           else f"{b.label(target)} is attacked once a segment (10.2)" if target in named else None)
+    named.add(target)
+    if why is not None:
+        problems.append(Problem((*at, "target"), why))
+        return None
+    return target
+
+
+def _pieces(b: Board, mine: dict[str, dict[str, Any]], value: Any, target: str, used: set[str],
+            at: Path_, problems: list[Problem]) -> list[str]:
+    """A combat's attacking pieces: the side's own, each once a segment, next to `target`."""
+    if not isinstance(value, list) or not value:
+        problems.append(Problem(at, "units: a list of your units' ids"))
+        return []
+    out: list[str] = []
+    for k, unit in enumerate(value):
+        if unit not in mine:
+            problems.append(Problem((*at, k), f"{unit!r} is not one of your units on the map"
+                                    f"{suggest(str(unit), sorted(mine))}"))
+        elif unit in used or unit in out:
+            problems.append(Problem((*at, k), f"{unit} attacks once a segment (10.3, 10.4)"))
+        elif not b.grid.adjacent(mine[unit]["hex"], target):
+            problems.append(Problem((*at, k), f"{unit} in {b.label(mine[unit]['hex'])} "
+                                    f"is not next to {b.label(target)} (10.1)"))
+        else:
+            out.append(str(unit))
+    return out
+
+
+COUNTS = ("0", "1", "2")  # 10.9: the Russian commits none, one or two markers
+
+
+def read_answers(data: GameData, state: State, attacks: list[dict[str, Any]], named: set[str],
+                 secret: dict[str, Any], problems: list[Problem]) -> dict[str, dict[str, Any]]:
+    """The secret part of the Chechen's attacks: for each, his markers and leaders, the
+    same whatever the Russian commits, or by the Russian's count (0, 1, 2) as he would
+    answer once told it (10.9); as {target: {count: backing}}."""
+    b = board(data)
+    given = secret.get("supports") or {}
+    if not isinstance(given, dict) or not set(secret) <= {"supports"}:
+        problems.append(Problem(("secret",), 'the secret part is supports: {"CCRR": {markers: N, '
+                                "leaders: [...]}}, or by the Russian's count {0: ..., 1: ..., 2: ...}"))
+        return {}
+    declared = {a["target"]: a for a in attacks}
+    spent = 0
+    leaders_used: set[str] = set()
+    out: dict[str, dict[str, Any]] = {}
+    for key, value in given.items():
+        at: Path_ = ("secret", "supports", key)
+        target = hex_in(b, key, at, problems)
+        if target is None:
+            continue
+        attack = declared.get(target)
+        if attack is None:
+            if target not in named:
+                problems.append(Problem(at, f"no attack on {b.label(target)} is declared"))
+            continue
+        if not isinstance(value, dict):
+            problems.append(Problem(at, "expected {markers: N, leaders: [...]}, or one such for "
+                                    "each count the Russian may commit: {0: ..., 1: ..., 2: ...}"))
+            continue
+        per_count = bool(value) and set(map(str, value)) <= set(COUNTS)
+        asked = {str(k): (v, (*at, str(k))) for k, v in value.items()} if per_count \
+            else {"any": (value, at)}
+        hexes = {state["tokens"][t]["hex"] for t in attack["units"]}
+        answers: dict[str, Any] = {}
+        for count, (body, where) in sorted(asked.items()):
+            if not isinstance(body, dict) or not set(body) <= {"markers", "leaders"}:
+                problems.append(Problem(where, "expected {markers: N, leaders: [...]}"))
+                continue
+            backing = _backing(data, b, state, body, where, target, hexes, "an attacking hex",
+                               leaders_used, spent, problems)
+            if backing is not None:
+                answers[count] = backing
+        if len(answers) == len(asked):
+            if not per_count:
+                answers = dict.fromkeys(COUNTS, answers["any"])
+            spent += max((a["markers"] for a in answers.values()), default=0)
+            leaders_used.update(x for a in answers.values() for x in a["leaders"])
+            out[target] = answers
+    return out
+
+
+def declare_chechen(data: GameData, state: State, attacks: list[dict[str, Any]], secret: Any,
+                    secrets: Secrets | None) -> list[Event]:
+    """The Chechen's attacks on record, his answers to the Russian's count sealed to him
+    until the Russian has committed (10.9)."""
+    if not attacks:
+        return []
+    if secrets is None:
+        raise ValueError("the Chechen's answers are sealed: they need the referee's secrets")
+    out = []
+    for attack in attacks:
+        target = attack["target"]
+
+        def read(s: Any, t: str = target, a: dict[str, Any] = attack) -> dict[str, Any]:
+            problems: list[Problem] = []
+            return read_answers(data, state, [a], {t}, s if isinstance(s, dict) else {}, problems).get(t) or {}
+
+        value = secrets.compute(read, secret if secret is not None else {})
+        answers = secrets.seal("answers", f"t{state['turn']}:{target}", CHECHEN, int(state["turn"]), value)
+        out.append({**attack, "answers": answers})
+    return [{"type": "attacks_declared", "attacks": out}]
+
+
+def read_russian_defence(data: GameData, state: State, orders: dict[str, Any],
+                         problems: list[Problem]) -> dict[str, int]:
+    """The Russian's markers against the Chechen's attacks: how many each (told), their
+    kinds in the secret part (10.9: armor defending in clear; not TOS-1)."""
+    b = board(data)
+    declared = {a["target"]: a for a in state.get("attacks") or []}
+    available = sum(int(n) for kind, n in state["supports"][RUSSIAN].items()
+                    if "defence" in marker_kinds(data, RUSSIAN)[kind]["use"])
+    committed = 0
+    named: set[str] = set()
+    out: dict[str, int] = {}
+    for _i, at, body in bodies(orders, "support", {"target", "markers"}, set(),
+                               '{support: {target: "CCRR", markers: N}}', problems):
+        target = hex_in(b, body["target"], (*at, "target"), problems)
+        if target is None:
+            continue
+        n = body["markers"]
+        named.add(target)
+        if target not in declared:
+            problems.append(Problem((*at, "target"), f"no Chechen attack on {b.label(target)} is "
+                                    "declared"))
+        elif target in out:
+            problems.append(Problem((*at, "target"), f"{b.label(target)} is supported once"))
+        elif isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 2:
+            problems.append(Problem((*at, "markers"), "markers: 0, 1 or 2 (10.9)"))
+        elif committed + n > available:
+            problems.append(Problem((*at, "markers"), f"{available} of your markers may be used "
+                                    f"in defence; this file commits {committed + n} (10.9)"))
+        else:
+            committed += n
+            out[target] = n
+    secret = orders.get("secret")
+    attacks = [{"target": t, "supports": n} for t, n in out.items()]
+    if isinstance(secret, dict) and "sealed" not in secret:
+        read_types(data, state, attacks, named, secret, problems, use="defence")
+    elif secret is None and any(out.values()):
+        problems.append(Problem(("secret",), "name your markers' kinds in the secret part: "
+                                'supports: {"CCRR": [KIND, ...]} for each combat with markers (10.9)'))
+    return out
+
+
+def russian_kinds(secret: Any, counts: dict[str, int], secrets: Secrets | None) -> dict[str, list[str]]:
+    """The Russian's marker kinds by target, his file's secret part opened (published)."""
+    if not any(counts.values()):
+        return {}
+    if isinstance(secret, dict) and "sealed" in secret:
+        if secrets is None:
+            raise ValueError("the Russian's markers are sealed: opening them needs the secrets")
+        secret = secrets.open(secret)
+    given = (secret or {}).get("supports") or {}
+    return {str(t): [str(k) for k in given.get(t) or []] for t, n in counts.items() if n}
 
 
 # --- the fights -------------------------------------------------------------------------------
 
-def fight_all(data: GameData, state: State, defence: dict[str, dict[str, Any]], rng: Rng,
-              secrets: Secrets | None) -> list[Event]:
-    """Every declared attack in order, each finished before the next (10.4)."""
+NO_BACKING: dict[str, Any] = {"markers": 0, "leaders": []}
+
+
+def fight_all(data: GameData, state: State, rng: Rng, secrets: Secrets | None,
+              chechen: dict[str, dict[str, Any]] | None = None,
+              russian: dict[str, list[str]] | None = None) -> list[Event]:
+    """Every declared attack in order, each finished before the next (10.4). The Chechen's
+    backing of each is `chechen` by target (his answer to a Russian attack), or his own
+    attack's answer to the Russian's count; the Russian's marker kinds are his attack's
+    sealed ones, opened now, or `russian` by target (his answer to a Chechen attack)."""
     from . import GAME  # the game's own apply folds each event as it comes
 
     events: list[Event] = []
     work = state
     for k, attack in enumerate(state.get("attacks") or [], start=1):
-        step = _fight(data, work, k, attack, defence.get(attack["target"]) or
-                      {"markers": 0, "leaders": []}, rng, secrets)
+        target = attack["target"]
+        if attack.get("side", RUSSIAN) == RUSSIAN:
+            backing = (chechen or {}).get(target) or NO_BACKING
+            types: list[str] = []
+            if attack.get("types") is not None:
+                if secrets is None:
+                    raise ValueError("the Russian's markers are sealed: opening them needs the secrets")
+                types = [str(t) for t in secrets.open(attack["types"])]
+        else:
+            types = list((russian or {}).get(target) or [])
+            answers = attack.get("answers")
+            if answers is not None and "sealed" in answers:
+                if secrets is None:
+                    raise ValueError("the Chechen's answers are sealed: opening them needs the secrets")
+                answers = secrets.open(answers)
+            backing = dict((answers or {}).get(str(len(types))) or NO_BACKING)
+        step = _fight(data, work, k, attack, types, backing, rng, secrets)
         for e in step:
             work = GAME.apply(data, work, e)
         events += step
     return [*events, {"type": "attacks_over"}]
 
 
-def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], backing: dict[str, Any],
-           rng: Rng, secrets: Secrets | None) -> list[Event]:
+class Sides:
+    """Who fights in one combat: each side's pieces (Russian unit ids, Chechen token ids),
+    their strengths and steps (2.8: a reduced unit's; a Chechen unit one step)."""
+
+    def __init__(self, data: GameData, state: State, attack: dict[str, Any]) -> None:
+        self.data, self.state = data, state
+        self.side = str(attack.get("side", RUSSIAN))
+        target = attack["target"]
+        if self.side == RUSSIAN:
+            self.russians = list(attack["units"])
+            self.chechens = sorted(t for t, v in state["tokens"].items() if v["hex"] == target)
+        else:
+            self.russians = sorted(u for u, v in state["russians"].items() if v["hex"] == target)
+            self.chechens = list(attack["units"])
+        self.attackers = self.russians if self.side == RUSSIAN else self.chechens
+        self.defenders = self.chechens if self.side == RUSSIAN else self.russians
+
+    def of(self, side: str) -> list[str]:
+        return self.russians if side == RUSSIAN else self.chechens
+
+    def unit(self, token: str) -> str:
+        return str(self.state["tokens"][token]["unit"])
+
+    def cf(self, side: str, pieces: list[str] | None = None) -> int:
+        chosen = self.of(side) if pieces is None else pieces
+        if side == RUSSIAN:
+            return sum(cf(self.data, self.state, u) for u in chosen)
+        return sum(int(units(self.data)[self.unit(t)]["cf"]) for t in chosen)
+
+    def steps(self, side: str) -> int:
+        if side == RUSSIAN:
+            return sum(steps_left(self.data, self.state, u) for u in self.russians)
+        return len(self.chechens)
+
+    def hex(self, side: str, piece: str) -> str:
+        return str((self.state["russians"] if side == RUSSIAN else self.state["tokens"])[piece]["hex"])
+
+
+def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], types: list[str],
+           backing: dict[str, Any], rng: Rng, secrets: Secrets | None) -> list[Event]:
     from . import GAME
 
     b = board(data)
     target = attack["target"]
-    label = f"t{state['turn']}:combat{k}:{target}"
+    side = str(attack.get("side", RUSSIAN))
+    other = CHECHEN if side == RUSSIAN else RUSSIAN
+    label = f"t{state['turn']}:{side}:combat{k}:{target}"
     steps: list[Event] = []
     work = state
 
@@ -320,51 +573,53 @@ def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], backing
             work = GAME.apply(data, work, e)
             steps.append(e)
 
+    fighting = Sides(data, work, attack)
+    # 11.2: a leader goes where the combat is: the defending hex, or the hex of the first
+    # attacking unit named unless he stands in one of the attacking hexes already (a ruling)
+    theirs = {fighting.hex(CHECHEN, t) for t in fighting.chechens}
     for leader in backing["leaders"]:
-        if state["leaders"][leader] != target:
-            emit({"type": "leader_placed", "leader": leader, "hex": target})
-    types: list[str] = []
-    if attack.get("types") is not None:
+        if state["leaders"][leader] not in theirs:
+            emit({"type": "leader_placed", "leader": leader,
+                  "hex": fighting.hex(CHECHEN, fighting.chechens[0])})
+    hidden = {t: work["tokens"][t]["unit"] for t in fighting.chechens
+              if not isinstance(work["tokens"][t]["unit"], str)}
+    if hidden:  # 10.6: revealed once the supports are committed (a Chechen attacker too)
         if secrets is None:
-            raise ValueError("the Russian's support markers are sealed: opening them needs the secrets")
-        types = [str(t) for t in secrets.open(attack["types"])]
-    defenders = sorted(t for t, v in state["tokens"].items() if v["hex"] == target)
-    hidden = {t: state["tokens"][t]["unit"] for t in defenders
-              if not isinstance(state["tokens"][t]["unit"], str)}
-    if hidden:  # 10.6: revealed once the supports are committed
-        if secrets is None:
-            raise ValueError("the defenders are face down: revealing them needs the secrets")
+            raise ValueError("the Chechen units are face down: revealing them needs the secrets")
         emit({"type": "revealed", "tokens": {t: str(secrets.open(node)) for t, node in hidden.items()}})
-    shown = {t: str(work["tokens"][t]["unit"]) for t in defenders}
-    attack_cf = sum(cf(data, work, u) for u in attack["units"])
-    defence_cf = sum(int(units(data)[u]["cf"]) for u in shown.values())
-    shifts = _shifts(data, b, work, attack, types, backing)
+    fighting = Sides(data, work, attack)
+    attack_cf, defence_cf = fighting.cf(side), fighting.cf(other)
+    shifts = _shifts(data, b, work, attack, fighting, types, backing)
     crt = data["tables"]["crt"]
     found = odds.resolve(attack_cf, defence_cf, crt["columns"], shifts)
     roll = rng.roll(label)
     result = str(odds.lookup(crt["results"], found.column, roll))
     tos = rng.roll(f"{label}:tos1") if "tos1" in types else None
-    emit({"type": "combat", "target": target, "attackers": attack["units"], "defenders": shown,
+    emit({"type": "combat", "side": side, "target": target, "attackers": fighting.attackers,
+          "defenders": fighting.defenders,
+          "chechens": {t: fighting.unit(t) for t in fighting.chechens},
           "russian_markers": types, "chechen_markers": backing["markers"],
           "leaders": backing["leaders"], "attack": attack_cf, "defence": defence_cf,
           "odds": found.base, "shifts": [[s.direction, s.count, s.reason] for s in shifts],
           "column": found.column, "roll": roll, "tos1_roll": tos, "result": result,
-          "groznyi": target == groznyi(b)})
-    urban = b.terrain[target] in URBAN or any(b.terrain[work["russians"][u]["hex"]] in URBAN
-                                             for u in attack["units"])
-    emit(*_losses(data, work, attack, shown, result))
-    emit(*_afterwards(data, b, work, attack, types, tos, urban, backing, label, rng))
+          "groznyi": side == RUSSIAN and target == groznyi(b)})
+    urban = any(b.terrain[h] in URBAN for h in {target, *(fighting.hex(side, p) for p in fighting.attackers)})
+    chechen_hexes_ = {fighting.hex(CHECHEN, t) for t in fighting.chechens}
+    emit(*_losses(data, fighting, result, f"combat on {target}"))
+    emit(*_afterwards(data, b, work, attack, chechen_hexes_, types, tos, urban, backing, label, rng))
     return steps
 
 
-def _shifts(data: GameData, b: Board, state: State, attack: dict[str, Any], types: list[str],
-            backing: dict[str, Any]) -> list[odds.Shift]:
-    """Every column shift of a Russian attack, with its reason (10.8-10.10, the TEC)."""
+def _shifts(data: GameData, b: Board, state: State, attack: dict[str, Any], fighting: Sides,
+            types: list[str], backing: dict[str, Any]) -> list[odds.Shift]:
+    """Every column shift of a combat, with its reason (10.8-10.10, the TEC): right helps
+    the attacker, left the defender."""
     tables = data["tables"]
     target = attack["target"]
+    side = fighting.side
     out: list[odds.Shift] = []
     terrain = b.terrain[target]
-    if _first_on_groznyi(b, state, target):
+    if side == RUSSIAN and _first_on_groznyi(b, state, target):
         n = int(tables["combat_shifts"]["groznyi_first_russian_attack"]["defender_shifts"])
         why = "Groznyi, the first Russian attack on it (10.10)"
     else:
@@ -373,21 +628,23 @@ def _shifts(data: GameData, b: Board, state: State, attack: dict[str, Any], type
     if n:
         out.append(odds.Shift("left", n, why))
     river = tables["hexsides"]["river"]
-    across = sum(cf(data, state, u) for u in attack["units"]
-                 if _across_river(data, b, state["russians"][u]["hex"], target))
-    total = sum(cf(data, state, u) for u in attack["units"])
+    across = fighting.cf(side, [p for p in fighting.attackers
+                                if _across_river(data, b, fighting.hex(side, p), target)])
+    total = fighting.cf(side)
     if int(river["defender_shifts"]) and 2 * across > total:
         out.append(odds.Shift("left", int(river["defender_shifts"]),
                               f"more than half the attack across a river (10.10, TEC): {across} of {total}"))
+    russian_way: Literal["left", "right"] = "right" if side == RUSSIAN else "left"
+    chechen_way: Literal["left", "right"] = "left" if side == RUSSIAN else "right"
     kinds = marker_kinds(data, RUSSIAN)
     for kind in types:
-        out.append(odds.Shift("right", int(kinds[kind]["shifts"]), f"Russian {kind} marker (10.9)"))
-    chechen = marker_kinds(data, CHECHEN)["artillery"]
+        out.append(odds.Shift(russian_way, int(kinds[kind]["shifts"]), f"Russian {kind} marker (10.9)"))
+    artillery = marker_kinds(data, CHECHEN)["artillery"]
     for _ in range(int(backing["markers"])):
-        out.append(odds.Shift("left", int(chechen["shifts"]), "Chechen artillery marker (10.9)"))
+        out.append(odds.Shift(chechen_way, int(artillery["shifts"]), "Chechen artillery marker (10.9)"))
     for leader in backing["leaders"]:
         spec = data["units"]["leaders"][leader]
-        out.append(odds.Shift("left", int(spec["combat_shifts"]), f"{spec['name']} (10.9, 11.2)"))
+        out.append(odds.Shift(chechen_way, int(spec["combat_shifts"]), f"{spec['name']} (10.9, 11.2)"))
     return out
 
 
@@ -398,65 +655,67 @@ def _across_river(data: GameData, b: Board, here: str, there: str) -> bool:
     return not (side in b.bridges and data["tables"]["hexsides"]["bridge"]["negates_river_shifts"])
 
 
-def _losses(data: GameData, state: State, attack: dict[str, Any], shown: dict[str, str],
-            result: str) -> list[Event]:
-    """10.11's result as losses, the attacker's first (10.7)."""
+def _losses(data: GameData, fighting: Sides, result: str, why: str) -> list[Event]:
+    """10.11's result as each side's steps lost, the attacker's first (10.7)."""
     effect = data["tables"]["crt"]["effects"][result]
-    attackers = list(attack["units"])
-    their_steps = len(shown)  # 2.8: every Chechen unit has one step
-    my_steps = sum(steps_left(data, state, u) for u in attackers)
-    lose_mine = 0
-    lose_theirs = 0
+    side = fighting.side
+    other = CHECHEN if side == RUSSIAN else RUSSIAN
+    mine, theirs = fighting.steps(side), fighting.steps(other)
+    lose = {side: 0, other: 0}
     if effect["attacker"] == "all":
-        lose_mine = my_steps
+        lose[side] = mine
     elif effect["attacker"] == "defender_steps":
-        lose_mine = their_steps
+        lose[side] = theirs
     if effect["defender"] == "all":
-        lose_theirs = their_steps
+        lose[other] = theirs
     if effect["attacker"] == "exchange":
-        mine_cf = sum(cf(data, state, u) for u in attackers)
-        their_cf = sum(int(units(data)[u]["cf"]) for u in shown.values())
-        if my_steps == their_steps:  # 10.11 note: both eliminated
-            lose_mine, lose_theirs = my_steps, their_steps
-        elif mine_cf < their_cf or (mine_cf == their_cf
-                                    and data["tables"]["crt"]["exchange"]["tie"] == "attacker"):
-            lose_mine, lose_theirs = my_steps, min(my_steps, their_steps)
+        my_cf, their_cf = fighting.cf(side), fighting.cf(other)
+        if mine == theirs:  # 10.11 note: both eliminated
+            lose = {side: mine, other: theirs}
+        elif my_cf < their_cf or (my_cf == their_cf
+                                  and data["tables"]["crt"]["exchange"]["tie"] == "attacker"):
+            lose = {side: mine, other: mine}
         else:
-            lose_mine, lose_theirs = min(their_steps, my_steps), their_steps
+            lose = {side: theirs, other: theirs}
     out: list[Event] = []
-    why = f"combat on {attack['target']}"
-    if lose_mine:
-        lost = step_losses(data, state, attackers, min(lose_mine, my_steps))
-        reduced = [u for u, n in lost.items() if n == 1 and steps_left(data, state, u) == 2]
-        out.append({"type": "steps_lost", "steps": sum(lost.values()), "reduced": reduced,
-                    "eliminated": [u for u in lost if u not in reduced], "why": why})
-    if lose_theirs:
-        weakest = sorted(shown, key=lambda t: (int(units(data)[shown[t]]["cf"]), t))
-        gone = weakest[:lose_theirs]
-        out.append({"type": "chechens_eliminated", "tokens": gone,
-                    "units": [shown[t] for t in gone], "why": why})
+    for who in (side, other):
+        n = min(lose[who], fighting.steps(who))
+        if not n:
+            continue
+        if who == RUSSIAN:
+            lost = step_losses(data, fighting.state, fighting.russians, n)
+            reduced = [u for u, k in lost.items() if k == 1 and steps_left(data, fighting.state, u) == 2]
+            out.append({"type": "steps_lost", "steps": sum(lost.values()), "reduced": reduced,
+                        "eliminated": [u for u in lost if u not in reduced], "why": why})
+        else:  # a ruling: the weakest first, then the lower token id
+            gone = sorted(fighting.chechens, key=lambda t: (fighting.cf(CHECHEN, [t]), t))[:n]
+            out.append({"type": "chechens_eliminated", "tokens": gone,
+                        "units": [fighting.unit(t) for t in gone], "why": why})
     return out
 
 
-def _afterwards(data: GameData, b: Board, state: State, attack: dict[str, Any], types: list[str],
-                tos: int | None, urban: bool, backing: dict[str, Any], label: str, rng: Rng
-                ) -> list[Event]:
-    """Advance (10.12), collateral damage (10.13: `urban`, either side in a town or city when
-    the combat began), the markers (10.9) and leaders (11.4)."""
+def _afterwards(data: GameData, b: Board, state: State, attack: dict[str, Any], chechen_hexes_: set[str],
+                types: list[str], tos: int | None, urban: bool, backing: dict[str, Any], label: str,
+                rng: Rng) -> list[Event]:
+    """Advance (10.12), leaders of the Chechen hexes wiped out (11.4), collateral damage
+    (10.13: `urban`, either side in a town or city when the combat began) and the markers
+    (10.9)."""
     target = attack["target"]
+    side = str(attack.get("side", RUSSIAN))
     out: list[Event] = []
-    emptied = not any(v["hex"] == target for v in state["tokens"].values())
-    if emptied:
-        going = [u for u in attack["advance"] if u in state["russians"]]
-        going = going[:stacking(data, b, target)]
-        if going:
-            out.append({"type": "advanced", "units": going, "to": target})
-        lost = []
-        for leader in sorted(x for x, where in state["leaders"].items() if where == target):
+    held = {v["hex"] for v in state["tokens"].values()} | {v["hex"] for v in state["russians"].values()}
+    for hex_id in sorted(chechen_hexes_):
+        if any(v["hex"] == hex_id for v in state["tokens"].values()):
+            continue
+        for leader in sorted(x for x, where in state["leaders"].items() if where == hex_id):
             die = rng.roll(f"{label}:leader:{leader}")
-            dead = die in data["tables"]["leaders"]["eliminated_on"]
-            lost.append({"type": "leader_roll", "leader": leader, "roll": die, "eliminated": dead})
-        out += lost
+            out.append({"type": "leader_roll", "leader": leader, "roll": die,
+                        "eliminated": die in data["tables"]["leaders"]["eliminated_on"]})
+    if target not in held:
+        mine = state["russians"] if side == RUSSIAN else state["tokens"]
+        going = [u for u in attack.get("advance") or [] if u in mine][:stacking(data, b, target)]
+        if going:
+            out.append({"type": "advanced", "side": side, "units": going, "to": target})
     if types:
         points = 0
         if urban:
@@ -492,9 +751,10 @@ def apply(state: State, event: Event) -> bool:
             del state["tokens"][token]
         state["cup"] = int(state["cup"]) + len(event["tokens"])
         state["cup_known"] = sorted([*state.get("cup_known", []), *event["units"]])
-    elif kind == "advanced":
+    elif kind == "advanced":  # 10.12
+        mine = state["tokens"] if event.get("side") == CHECHEN else state["russians"]
         for unit in event["units"]:
-            state["russians"][unit]["hex"] = event["to"]
+            mine[unit]["hex"] = event["to"]
     elif kind == "leader_roll":
         state["leaders"][event["leader"]] = "eliminated" if event["eliminated"] else "next_turn"
         if event["eliminated"]:
@@ -522,12 +782,16 @@ def describe(data: GameData, event: Event) -> str | None:
     kind = event["type"]
     if kind == "attacks_declared":
         told = []
+        chechen = any(a.get("side") == CHECHEN for a in event["attacks"])
         for a in event["attacks"]:
+            if chechen:  # face down: the tokens only
+                told.append(f"{', '.join(a['units'])} on {b.label(a['target'])}")
+                continue
             names = ", ".join(spec[u]["name"] for u in a["units"])
-            markers = f", {a['supports']} support marker{'s' if a['supports'] != 1 else ''}" \
+            markers = f", {_markers(a['supports'])} (their kinds sealed until the die)" \
                 if a["supports"] else ""
             told.append(f"{names} on {b.label(a['target'])}{markers}")
-        return "the Russian attacks: " + "; ".join(told)
+        return f"the {'Chechen' if chechen else 'Russian'} attacks: " + "; ".join(told)
     if kind == "revealed":
         return "revealed (10.6): " + ", ".join(f"{t} is {spec[u]['name']}"
                                                for t, u in sorted(event["tokens"].items()))
@@ -544,8 +808,9 @@ def describe(data: GameData, event: Event) -> str | None:
         return ", ".join(spec[u]["name"] for u in event["units"]) + \
             f" eliminated, to the cup ({event['why']})"
     if kind == "advanced":
-        return (", ".join(spec[u]["name"] for u in event["units"])
-                + f" advance into {b.label(event['to'])} (10.12)")
+        moving = (", ".join(spec[u]["name"] for u in event["units"]) if event.get("side") != CHECHEN
+                  else ", ".join(event["units"]))
+        return f"{moving} advance into {b.label(event['to'])} (10.12)"
     if kind == "leader_roll":
         name = data["units"]["leaders"][event["leader"]]["name"]
         fate = "eliminated" if event["eliminated"] else "back in the underground next turn"
@@ -598,3 +863,39 @@ def bot_defence(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
             left -= 1
             out.append({"support": {"target": attack["target"], "markers": 1}})
     return {"orders": out}
+
+
+def bot_chechen(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
+    """Each Russian hex of Chechnya next to Chechen units, attacked or not at random, by
+    every free unit next to it, with an artillery marker now and then."""
+    b = board(data)
+    used: set[str] = set()
+    chosen: list[dict[str, Any]] = []
+    answers: dict[str, Any] = {}
+    artillery = int(state["supports"][CHECHEN].get("artillery", 0))
+    for target, _units in sorted(russian_hexes(state).items()):
+        near = [t for t, v in sorted(state["tokens"].items())
+                if t not in used and b.grid.adjacent(v["hex"], target)]
+        if not near or b.region[target] != "chechnya":
+            continue
+        if not rng.choice(f"bot:chechen-attack:t{state['turn']}:{target}", [True, False]):
+            continue
+        used.update(near)
+        chosen.append({"attack": {"target": target, "units": near, "advance": near}})
+        if artillery:
+            artillery -= 1
+            answers[target] = {"markers": 1}
+    return {"orders": chosen, **({"secret": {"supports": answers}} if answers else {})}
+
+
+def bot_russian_defence(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
+    """An artillery marker to each hex the Chechen attacks while any are left."""
+    left = int(state["supports"][RUSSIAN].get("artillery", 0))
+    out, kinds = [], {}
+    for attack in state.get("attacks") or []:
+        if left:
+            left -= 1
+            out.append({"support": {"target": attack["target"], "markers": 1}})
+            kinds[attack["target"]] = ["artillery"]
+    return {"orders": out, **({"secret": {"supports": kinds}} if kinds else {})}
+

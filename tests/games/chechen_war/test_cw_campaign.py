@@ -193,7 +193,7 @@ def test_a_russian_attack_by_mail_keeps_its_markers_secret_until_the_chechen_ans
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["phase"], status["awaiting"]) == ("chechen-supports", ["chechen"])
     told = reports(pbem, root, "chechen") + reports(pbem, root, "public")
-    assert "1 support marker" in told and "airstrike" not in told
+    assert "1 marker (their kinds sealed until the die)" in told and "airstrike" not in told
     assert "[airstrike]" not in committed_text(root) and '"airstrike"' not in committed_text(root)
     own(pbem, root, keys, "chechen", "supports", [{"support": {"target": there, "markers": 1}}])
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
@@ -209,6 +209,53 @@ def test_a_russian_attack_by_mail_keeps_its_markers_secret_until_the_chechen_ans
               if not any(s in p or s in units[p]["name"] for p in public)]
     for text in (committed_text(root), shown, reports(pbem, root, "public")):
         assert [s for s in hidden if s in text] == []
+    assert api.audit(root)["ok"]
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
+    assert final["ok"], final["problems"]
+
+
+def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_commits(
+        pbem: Cli, tmp_path: Path) -> None:
+    """10.9 in the Chechen Combat Segment: the Chechen's markers and leaders, as he would
+    answer each count, are sealed in his file; the Russian commits his count; then both are
+    opened and the die is rolled; the turn stands at its End of Turn Phase; audits pass."""
+    from pbem.campaign import Campaign
+
+    root, keys = new(pbem, tmp_path)
+    game = Campaign.open(root).state()["game"]
+    b = importlib.import_module("pbem_game_chechen_war.board").board(load_data("chechen_war"))
+    # a Russian stack next to Chechnya, a Chechen token beside it, and a hex of Chechnya next
+    # to both where a Russian unit steps
+    here, there, step = next(
+        (v["hex"], n, x) for _u, v in sorted(game["russians"].items())
+        for n in b.grid.neighbours(v["hex"]) if b.region[n] == "chechnya"
+        for x in b.grid.neighbours(n)
+        if x in b.grid.neighbours(v["hex"]) and b.region[x] == "chechnya")
+    mover = sorted(u for u, v in game["russians"].items() if v["hex"] == here)[0]
+    others = sorted(h for h, r in b.region.items() if r == "chechnya"
+                    and b.grid.distance(h, here) > 3)[:23]
+    own(pbem, root, keys, "chechen", "setup", [{"place": {"hex": h, "tokens": 1}} for h in [there, *others]],
+        secret={"regulars": [there, *others[:7]]})
+    own(pbem, root, keys, "russian", "moves", [{"move": {"units": [mover], "path": [here, step]}}])
+    own(pbem, root, keys, "chechen", "ambushes", [])
+    own(pbem, root, keys, "russian", "attacks", [])
+    own(pbem, root, keys, "chechen", "moves", [])
+    own(pbem, root, keys, "chechen", "attacks", [{"attack": {"target": step, "units": ["t01"]}}],
+        secret={"supports": {step: {"0": {"leaders": ["ch_gelayev"]}, "1": {"markers": 1},
+                                    "2": {"markers": 2}}}})
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["phase"], status["awaiting"]) == ("russian-supports", ["russian"])
+    text = committed_text(root)
+    assert '["ch_gelayev"]' not in text and "[ch_gelayev]" not in text  # the answer, sealed
+    assert "Gelayev" not in reports(pbem, root, "russian")
+    own(pbem, root, keys, "russian", "supports", [{"support": {"target": step, "markers": 1}}],
+        secret={"supports": {step: ["artillery"]}})
+    status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+    assert (status["phase"], status["awaiting"]) == ("end-of-turn", ["russian"])
+    shown = reports(pbem, root, "russian")
+    assert "Chechen artillery marker" in shown and "Russian artillery marker" in shown
+    assert "Gelayev" not in shown  # the answer to a count the Russian did not commit
     assert api.audit(root)["ok"]
     ok(pbem("-C", root, "unseal", "--force"))
     final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)

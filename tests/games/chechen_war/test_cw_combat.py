@@ -322,7 +322,7 @@ def test_each_clause_of_the_attack_declaration() -> None:
     assert russian(s, attack("0727", "ru_76_airborne"), attack("0727", "ru_81_mech_regt")) == \
         ["0727 is attacked once a segment (10.2)"]
     assert russian(s, attack("0727", "ru_76_airborne", supports=3)) == ["supports: 0, 1 or 2 markers (10.9)"]
-    assert russian(s, attack("0727", "ru_76_airbone"))[0].startswith("'ru_76_airbone' is not a Russian unit on the map")
+    assert russian(s, attack("0727", "ru_76_airbone"))[0].startswith("'ru_76_airbone' is not one of your units on the map")
     assert russian(s, attack("0727", "ru_76_airborne", advance=["ru_81_mech_regt"])) == \
         ["advance: a list of this attack's units (10.12)"]
     assert russian(s, attack("0727", "ru_76_airborne", "ru_81_mech_regt", advance=["ru_81_mech_regt"])) == []
@@ -334,15 +334,15 @@ def test_the_secret_part_names_each_attacks_markers() -> None:
     assert russian(s, one) == ['name your markers\' types in the secret part: supports: {"CCRR": '
                                "[KIND, ...]} for each attack with supports (10.9)"]
     assert russian(s, one, secret={"supports": {"0727": ["artillery", "airstrike"]}}) == \
-        ["the attack on 0727 declares 1 markers: name as many kinds"]
+        ["the combat on 0727 has 1 marker: name as many kinds"]
     assert russian(s, one, secret={"supports": {"0727": ["armor"]}}) == \
         ["armor is used only by defending Russian units (10.9)"]
     assert russian(s, one, secret={"supports": {"0727": ["tos1"]}}) == \
-        ["tos1 is used only against town or city hexes (10.9)"]
+        ["tos1 is used only where the defender is in town or city (10.9)"]
     assert russian(s, one, secret={"supports": {"0727": ["artilery"]}})[0].startswith("'artilery' is not a Russian marker")
     assert russian(s, one, secret={"supports": {"0726": ["artillery"]}}) == [
-        "no attack on 0726 is declared",
-        "the attack on 0727 declares 1 markers: name their kinds"]
+        "no combat on 0726 is declared",
+        "the combat on 0727 has 1 marker: name their kinds"]
     assert russian(s, one, secret={"supports": {"0727": ["artillery"]}}) == []
 
 
@@ -351,7 +351,7 @@ def test_no_more_markers_than_are_available() -> None:
     s["supports"]["russian"]["airstrike"] = 1
     two = attack("0727", "ru_76_airborne", supports=2)
     assert russian(s, two, secret={"supports": {"0727": ["airstrike", "airstrike"]}}) == \
-        ["2 airstrike markers named, 1 available (10.9)"]
+        ["2 markers of kind airstrike named, 1 available (10.9)"]
     s["supports"]["russian"] = {"artillery": 1, "armor": 2}
     assert russian(s, two, secret={"supports": {"0727": ["artillery", "artillery"]}}) == \
         ["1 of your markers may be used in an attack; this file commits 2 (10.9)"]
@@ -486,3 +486,221 @@ def test_the_bots_file_is_legal_and_names_its_markers() -> None:
         if orders.get("secret"):
             found = orders
     assert found is not None and found["secret"] == {"supports": {"0727": ["artillery"]}}
+
+
+# --- the Chechen Combat Segment (10.0 with the Chechen attacking, 10.9's order kept) -----------
+
+def opened(s: State) -> State:
+    """The position as the referee (or the Chechen with his key) checks it: every identity seen."""
+    out = dict(s)
+    out["tokens"] = {t: {**v, "unit": v["unit"]["value"] if isinstance(v["unit"], dict) else v["unit"]}
+                     for t, v in s["tokens"].items()}
+    return out
+
+
+def chechen_phase(russians: dict[str, str], tokens: dict[str, list[str]], **changes: Any) -> State:
+    return position(russians, tokens, phase="chechen-combat", **changes)
+
+
+def c_attack(target: str, *tokens: str, advance: list[str] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"target": target, "units": list(tokens)}
+    if advance is not None:
+        body["advance"] = advance
+    return {"attack": body}
+
+
+def c_messages(s: State, *items: dict[str, Any], secret: dict[str, Any] | None = None) -> list[str]:
+    body: dict[str, Any] = {"orders": list(items), **({"secret": secret} if secret is not None else {})}
+    return [p.message for p in GAME.validate(data(), opened(s), "chechen", body)]
+
+
+def c_declared(s: State, *items: dict[str, Any], secret: dict[str, Any] | None = None) -> State:
+    assert c_messages(s, *items, secret=secret) == []
+    body: dict[str, Any] = {"orders": list(items), **({"secret": secret} if secret is not None else {})}
+    return fold(s, GAME.resolve(data(), s, {"chechen": body}, FixedRng(), OpenSecrets()))
+
+
+def r_support(target: str, markers: int) -> dict[str, Any]:
+    return {"support": {"target": target, "markers": markers}}
+
+
+def r_messages(s: State, *items: dict[str, Any], secret: dict[str, Any] | None = None) -> list[str]:
+    body: dict[str, Any] = {"orders": list(items), **({"secret": secret} if secret is not None else {})}
+    return [p.message for p in GAME.validate(data(), s, "russian", body)]
+
+
+def r_fight(s: State, dice: list[int], *items: dict[str, Any],
+            secret: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], State]:
+    assert s["phase"] == "russian-supports"
+    assert r_messages(s, *items, secret=secret) == []
+    body: dict[str, Any] = {"orders": list(items), **({"secret": secret} if secret is not None else {})}
+    rng = FixedRng(*dice)
+    events = GAME.resolve(data(), s, {"russian": body}, rng, OpenSecrets())
+    assert rng.values == [], f"dice left over: {rng.values}"
+    return events, fold(s, events)
+
+
+def raid() -> State:
+    # the Chechen units in 0726 and 0728 against the 76th in 0727 (clear, Chechnya)
+    return chechen_phase({"ru_76_airborne": "0727"},
+                         {"0726": ["ch_presidential_guard"], "0728": ["ch_abkhaz_bn", "ch_militia_01"]})
+
+
+def test_the_chechen_attacks_then_the_russian_answers_then_the_turn_ends() -> None:
+    s = raid()
+    assert GAME.phase(data(), s).awaiting == ("chechen",)
+    nothing = fold(s, GAME.resolve(data(), s, {"chechen": {"orders": []}}, FixedRng(), OpenSecrets()))
+    assert nothing["phase"] == "end-of-turn"
+    s = c_declared(s, c_attack("0727", "t01", "t02"))
+    assert s["phase"] == "russian-supports" and GAME.phase(data(), s).awaiting == ("russian",)
+    events, after = r_fight(s, [2])
+    told = of(events, "combat")[0]
+    # 3 + 3 against 3, clear: 2:1; a 2 is Ax: the Chechen loses a step for the 76th's one
+    assert (told["side"], told["attack"], told["defence"], told["column"], told["result"]) == \
+        ("chechen", 6, 3, "2:1", "Ax")
+    assert of(events, "revealed")[0]["tokens"] == {"t01": "ch_presidential_guard", "t02": "ch_abkhaz_bn"}
+    assert of(events, "chechens_eliminated")[0]["tokens"] == ["t01"]  # the weaker, then the lower id
+    assert after["phase"] == "end-of-turn" and "t03" not in of(events, "revealed")[0]["tokens"]
+
+
+def test_each_clause_of_the_chechens_declaration() -> None:
+    s = raid()
+    assert c_messages(s, c_attack("0726", "t02")) == ["0726 holds no Russian unit"]
+    assert c_messages(s, c_attack("0727", "t01", "t01")) == ["t01 attacks once a segment (10.3, 10.4)"]
+    assert c_messages(s, c_attack("0727", "t01"), c_attack("0727", "t02")) == \
+        ["0727 is attacked once a segment (10.2)"]
+    far = chechen_phase({"ru_76_airborne": "0727"}, {"0730": ["ch_argun_bn"]})
+    assert c_messages(far, c_attack("0727", "t01")) == ["t01 in 0730 is not next to 0727 (10.1)"]
+    assert c_messages(s, c_attack("0727", "t09"))[0].startswith("'t09' is not one of your units on the map")
+    assert c_messages(s, c_attack("0727", "t01", advance=["t02"])) == \
+        ["advance: a list of this attack's units (10.12)"]
+
+
+def test_10_1_units_in_chechnya_cannot_attack_the_68th_in_stavropol() -> None:
+    # 10.1's example: "Since Chechen units cannot enter Stavropol, they could not attack the 68th"
+    assert (B.region["0425"], B.region["0524"]) == ("stavropol", "chechnya")
+    s = chechen_phase({"ru_68_recon_bn": "0425"}, {"0524": ["ch_militia_01", "ch_argun_bn"]})
+    assert c_messages(s, c_attack("0425", "t01", "t02")) == [
+        "0425 is outside Chechnya: Chechen units cannot enter it, so they cannot attack there (10.1, 8.2)"]
+
+
+def test_only_militia_attack_into_dagestan() -> None:
+    s = chechen_phase({"ru_mvd_regt_1": "0617"}, {"0618": ["ch_militia_02", "ch_argun_bn"]})
+    assert c_messages(s, c_attack("0617", "t01", "t02")) == [
+        "t02 is not militia: only militia enter Dagestan, and so attack there (10.1, 8.2)"]
+    assert c_messages(s, c_attack("0617", "t01")) == []
+
+
+def test_the_chechens_answers_are_sealed_until_the_russian_has_committed() -> None:
+    s = c_declared(raid(), c_attack("0727", "t01", "t02"),
+                   secret={"supports": {"0727": {"markers": 1, "leaders": ["ch_basayev"]}}})
+    node = s["attacks"][0]["answers"]
+    assert node["kind"] == "answers" and node["owner"] == "chechen"
+    assert "ch_basayev" not in GAME.summary(data(), {"type": "attacks_declared", "attacks": s["attacks"]})
+    events, after = r_fight(s, [1, 3])  # 6:3 with 2 shifts right: 4:1; a 1 is "-"; the marker's die
+    told = of(events, "combat")[0]
+    assert [[d, n] for d, n, _ in told["shifts"]] == [["right", 1], ["right", 1]]
+    assert told["column"] == "4:1" and told["leaders"] == ["ch_basayev"]
+    assert of(events, "leader_placed")[0] == {"type": "leader_placed", "leader": "ch_basayev", "hex": "0726"}
+    assert after["leaders"]["ch_basayev"] == "0726"
+
+
+@pytest.mark.parametrize(("count", "shifts"), [(0, [["right", 1], ["right", 1]]), (1, [["left", 1], ["right", 1]]),
+                                               (2, [["left", 1], ["left", 1]])])
+def test_an_answer_by_the_russians_count(count: int, shifts: list[list[Any]]) -> None:
+    # the Chechen: two markers if the Russian commits none, one if one, none if two
+    answers = {0: {"markers": 2}, 1: {"markers": 1}, 2: {"markers": 0}}
+    s = c_declared(raid(), c_attack("0727", "t01", "t02"), secret={"supports": {"0727": answers}})
+    items = [r_support("0727", count)] if count else []
+    secret = {"supports": {"0727": ["artillery"] * count}} if count else None
+    dice = [3] + [5] * (2 - count)  # the combat die, then a die for each Chechen marker
+    events, _ = r_fight(s, dice, *items, secret=secret)
+    assert [[d, n] for d, n, _ in of(events, "combat")[0]["shifts"]] == shifts
+
+
+def test_each_clause_of_the_chechens_answers() -> None:
+    s = raid()
+    one = c_attack("0727", "t01", "t02")
+    assert c_messages(s, one, secret={"supports": {"0727": {"markers": 3}}}) == ["markers: 0 to 2 (10.9)"]
+    assert c_messages(s, one, secret={"supports": {"0727": {1: {"markers": 1, "leaders": ["ch_gelayev", "ch_raduyev"]}}}}) == \
+        ["markers and leaders together: 2 at most (10.9)"]
+    assert c_messages(s, one, secret={"supports": {"0726": {"markers": 1}}}) == ["no attack on 0726 is declared"]
+    assert c_messages(s, one, secret={"supports": {"0727": [1]}})[0].startswith("expected {markers: N")
+    s["leaders"]["ch_gelayev"] = "1525"
+    assert c_messages(s, one, secret={"supports": {"0727": {"leaders": ["ch_gelayev"]}}}) == \
+        ["ch_gelayev is neither in the underground box nor in an attacking hex (11.2)"]
+    s["leaders"]["ch_gelayev"] = "0728"  # in an attacking hex: he may back it
+    assert c_messages(s, one, secret={"supports": {"0727": {"leaders": ["ch_gelayev"]}}}) == []
+
+
+def test_no_chechen_marker_in_a_raid_but_a_leader() -> None:
+    s = chechen_phase({"ru_mvd_regt_1": "0617"}, {"0618": ["ch_militia_02"]})
+    one = c_attack("0617", "t01")
+    assert c_messages(s, one, secret={"supports": {"0617": {"markers": 1}}}) == \
+        [f"{B.label('0617')} is outside Chechnya: no Chechen support markers there, leaders only (10.9)"]
+    assert c_messages(s, one, secret={"supports": {"0617": {"leaders": ["ch_raduyev"]}}}) == []
+
+
+def test_each_clause_of_the_russians_answer() -> None:
+    s = c_declared(raid(), c_attack("0727", "t01", "t02"))
+    assert r_messages(s, r_support("0726", 1), secret={"supports": {"0726": ["artillery"]}}) == \
+        ["no Chechen attack on 0726 is declared"]
+    assert r_messages(s, r_support("0727", 3)) == ["markers: 0, 1 or 2 (10.9)"]
+    assert r_messages(s, r_support("0727", 1), secret={"supports": {"0727": ["tos1"]}}) == \
+        ["tos1 is used only by attacking Russian units (10.9)"]
+    assert r_messages(s, r_support("0727", 1), secret={"supports": {"0727": ["armor"]}}) == []
+    assert r_messages(s, r_support("0727", 1)) == [
+        'name your markers\' kinds in the secret part: supports: {"CCRR": [KIND, ...]} for each '
+        "combat with markers (10.9)"]
+
+
+def test_armor_only_when_the_russians_defend_in_clear() -> None:
+    s = c_declared(chechen_phase({"ru_76_airborne": "0828"}, {"0927": ["ch_argun_bn"]}), c_attack("0828", "t01"))
+    assert r_messages(s, r_support("0828", 1), secret={"supports": {"0828": ["armor"]}}) == \
+        ["armor is used only where the defender is in clear (10.9)"]
+
+
+def test_the_russians_markers_shift_left_in_defence_and_count_as_collateral_in_a_town() -> None:
+    s = c_declared(chechen_phase({"ru_76_airborne": "0828"}, {"0927": ["ch_presidential_guard"]}),
+                   c_attack("0828", "t01"))
+    events, after = r_fight(s, [4], r_support("0828", 2),
+                            secret={"supports": {"0828": ["artillery", "airstrike"]}})
+    told = of(events, "combat")[0]
+    assert [[d, n] for d, n, _ in told["shifts"]] == [["left", 1], ["left", 1], ["left", 2]]
+    assert (told["odds"], told["column"], told["result"]) == ("1:1", "1:2", "Ax")
+    assert after["collateral"] == 2 and after["tokens"] == {}  # Ax: 1 step for the 76th's 1
+
+
+def test_de_the_russians_are_eliminated_and_the_chechen_advances() -> None:
+    s = c_declared(chechen_phase({"ru_mvd_regt_1": "0727"},
+                                 {"0726": ["ch_presidential_guard"], "0728": ["ch_abkhaz_bn"]}),
+                   c_attack("0727", "t01", "t02", advance=["t02"]))
+    events, after = r_fight(s, [6])  # 6:2 = 3:1, a 6: DE
+    assert of(events, "steps_lost")[0]["eliminated"] == ["ru_mvd_regt_1"] and after["casualties"] == 1
+    assert of(events, "advanced")[0] == {"type": "advanced", "side": "chechen", "units": ["t02"], "to": "0727"}
+    assert after["tokens"]["t02"]["hex"] == "0727" and after["tokens"]["t01"]["hex"] == "0726"
+    assert "ru_mvd_regt_1" in after["pool"]
+
+
+def test_ae_the_attackers_are_eliminated_and_their_leaders_roll() -> None:
+    s = chechen_phase({"ru_131_mech_bde": "0727"}, {"0726": ["ch_argun_bn"]})
+    s["leaders"]["ch_maskhadov"] = "0726"
+    s = c_declared(s, c_attack("0727", "t01"))
+    events, after = r_fight(s, [1, 6])  # 1:6, at 1:2: a 1 is AE; the leader's die 6
+    assert of(events, "combat")[0]["result"] == "AE"
+    assert after["tokens"] == {} and after["cup_known"] == ["ch_argun_bn"]
+    assert after["leaders"]["ch_maskhadov"] == "eliminated" and after["leaders_lost"] == 1
+
+
+def test_the_bots_chechen_attacks_and_russian_answers_are_legal() -> None:
+    s = raid()
+    seen = set()
+    for seed in range(10):
+        orders = GAME.bot(data(), s, "chechen", KeyedRng(bytes([seed]) * 32))
+        assert c_messages(s, *orders["orders"], secret=orders.get("secret")) == []
+        seen.add(bool(orders["orders"]))
+        if orders["orders"]:
+            after = c_declared(s, *orders["orders"], secret=orders.get("secret"))
+            answer = GAME.bot(data(), after, "russian", KeyedRng(bytes([seed]) * 32))
+            assert r_messages(after, *answer["orders"], secret=answer.get("secret")) == []
+    assert seen == {True, False}
