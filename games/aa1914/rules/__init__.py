@@ -3,8 +3,9 @@
 One orders file is one power's whole turn (most powers are played by different people, so a
 turn is one mail round trip). What is refereed so far: the economy of a turn (purchase,
 mobilization, income: rules/economy.py), movement (rules/movement.py), land battles
-(rules/combat.py), the turn order with the USA joining the war in round 4, and the victory
-pairs; README.md lists what is not yet. The position:
+(rules/combat.py), the turn order with the USA joining the war in round 4, the victory
+pairs, and the Russian revolution with the armistice house rule (rules/revolution.py, the
+campaign option `revolution`); README.md lists what is not yet. The position:
 
     turn       the round, from 1
     phase      "turn" (a power's turn) or "over"
@@ -14,8 +15,11 @@ pairs; README.md lists what is not yet. The position:
     treasury   IPC by power
     control    who controls each land territory (a power, or "neutral")
     contested  territories where both sides stand (they produce nothing, no one holds them)
-    standing   each power's standing instructions (its loss order)
+    standing   each power's standing instructions (its loss orders; Germany's answer to
+               the armistice)
     units      by place, owner and type: counts
+    options    the campaign's options (revolution: none or armistice)
+    revolution where the revolution stands (rules/revolution.py)
 """
 
 from __future__ import annotations
@@ -27,11 +31,11 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
-from . import board, combat, economy, movement, naval
+from . import board, combat, economy, movement, naval, revolution
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
-STANDING = ("losses", "sea_losses")  # the standing instructions: the loss orders
+STANDING = ("losses", "sea_losses", "armistice")  # the loss orders; the armistice's answer
 USA = "usa"
 
 
@@ -76,7 +80,7 @@ def _read(data: GameData, state: State, pid: str, orders: Orders, problems: list
     moves = movement.read(data, state, pid, [(i, v) for i, k, v in items if k == "move"], problems)
     attacks = _attacks(data, state, pid, [(i, v) for i, k, v in items if k == "attack"], moves,
                        problems)
-    _check_standing(data, orders.get("standing"), problems)
+    _check_standing(data, state, pid, orders.get("standing"), problems)
     return bought, moves, attacks, placed
 
 
@@ -103,6 +107,10 @@ def _attacks(data: GameData, state: State, pid: str, items: list[tuple[int, Any]
                                     + (suggest(str(where), list(data["map"]["territories"]))
                                        if isinstance(where, str) else "")))
             continue
+        banned = revolution.attack(data, state, where)
+        if banned is not None:
+            problems.append(Problem(("orders", i, "attack", "where"), banned))
+            continue
         mine = board.stack(state, where, pid) or any(m["to"] == where for m in moves)
         if not board.contested(state, where) or not mine:
             problems.append(Problem(("orders", i, "attack", "where"), f"{board.name(data, where)} "
@@ -113,7 +121,8 @@ def _attacks(data: GameData, state: State, pid: str, items: list[tuple[int, Any]
     return out
 
 
-def _check_standing(data: GameData, standing: Any, problems: list[Problem]) -> None:
+def _check_standing(data: GameData, state: State, pid: str, standing: Any,
+                    problems: list[Problem]) -> None:
     if standing is None:
         return
     if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
@@ -121,6 +130,10 @@ def _check_standing(data: GameData, standing: Any, problems: list[Problem]) -> N
                                 + ", ".join(STANDING) + " (e.g. losses: [infantry, artillery, "
                                 "tank, fighter])"))
         return
+    if "armistice" in standing:
+        refused = revolution.check_standing(data, state, pid, standing["armistice"])
+        if refused is not None:
+            problems.append(Problem(("standing", "armistice"), refused))
     for key, kinds, what in (("losses", combat.LOSS_ORDER, "your land units and fighters"),
                              ("sea_losses", naval.SEA_LOSSES, "your ships take hits (battleship: "
                               "a sound one is damaged)")):
@@ -189,6 +202,7 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
     for move in moves:
         turn.emit(move)
         turn.take(naval.mines(data, turn.state, pid, move, rng))
+    turn.take(revolution.after_moves(data, turn.state, pid))  # the armistice's 2e and 2c
     for zone in _sea_battles(data, state, turn.state, pid, moves, attacks):
         turn.take(naval.battle(data, turn.state, pid, zone, rng))
     for where in combat.battlefields(data, state, pid, moves, [a for a in attacks if not board.is_sea(a)]):
@@ -200,6 +214,7 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
             turn.take(combat.battle(data, turn.state, pid, where, rng,
                                     _landing(data, state, turn.state, pid, where, moves)))
     turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
+    turn.take(revolution.end_of_turn(data, turn.state, pid))
     turn.take(_next(data, turn.state))
     return turn.events
 
@@ -237,7 +252,8 @@ def _sea_battles(data: GameData, before: State, now: State, pid: str, moves: lis
 def _next(data: GameData, state: State) -> list[Event]:
     """Whose turn comes next, after the victory check that the end of this turn makes. The
     USA goes to war as its turn of round 4 begins (the XML's trigger,
-    "before:americansCombatMove")."""
+    "before:americansCombatMove"). A power out of the war by the armistice takes no more
+    turns (a ruling)."""
     order = state["order"]
     pid = state["power"]
     mine = board.side(data, pid)
@@ -245,9 +261,14 @@ def _next(data: GameData, state: State) -> list[Event]:
         won = victory(data, state, next(s for s in board.SIDES if s != mine))
         if won is not None:
             return [{"type": "over", "result": won}]
-    at = order.index(pid)
-    following, turn = (order[at + 1], state["turn"]) if at + 1 < len(order) \
-        else (order[0], state["turn"] + 1)
+    at, turn = order.index(pid), state["turn"]
+    while True:
+        at += 1
+        if at == len(order):
+            at, turn = 0, turn + 1
+        following = order[at]
+        if not board.out_of_war(state, following):
+            break
     events: list[Event] = []
     if following == USA and USA not in state["at_war"] \
             and turn >= data["game"]["usa_at_war_from_round"]:
@@ -264,7 +285,8 @@ def victory(data: GameData, state: State, side: str) -> dict[str, Any] | None:
         if all(board.side(data, state["control"].get(t, "")) == side
                and not board.contested(state, t) for t in pair):
             winners = [p["id"] for p in board.powers(data)
-                       if p["side"] == side and p["id"] in state["order"]]
+                       if p["side"] == side and p["id"] in state["order"]
+                       and not board.out_of_war(state, p["id"])]
             return {"winners": winners, "side": side, "reason": f"{side} hold "
                     + " and ".join(board.places(data)[t]["name"] for t in pair)}
     return None
@@ -362,7 +384,7 @@ class AxisAndAllies1914(TableGame):
         }
 
     def check_data(self, data: GameData) -> list[str]:
-        problems = board.check(data)
+        problems = board.check(data) + revolution.check_data(data)
         for k, v in data["game"].get("options", {}).items():
             if "choices" in v and v["default"] not in v["choices"]:
                 problems.append(f"game.yaml: options: {k}: default {v['default']!r} is not one "
@@ -370,6 +392,7 @@ class AxisAndAllies1914(TableGame):
         return problems
 
     def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
+        chosen = {o["id"]: options.get(o["id"], o["default"]) for o in self.describe(data)["options"]}
         order = [p["id"] for p in data["map"]["powers"]]
         control = {t: v["owner"] for t, v in data["map"]["territories"].items()
                    if not v.get("impassable")}
@@ -379,6 +402,7 @@ class AxisAndAllies1914(TableGame):
             "treasury": {p["id"]: p["start_ipc"] for p in data["map"]["powers"]},
             "control": control, "contested": [], "standing": {}, "damaged": {},
             "units": clone(data["units"].get("start") or {}),
+            "options": chosen, "revolution": revolution.start(data),
             "over": False, "result": None,
         }
 
@@ -386,7 +410,7 @@ class AxisAndAllies1914(TableGame):
         s: State = clone(state)
         kind = event["type"]
         if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event) \
-                or naval.apply(s, event):
+                or naval.apply(s, event) or revolution.apply(s, event):
             return s
         if kind == "next":
             s["power"], s["turn"] = event["power"], event["turn"]
@@ -413,6 +437,7 @@ class AxisAndAllies1914(TableGame):
                         "income": economy.income(data, state, p)[0],
                         "territories": len(held.get(p, []))} for p in state["order"]],
             "contested": [board.places(data)[t]["name"] for t in state["contested"]],
+            "revolution": revolution.view(data, state),
             "units": {board.places(data)[place]["name"]: {names.get(o, o): dict(u)
                                                           for o, u in owners.items() if u}
                       for place, owners in sorted(state["units"].items()) if any(owners.values())},
@@ -423,7 +448,8 @@ class AxisAndAllies1914(TableGame):
 
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)
-                or combat.describe(data, event) or naval.describe(data, event))
+                or combat.describe(data, event) or naval.describe(data, event)
+                or revolution.describe(data, event))
         if told is not None:
             return told
         kind = event["type"]
@@ -434,8 +460,10 @@ class AxisAndAllies1914(TableGame):
         if kind == "standing":
             losses = ", ".join(event["standing"].get("losses") or combat.LOSS_ORDER)
             at_sea = ", ".join(event["standing"].get("sea_losses") or naval.SEA_LOSSES)
+            answer = event["standing"].get("armistice")
+            told = f"; it will {answer} an armistice offered" if answer else ""
             return (f"{board.power(data, event['power'])['name']} loses units in this order: "
-                    f"{losses}; at sea: {at_sea}")
+                    f"{losses}; at sea: {at_sea}{told}")
         if kind == "over":
             return f"game over: {event['result']['reason']}"
         return str(kind)

@@ -70,6 +70,24 @@ def contested(state: State, territory: str) -> bool:
     return territory in state["contested"]
 
 
+def out_of_war(state: State, pid: str) -> bool:
+    """The power the armistice took out of the war (the revolution house rule,
+    rules/revolution.py): it takes no turns, and no battle is fought against its units."""
+    rev = state.get("revolution") or {}
+    return bool(rev.get("status") == "armistice" and rev.get("power") == pid)
+
+
+def minefield(data: GameData, state: State, zone: str) -> str | None:
+    """The power whose minefield lies in the sea zone (map.yaml `mined`, `mines_owner`), or
+    None. The armistice removes the minefields of the power it takes out of the war, with its
+    ships (a ruling: TripleA models them as that power's sea units)."""
+    spec = data["map"]["sea_zones"].get(zone, {})
+    owner = spec.get("mines_owner")
+    if not spec.get("mined") or owner is None or out_of_war(state, str(owner)):
+        return None
+    return str(owner)
+
+
 def stack(state: State, place: str, owner: str) -> dict[str, int]:
     """The owner's units in a place, by type (empty: none)."""
     return dict(state["units"].get(place, {}).get(owner, {}))

@@ -20,6 +20,9 @@ is a ruling of this project):
 - the attacker takes a territory whose defenders are all gone if its land units remain (an
   ally's own territory goes back to that ally); where both sides remain it is contested;
 - the power that takes another's capital takes the IPCs in that power's treasury;
+- after the armistice (the revolution house rule, rules/revolution.py) no battle is fought
+  where Russian units stand, a territory retaken never goes back to Russia, and Russia's
+  aligned neutrals join nobody;
 - an amphibious assault (land units landing from transports into a territory that was not
   contested when the turn began) first meets the coastal defence: each defending artillery
   fires once at the landing units, hitting at its defence (3), each hit a landing unit lost
@@ -58,6 +61,9 @@ def hostile(data: GameData, state: State, pid: str, territory: str) -> bool:
     or a neutral, or holding units of another side."""
     mine = board.side(data, pid)
     held = state["control"].get(territory)
+    if any(board.out_of_war(state, o) and any(u.values())
+           for o, u in state["units"].get(territory, {}).items()):
+        return False  # the armistice: no battle where Russian units stand
     return board.side(data, held or "") != mine or any(
         board.side(data, owner) != mine and any(units.values())
         for owner, units in state["units"].get(territory, {}).items())
@@ -226,6 +232,7 @@ def _outcome(data: GameData, state: State, pid: str, territory: str,
         return [{"type": "control", "where": territory, "power": held, "contested": False}]
     original = board.original_owner(data, territory)
     taker = original if (original != pid and board.side(data, original) == board.side(data, pid)
+                         and not board.out_of_war(state, original)  # armistice 2a: never Russian again
                          and state["control"].get(board.power(data, original)["capital"]) == original) else pid
     events: list[Event] = [{"type": "control", "where": territory, "power": taker, "contested": False,
                             "taken_from": held}]
@@ -257,7 +264,8 @@ def neutral_entry(data: GameData, state: State, pid: str, territory: str) -> lis
     side, it is then friendly and no battle is fought; entered by the other side, its units
     defend as that power's. A true neutral's units defend as neutrals."""
     t = data["map"]["territories"][territory]
-    if state["control"].get(territory) != board.NEUTRAL or not t.get("joins"):
+    if state["control"].get(territory) != board.NEUTRAL or not t.get("joins") \
+            or board.out_of_war(state, t["joins"]):  # a ruling: its patron out of the war, a true neutral
         return []
     return [{"type": "neutral_joins", "where": territory, "power": t["joins"]}]
 

@@ -14,7 +14,10 @@ project's sources):
 - out of a contested territory, land units move only into a territory the power holds or
   one holding its own units (XML "Allow Movement From Contested To Player Owned" and "To
   Territory With Own Units", the others false);
-- the USA moves nothing before it is at war (round 4; the XML's movement restriction).
+- the USA moves nothing before it is at war (round 4; the XML's movement restriction);
+- after the armistice (the revolution house rule), the places it closes are refused by name
+  and the Allies leaving Russia are free of the contested-territory restriction
+  (rules/revolution.py `entry` and `frees`).
 
 A land move into hostile territory (held by the other side or a neutral, or holding the
 other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
@@ -36,7 +39,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, State
 from pbem.names import counted, suggest
 
-from . import board, combat
+from . import board, combat, revolution
 
 Path_ = tuple[str | int, ...]
 NOT_YET = "is not refereed yet (games/aa1914/README.md)"
@@ -147,6 +150,10 @@ def _move(data: GameData, state: State, pid: str, value: dict[str, Any], where: 
         if known[b].get("impassable"):
             problems.append(Problem(where, f"{board.name(data, b)} is impassable"))
             return None
+    banned = revolution.entry(data, state, pid, steps)
+    if banned is not None:
+        problems.append(Problem(where, banned))
+        return None
     by_sea = (not board.is_sea(start) and any(board.is_sea(p) for p in steps[1:-1])
               and all(board.domain(data, u) == "land" for u in units))
     if by_sea:
@@ -190,8 +197,8 @@ def _by_sea(data: GameData, state: State, pid: str, units: dict[str, int], steps
             problems.append(Problem(where, f"enemy {', '.join(warships)} in {board.name(data, zone)}: "
                                     "transports sail only through and unload in zones clear of them"))
             return None
-        spec = data["map"]["sea_zones"].get(zone, {})
-        if spec.get("mined") and board.side(data, spec.get("mines_owner", "")) != board.side(data, pid):
+        owner = board.minefield(data, state, zone)
+        if owner is not None and board.side(data, owner) != board.side(data, pid):
             problems.append(Problem(where, f"carrying land units through the enemy minefield of "
                                     f"{board.name(data, zone)} " + NOT_YET))
             return None
@@ -226,7 +233,8 @@ def _check_domain(data: GameData, state: State, pid: str, unit: str, steps: list
         problems.append(Problem(where, f"{board.a(unit)} ends its move on land: it has nowhere to land "
                                 f"in {board.name(data, end)}"))
         return
-    if kind == "land" and board.contested(state, steps[0]):
+    if kind == "land" and board.contested(state, steps[0]) \
+            and not revolution.frees(data, state, pid, steps[0]):
         here = state["units"].get(end, {}).get(pid)
         if not (board.controls(state, pid, end) or any((here or {}).values())):
             problems.append(Problem(where, f"out of contested {board.name(data, steps[0])} {board.a(unit)} "

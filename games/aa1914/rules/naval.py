@@ -159,8 +159,8 @@ def mines(data: GameData, state: State, pid: str, move: Event, rng: Rng) -> list
     ships = [(u, n) for u, n in sorted(move["units"].items()) if board.domain(data, u) == "sea"]
     mine = board.side(data, pid)
     for zone in [*move["via"], move["to"]]:
-        spec = data["map"]["sea_zones"].get(zone, {})
-        if not spec.get("mined") or board.side(data, spec.get("mines_owner", "")) == mine:
+        owner = board.minefield(data, state, zone)
+        if owner is None or board.side(data, owner) == mine:
             continue
         count = sum(n for _, n in ships)
         dice = pools.roll(rng, f"r{state['turn']}:{pid}:{move['from']}:{zone}:mines", count)
