@@ -290,7 +290,11 @@ def dump(data: Any) -> str:
 
 
 class _BlockDumper(_Dumper):
-    pass
+    def ignore_aliases(self, data: Any) -> bool:
+        # a value the writer shares between two places (one list as a move's units and its
+        # advance) is written out twice: pbem's own reader refuses anchors, and a player must
+        # be able to sign what pbem wrote for him
+        return True
 
 
 def _str_representer(dumper: Any, value: str) -> Any:

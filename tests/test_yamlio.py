@@ -319,3 +319,12 @@ def test_read_input_takes_only_regular_files(tmp_path) -> None:
         yamlio.read_input(big, limit=10)
     assert info.value.message.startswith(f"{big}:1: file is more than 10 bytes")
     assert yamlio.read_input(big, limit=11) == b"#" * 11
+
+
+def test_what_pbem_writes_has_no_anchors_even_for_shared_values() -> None:
+    # a bot's orders may use one list twice (a Chechen War attack's units and its advance):
+    # written with an anchor, the file would be refused by pbem's own reader when signed
+    units = ["ru_131_mech_bde", "ru_74_mech_bde"]
+    text = yamlio.dump({"orders": [{"attack": {"target": "1324", "units": units, "advance": units}}]})
+    assert "&" not in text and "*" not in text
+    assert yamlio.load_untrusted(text, "orders.yaml").data["orders"][0]["attack"]["advance"] == units

@@ -1,12 +1,12 @@
 """Chechen War 1994-1996 for pbem (../shared/rules/chechen-war-rules.txt).
 
-Refereed so far: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the
-Chechen's face-down tokens with their identities drawn and sealed, the Russian Movement
-Segment (8.0: rules/movement.py), the Chechen Ambush Segment with the gunship threat
-(14.0: rules/ambush.py), the Russian Combat Segment with the Chechen's supports (10.0:
-rules/combat.py), the Chechen Movement Segment and the Chechen Combat Segment with the
-Russian's supports. The game then stands at the End of Turn Phase, which is not refereed yet
-(README.md lists each part).
+Refereed: the set-up (4.0-4.4: rules/setup.py), the Russian's placement and the Chechen's
+face-down tokens with their identities drawn and sealed; each turn's Russian Movement Segment
+(8.0: rules/movement.py) with the reinforcements' arrival (13.2-13.3: rules/arrival.py), the
+Chechen Ambush Segment with the gunship threat (14.0: rules/ambush.py), both combat segments
+with their supports (10.0: rules/combat.py), the Chechen Movement Segment, the End of Turn
+Phase (12.0, 6.0, 15.0, 13.0: rules/endturn.py) and victory (3.1, 3.2); README.md lists each
+part and what is not yet.
 The position:
 
     turn, phase   the game turn (0 during set-up) and the segment
@@ -23,10 +23,17 @@ The position:
     groznyi_attacked   whether the Russian has attacked Groznyi (10.10)
     cup_known     the eliminated Chechen units back in the cup (public: they were revealed)
     leaders_lost  Chechen leaders eliminated this turn (6.2)
+    recruits      each side's recruitment box (13.1): Russian unit ids; the Chechen's units
+                  sealed to him, in the order drawn
+    ceasefire     {declared, turn}: the ceasefire declared once a game and its turn (15.1)
+    kidnapped     whether the Chechen has kidnapped civilians (6.3: once a game)
+    event         this turn's random event (12.0), for the reinforcement roll's modifier
+    tokens_made   how many tokens have been numbered (the next is t25, say)
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -34,14 +41,9 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
-from . import ambush, combat, movement, setup
+from . import ambush, arrival, combat, endturn, movement, setup
 from . import report as report_
-from .board import CHECHEN, RUSSIAN, board, units
-
-
-def not_yet(segment: str) -> str:
-    return (f"the {segment} is not refereed yet: pbem referees this game up to the Chechen "
-            "Combat Segment of turn 1 (games/chechen_war/README.md)")
+from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, units
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -64,10 +66,6 @@ def _resolve_chechen(data: GameData, state: State, orders: dict[str, Orders], rn
         raise ValueError("the Chechen set-up seals the tokens' identities: it needs the secrets")
     return [*setup.place_chechen(data, state, orders.get(CHECHEN) or {}, secrets),
             {"type": "phase", "phase": "russian-movement", "turn": 1}]
-
-
-def _not_yet(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    return [Problem(("orders",), not_yet(PHASES.phases[state["phase"]].title))]
 
 
 STANDING = ("step_losses", "retreat_first")  # the Russian's standing instructions (ambush.py)
@@ -93,12 +91,14 @@ def _standing(state: State, orders: Orders) -> list[Event]:
 
 
 def _russian_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
-    """The Russian movement file's moves, then the gunships it places where units end (14.2)."""
-    events = movement.read(data, state, orders, problems)
+    """The Russian movement file's arrivals (13.2), moves, then the gunships it places where
+    units end (14.2)."""
+    arrived, state = arrival.read(data, state, RUSSIAN, orders, problems)
+    moves = movement.read(data, state, orders, problems)
     gunships = [(i, item["gunship"]) for i, item in enumerate(orders.get("orders") or [])
                 if isinstance(item, dict) and set(item) == {"gunship"}]
-    threatened = ambush.read_gunships(data, state, gunships, movement.ends(state, events), problems)
-    return events + ([{"type": "gunships", "hexes": threatened}] if threatened else [])
+    threatened = ambush.read_gunships(data, state, gunships, movement.ends(state, moves), problems)
+    return arrived + moves + ([{"type": "gunships", "hexes": threatened}] if threatened else [])
 
 
 def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
@@ -115,8 +115,8 @@ def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng:
     events = _russian_moves(data, state, mine, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"the Russian's moves: {problems[0].message}")
-    return [*_standing(state, mine), *events,
-            {"type": "phase", "phase": "chechen-ambush", "turn": state["turn"]}]
+    after = "chechen-movement" if ceasefire_turn(state) else "chechen-ambush"  # 15.2
+    return [*_standing(state, mine), *events, {"type": "phase", "phase": after, "turn": state["turn"]}]
 
 
 Reader = Callable[[GameData, State, Orders, list[Problem]], Any]
@@ -170,8 +170,9 @@ def _resolve_defence(data: GameData, state: State, orders: dict[str, Orders], rn
                      secrets: Secrets | None) -> list[Event]:
     defence = _valid(combat.read_defence, data, state, orders.get(CHECHEN) or {},
                      "the Chechen's supports")
-    return [*combat.fight_all(data, state, rng, secrets, chechen=defence),
-            {"type": "phase", "phase": "chechen-movement", "turn": state["turn"]}]
+    fought = combat.fight_all(data, state, rng, secrets, chechen=defence)
+    won = _sudden_death(data, state, fought)
+    return [*fought, *(won or [{"type": "phase", "phase": "chechen-movement", "turn": state["turn"]}])]
 
 
 def _resolve_chechen_attacks(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
@@ -196,12 +197,63 @@ def _resolve_russian_defence(data: GameData, state: State, orders: dict[str, Ord
     mine = orders.get(RUSSIAN) or {}
     counts = _valid(combat.read_russian_defence, data, state, mine, "the Russian's supports")
     kinds = combat.russian_kinds(mine.get("secret"), counts, secrets)
-    return [*_standing(state, mine), *combat.fight_all(data, state, rng, secrets, russian=kinds),
-            {"type": "phase", "phase": "end-of-turn", "turn": state["turn"]}]
+    fought = [*_standing(state, mine), *combat.fight_all(data, state, rng, secrets, russian=kinds)]
+    won = _sudden_death(data, state, fought)
+    return [*fought, *(won or [{"type": "phase", "phase": "end-of-turn", "turn": state["turn"]}])]
+
+
+def _both(data: GameData, state: State) -> list[str]:
+    return [RUSSIAN, CHECHEN]
+
+
+def _end_orders(side: str, data: GameData, state: State, orders: Orders,
+                problems: list[Problem]) -> dict[str, Any]:
+    return endturn.read_orders(data, state, side, orders, problems)
+
+
+def _check_end(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return _checks(functools.partial(_end_orders, faction))(data, state, faction, orders)
+
+
+def _resolve_end(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                 secrets: Secrets | None) -> list[Event]:
+    read = {side: _valid(functools.partial(_end_orders, side), data, state, orders.get(side) or {},
+                         f"the {side} end of turn file") for side in (RUSSIAN, CHECHEN)}
+    events = endturn.resolve(data, state, read, rng, secrets)
+    if any(e["type"] == "over" for e in events):
+        return events
+    return [*events, {"type": "phase", "phase": "russian-movement", "turn": state["turn"] + 1}]
 
 
 def _chechen_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
-    return movement.read(data, state, orders, problems, side=CHECHEN)
+    """The Chechen movement file's arrivals (13.3), then his moves."""
+    arrived, state = arrival.read(data, state, CHECHEN, orders, problems)
+    return arrived + movement.read(data, state, orders, problems, side=CHECHEN)
+
+
+def _arrivals_only(side: str) -> Any:
+    """A side that sends no movement file: its reinforcements placed, nothing moved (13.2,
+    13.3: they must be placed)."""
+    return lambda d, s, f, r: {"orders": arrival.default(d, s, side)}
+
+
+def _russian_bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    arrive = arrival.default(data, state, RUSSIAN, rng)
+    problems: list[Problem] = []
+    _, work = arrival.read(data, state, RUSSIAN, {"orders": arrive}, problems)
+    return {"orders": [*arrive, *movement.bot(data, work, rng)["orders"]]}
+
+
+def _sudden_death(data: GameData, state: State, events: list[Event]) -> list[Event]:
+    """3.1: the Russian wins at once when no Chechen unit is left on the map, with morale 1
+    or more and Groznyi occupied by his units."""
+    work = state
+    for e in events:
+        work = GAME.apply(data, work, e)
+    if work["tokens"] or int(work["morale"]) < 1 or not endturn.russians_hold_groznyi(data, work):
+        return []
+    return [{"type": "over", "result": {"winners": [RUSSIAN], "reason": "every Chechen unit on the "
+                                        "map eliminated, morale 1 or more, Groznyi occupied (3.1)"}}]
 
 
 def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
@@ -209,7 +261,8 @@ def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Order
     """The Chechen's moves as checked when the referee applied them (with every identity
     seen); here, with the tokens sealed, what is public is checked again."""
     events = _valid(_chechen_moves, data, state, orders.get(CHECHEN) or {}, "the Chechen's moves")
-    return [*events, {"type": "phase", "phase": "chechen-combat", "turn": state["turn"]}]
+    after = "end-of-turn" if ceasefire_turn(state) else "chechen-combat"  # 15.2
+    return [*events, {"type": "phase", "phase": after, "turn": state["turn"]}]
 
 
 PHASES = PhaseTable({
@@ -230,7 +283,7 @@ PHASES = PhaseTable({
         "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
         "{helicopter: {unit: UNIT, to: \"CCRR\"}}, {gunship: \"CCRR\"}, or nothing",
         awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
-        bot=lambda d, s, f, r: movement.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
+        bot=_russian_bot, default_orders=_arrivals_only(RUSSIAN)),
     "chechen-ambush": PhaseRules(
         "Chechen Ambush Segment (14.0)",
         "ambush Russian units in your zones of control: {ambush: {from: \"CCRR\", target: "
@@ -255,7 +308,8 @@ PHASES = PhaseTable({
         "Chechen Movement Segment (8.0)",
         "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
         awaiting=_chechen, validate=_checks(_chechen_moves), resolve=_resolve_chechen_moves,
-        default_orders=lambda d, s, f, r: {"orders": []}),
+        bot=lambda d, s, f, r: {"orders": arrival.default(d, s, CHECHEN, r)},
+        default_orders=_arrivals_only(CHECHEN)),
     "chechen-combat": PhaseRules(
         "Chechen Combat Segment (10.0)",
         "attack hexes of Russian units next to yours: {attack: {target: \"CCRR\", units: [t01, "
@@ -272,9 +326,13 @@ PHASES = PhaseTable({
         awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
         bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
         default_orders=lambda d, s, f, r: {"orders": []}),
-    "end-of-turn": PhaseRules("End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
-                              not_yet("End of Turn Phase (12.0, 6.0, 15.0, 13.0)"),
-                              awaiting=_russian, validate=_not_yet),
+    "end-of-turn": PhaseRules(
+        "End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
+        "the Russian: {ceasefire: true}, {reinforce: [POOL_UNIT, {flip: UNIT}, ...]}, "
+        "{strike: [LEADER, ...]}; the Chechen: {kidnap: true}; each optional, or nothing",
+        awaiting=_both, validate=_check_end, resolve=_resolve_end,
+        bot=lambda d, s, f, r: endturn.bot(d, s, f, r), default_orders=lambda d, s, f, r: {"orders": []}),
+    "over": PhaseRules("Game over"),
 })
 
 
@@ -328,6 +386,8 @@ class ChechenWar(TableGame):
             "supports": supports, "used_supports": {RUSSIAN: {}, CHECHEN: {}},
             "gunships": [], "standing": {},
             "attacks": [], "groznyi_attacked": False, "cup_known": [], "leaders_lost": 0,
+            "recruits": {RUSSIAN: [], CHECHEN: []}, "ceasefire": {"declared": False, "turn": None},
+            "kidnapped": False, "event": None,
             "over": False, "result": None,
         }
 
@@ -340,13 +400,15 @@ class ChechenWar(TableGame):
         elif kind == "tokens_placed":
             for token, hex_id in event["tokens"].items():
                 s["tokens"][token] = {"hex": hex_id}
+            s["tokens_made"] = len(s["tokens"])
         elif kind == "identities_sealed":
             for token, node in event["tokens"].items():
                 if token not in s["tokens"]:
                     raise ValueError(f"no token {token} on the map")
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
-        elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event):
+        elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event) \
+                or endturn.apply(s, event) or arrival.apply(s, event):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
@@ -375,6 +437,10 @@ class ChechenWar(TableGame):
             "Chechen units revealed": {h: ", ".join(us) for h, us in sorted(shown.items())},
             "Chechen units in the cup": state["cup"],
             "Chechen leaders underground": sum(1 for v in state["leaders"].values() if v == "underground"),
+            "Russian recruitment box": ", ".join(units(data)[u]["name"] for u in state["recruits"][RUSSIAN])
+            or "empty",
+            "Chechen recruitment box (face down)": len(state["recruits"][CHECHEN]),
+            "ceasefire turn": state["ceasefire"]["turn"] or "none declared",
         }
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
@@ -399,7 +465,8 @@ class ChechenWar(TableGame):
         if kind == "phase":
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
         told = (movement.describe(data, event) or ambush.describe(data, event)
-                or combat.describe(data, event))
+                or combat.describe(data, event) or endturn.describe(data, event)
+                or arrival.describe(data, event))
         if told is not None:
             return told
         if kind == "standing":

@@ -37,7 +37,18 @@ from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
-from .board import CHECHEN, RUSSIAN, Board, board, bodies, hex_in, stacking, units
+from .board import (
+    CHECHEN,
+    RUSSIAN,
+    Board,
+    board,
+    bodies,
+    ceasefire_turn,
+    folding,
+    hex_in,
+    stacking,
+    units,
+)
 from .movement import chechen_zoc, identity
 
 Path_ = tuple[str | int, ...]
@@ -70,7 +81,9 @@ def read_gunships(data: GameData, state: State, items: list[tuple[int, Any]], en
         hex_id = hex_in(b, value, at, problems)
         if hex_id is None:
             continue
-        if hex_id not in occupied:
+        if ceasefire_turn(state):
+            problems.append(Problem(at, "no ambush in the ceasefire turn: no gunship threatens (15.2)"))
+        elif hex_id not in occupied:
             problems.append(Problem(at, f"{b.label(hex_id)} holds no Russian unit at the end of "
                                     "the segment: a gunship threatens a Russian-occupied hex (14.2)"))
         elif hex_id in hexes:
@@ -179,28 +192,18 @@ def modifiers(data: GameData, b: Board, ambush: dict[str, Any]) -> list[Modifier
 
 def resolve(data: GameData, state: State, ambushes: list[dict[str, Any]], rng: Rng) -> list[Event]:
     """Each ambush in order: the leader placed, the die, the result."""
-    from . import GAME  # the game's own apply folds each event as it comes
-
     b = board(data)
-    events: list[Event] = []
-    work = state
+    segment = folding(data, state)
     for k, ambush in enumerate(ambushes, start=1):
-        step: list[Event] = []
         if ambush["leader"]:
-            step.append({"type": "leader_placed", "leader": ambush["leader"], "hex": ambush["from"]})
+            segment.emit({"type": "leader_placed", "leader": ambush["leader"], "hex": ambush["from"]})
         roll = rng.roll(f"t{state['turn']}:ambush{k}:{ambush['from']}-{ambush['target']}")
         got = read(data["tables"]["ambush"]["table"], roll, modifiers(data, b, ambush))
-        step.append({"type": "ambush", **ambush, "roll": roll,
-                     "modifiers": [[m.amount, m.reason] for m in got.modifiers],
-                     "total": got.total, "result": got.result})
-        for e in step:
-            work = GAME.apply(data, work, e)
-        events += step
-        follow = _result(data, b, work, ambush, str(got.result), rng, k)
-        for e in follow:
-            work = GAME.apply(data, work, e)
-        events += follow
-    return events
+        segment.emit({"type": "ambush", **ambush, "roll": roll,
+                      "modifiers": [[m.amount, m.reason] for m in got.modifiers],
+                      "total": got.total, "result": got.result})
+        segment.take(_result(data, b, segment.state, ambush, str(got.result), rng, k))
+    return segment.events
 
 
 def _result(data: GameData, b: Board, state: State, ambush: dict[str, Any], result: str,

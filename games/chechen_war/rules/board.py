@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.game import GameData, Problem
+from pbem.kit.fold import Fold
 from pbem.kit.hexes import Grid, Hexside
 
 RUSSIAN, CHECHEN = "russian", "chechen"
@@ -116,3 +117,15 @@ def bodies(orders: dict[str, Any], key: str, required: set[str], optional: set[s
             problems.append(Problem(("orders", i), f"an order is {shape}"))
             continue
         yield i, ("orders", i, key), body
+
+
+def ceasefire_turn(state: dict[str, Any]) -> bool:
+    """This turn is the ceasefire turn the Russian declared (15.1-15.2)."""
+    return bool((state.get("ceasefire") or {}).get("turn") == state["turn"])
+
+
+def folding(data: GameData, state: dict[str, Any]) -> Fold:
+    """A rule's events gathered and folded one by one by the game's own apply (pbem.kit.fold)."""
+    from . import GAME  # the game, built on this module
+
+    return Fold(lambda s, e: GAME.apply(data, s, e), state)

@@ -55,7 +55,7 @@ from pbem.kit import odds
 from pbem.names import suggest
 
 from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
-from .board import CHECHEN, RUSSIAN, Board, board, bodies, hex_in, stacking, units
+from .board import CHECHEN, RUSSIAN, Board, board, bodies, folding, hex_in, stacking, units
 
 Path_ = tuple[str | int, ...]
 URBAN = ("town", "city")
@@ -489,10 +489,7 @@ def fight_all(data: GameData, state: State, rng: Rng, secrets: Secrets | None,
     backing of each is `chechen` by target (his answer to a Russian attack), or his own
     attack's answer to the Russian's count; the Russian's marker kinds are his attack's
     sealed ones, opened now, or `russian` by target (his answer to a Chechen attack)."""
-    from . import GAME  # the game's own apply folds each event as it comes
-
-    events: list[Event] = []
-    work = state
+    segment = folding(data, state)
     for k, attack in enumerate(state.get("attacks") or [], start=1):
         target = attack["target"]
         if attack.get("side", RUSSIAN) == RUSSIAN:
@@ -510,11 +507,8 @@ def fight_all(data: GameData, state: State, rng: Rng, secrets: Secrets | None,
                     raise ValueError("the Chechen's answers are sealed: opening them needs the secrets")
                 answers = secrets.open(answers)
             backing = dict((answers or {}).get(str(len(types))) or NO_BACKING)
-        step = _fight(data, work, k, attack, types, backing, rng, secrets)
-        for e in step:
-            work = GAME.apply(data, work, e)
-        events += step
-    return [*events, {"type": "attacks_over"}]
+        segment.take(_fight(data, segment.state, k, attack, types, backing, rng, secrets))
+    return [*segment.events, {"type": "attacks_over"}]
 
 
 class Sides:
@@ -557,23 +551,17 @@ class Sides:
 
 def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], types: list[str],
            backing: dict[str, Any], rng: Rng, secrets: Secrets | None) -> list[Event]:
-    from . import GAME
-
     b = board(data)
     target = attack["target"]
     side = str(attack.get("side", RUSSIAN))
     other = CHECHEN if side == RUSSIAN else RUSSIAN
     label = f"t{state['turn']}:{side}:combat{k}:{target}"
-    steps: list[Event] = []
-    work = state
+    combat = folding(data, state)
 
     def emit(*new: Event) -> None:
-        nonlocal work
-        for e in new:
-            work = GAME.apply(data, work, e)
-            steps.append(e)
+        combat.take(new)
 
-    fighting = Sides(data, work, attack)
+    fighting = Sides(data, combat.state, attack)
     # 11.2: a leader goes where the combat is: the defending hex, or the hex of the first
     # attacking unit named unless he stands in one of the attacking hexes already (a ruling)
     theirs = {fighting.hex(CHECHEN, t) for t in fighting.chechens}
@@ -581,15 +569,15 @@ def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], types: 
         if state["leaders"][leader] not in theirs:
             emit({"type": "leader_placed", "leader": leader,
                   "hex": fighting.hex(CHECHEN, fighting.chechens[0])})
-    hidden = {t: work["tokens"][t]["unit"] for t in fighting.chechens
-              if not isinstance(work["tokens"][t]["unit"], str)}
+    hidden = {t: combat.state["tokens"][t]["unit"] for t in fighting.chechens
+              if not isinstance(combat.state["tokens"][t]["unit"], str)}
     if hidden:  # 10.6: revealed once the supports are committed (a Chechen attacker too)
         if secrets is None:
             raise ValueError("the Chechen units are face down: revealing them needs the secrets")
         emit({"type": "revealed", "tokens": {t: str(secrets.open(node)) for t, node in hidden.items()}})
-    fighting = Sides(data, work, attack)
+    fighting = Sides(data, combat.state, attack)
     attack_cf, defence_cf = fighting.cf(side), fighting.cf(other)
-    shifts = _shifts(data, b, work, attack, fighting, types, backing)
+    shifts = _shifts(data, b, combat.state, attack, fighting, types, backing)
     crt = data["tables"]["crt"]
     found = odds.resolve(attack_cf, defence_cf, crt["columns"], shifts)
     roll = rng.roll(label)
@@ -606,8 +594,8 @@ def _fight(data: GameData, state: State, k: int, attack: dict[str, Any], types: 
     urban = any(b.terrain[h] in URBAN for h in {target, *(fighting.hex(side, p) for p in fighting.attackers)})
     chechen_hexes_ = {fighting.hex(CHECHEN, t) for t in fighting.chechens}
     emit(*_losses(data, fighting, result, f"combat on {target}"))
-    emit(*_afterwards(data, b, work, attack, chechen_hexes_, types, tos, urban, backing, label, rng))
-    return steps
+    emit(*_afterwards(data, b, combat.state, attack, chechen_hexes_, types, tos, urban, backing, label, rng))
+    return combat.events
 
 
 def _shifts(data: GameData, b: Board, state: State, attack: dict[str, Any], fighting: Sides,
@@ -822,7 +810,7 @@ def describe(data: GameData, event: Event) -> str | None:
         fate = "lost for good" if event["lost"] else "to the used box"
         return f"the Chechen artillery marker's die {event['roll']}: {fate} (10.9)"
     if kind == "attacks_over":
-        return "the Russian Combat Segment ends"
+        return "the combat segment ends"
     return None
 
 
@@ -842,7 +830,7 @@ def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
             continue
         if not rng.choice(f"bot:attack:t{state['turn']}:{target}", [True, False]):
             continue
-        body: dict[str, Any] = {"target": target, "units": near, "advance": near}
+        body: dict[str, Any] = {"target": target, "units": near, "advance": list(near)}
         if artillery and not _first_on_groznyi(b, state, target) and \
                 rng.choice(f"bot:support:t{state['turn']}:{target}", [True, False]):
             artillery -= 1
@@ -881,7 +869,7 @@ def bot_chechen(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
         if not rng.choice(f"bot:chechen-attack:t{state['turn']}:{target}", [True, False]):
             continue
         used.update(near)
-        chosen.append({"attack": {"target": target, "units": near, "advance": near}})
+        chosen.append({"attack": {"target": target, "units": near, "advance": list(near)}})
         if artillery:
             artillery -= 1
             answers[target] = {"markers": 1}

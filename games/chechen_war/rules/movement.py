@@ -34,7 +34,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.names import suggest
 
-from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
+from .board import CHECHEN, RUSSIAN, Board, board, ceasefire_turn, hex_in, stacking, units
 
 Path_ = tuple[str | int, ...]
 
@@ -103,6 +103,8 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
         found = len(problems)
         if kind == "gunship" and side == RUSSIAN:
             continue  # 14.2: read by rules/ambush.py, against where the units end
+        if kind == "arrive":
+            continue  # 13.2, 13.3: read by rules/arrival.py before the moves
         if kind == "move":
             event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
                           zoc, problems)
@@ -188,6 +190,10 @@ def _land(data: GameData, b: Board, state: State, side: str, body: Any, at: Path
             problems.append(Problem((*at, "path", k), f"{b.label(there)} holds enemy units: no "
                                     "unit enters it (7.0)"))
             return None
+        if there in zoc and ceasefire_turn(state):
+            problems.append(Problem((*at, "path", k), f"{b.label(there)} is in an enemy zone of "
+                                    "control: no unit enters one in the ceasefire turn (15.2)"))
+            return None
         spent += cost(data, b, here, there)
         last = k == len(steps) - 1
         if there in zoc and not last:  # 9.2; from a ZOC into a ZOC: this same one hex
@@ -248,6 +254,9 @@ def _helicopter(data: GameData, b: Board, state: State, body: Any, at: Path_, wh
     elif to in enemy:
         problems.append(Problem((*at, "to"), f"{b.label(to)} holds enemy units: a helicopter "
                                 "move ends anywhere else (8.8)"))
+    elif ceasefire_turn(state) and to in chechen_zoc(b, state):
+        problems.append(Problem((*at, "to"), f"{b.label(to)} is in an enemy zone of control: no "
+                                "unit enters one in the ceasefire turn (15.2)"))
     else:
         return {"type": "moved", "side": "russian", "units": [unit], "path": [where[unit], to],
                 "helicopter": True}

@@ -252,7 +252,7 @@ def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_com
     own(pbem, root, keys, "russian", "supports", [{"support": {"target": step, "markers": 1}}],
         secret={"supports": {step: ["artillery"]}})
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
-    assert (status["phase"], status["awaiting"]) == ("end-of-turn", ["russian"])
+    assert (status["phase"], status["awaiting"]) == ("end-of-turn", ["russian", "chechen"])
     shown = reports(pbem, root, "russian")
     assert "Chechen artillery marker" in shown and "Russian artillery marker" in shown
     assert "Gelayev" not in shown  # the answer to a count the Russian did not commit
@@ -260,3 +260,36 @@ def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_com
     ok(pbem("-C", root, "unseal", "--force"))
     final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
     assert final["ok"], final["problems"]
+
+
+@pytest.mark.slow
+def test_a_whole_campaign_of_bot_files_runs_to_its_result_and_audits(pbem: Cli, tmp_path: Path) -> None:
+    """Every phase of nine turns by signed bot files, through the command line, to the result
+    (3.1 or 3.2); the public audit, unseal and the final audit pass, and no Chechen unit that
+    was never revealed shows in any commit before unseal."""
+    from pbem.campaign import Campaign
+
+    root, keys = new(pbem, tmp_path)
+    files: dict[str, int] = {"russian": 1, "chechen": 0}  # the set-up sent by new()
+    for step in range(400):
+        status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+        if status.get("over") or not status["awaiting"]:
+            break
+        for faction in status["awaiting"]:
+            send(pbem, root, keys, faction, f"{step}")
+            files[faction] += 1
+    game = Campaign.open(root).state()["game"]
+    assert game["over"] and game["phase"] == "over", (game["turn"], game["phase"])
+    assert "game over" in reports(pbem, root, "public")
+    shown = {*game["cup_known"], *(t["unit"] for t in game["tokens"].values() if isinstance(t["unit"], str))}
+    units = load_data("chechen_war")["units"]["units"]
+    never = [s for u, spec in units.items() if spec["side"] == "chechen" and u not in shown
+             for s in (u, spec["name"]) if not any(s in x or s in units[x]["name"] for x in shown)]
+    text = committed_text(root)
+    assert [s for s in never if s in text] == []
+    assert api.audit(root)["ok"]
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
+    assert final["ok"], final["problems"]
+    # one file a side a segment that awaits it: at most 9 a turn for the two together
+    assert files["russian"] + files["chechen"] <= 1 + 9 * int(game["turn"]) + 2
