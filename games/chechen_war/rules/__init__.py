@@ -43,7 +43,7 @@ from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 from . import ambush, arrival, combat, endturn, movement, setup
 from . import report as report_
-from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, units
+from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, hex_in, units
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -68,7 +68,9 @@ def _resolve_chechen(data: GameData, state: State, orders: dict[str, Orders], rn
             {"type": "phase", "phase": "russian-movement", "turn": 1}]
 
 
-STANDING = ("step_losses", "retreat_first")  # the Russian's standing instructions (ambush.py)
+# the Russian's standing instructions (ambush.py, combat.py): units in order, and the hexes
+# his ambushed units retreat into, in order of preference
+STANDING = ("step_losses", "retreat_first", "retreat_to")
 
 
 def _check_standing(data: GameData, state: State, standing: Any, problems: list[Problem]) -> None:
@@ -76,11 +78,18 @@ def _check_standing(data: GameData, state: State, standing: Any, problems: list[
         return
     if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
         problems.append(Problem(("standing",), "standing instructions: " + ", ".join(STANDING)
-                                + " (each a list of your units, in order)"))
+                                + " (each a list of your units, or of hexes for retreat_to, in order)"))
         return
+    b = board(data)
     for key, value in standing.items():
-        if not isinstance(value, list) or not all(u in units(data) and units(data)[u]["side"] == RUSSIAN
-                                                  for u in value):
+        if key == "retreat_to":
+            if not isinstance(value, list):
+                problems.append(Problem(("standing", key), 'expected a list of hexes, "CCRR", in order'))
+            else:
+                for k, hex_id in enumerate(value):
+                    hex_in(b, hex_id, ("standing", key, k), problems)
+        elif not isinstance(value, list) or not all(u in units(data) and units(data)[u]["side"] == RUSSIAN
+                                                    for u in value):
             problems.append(Problem(("standing", key), "expected a list of your units' ids, in order"))
 
 
@@ -140,11 +149,17 @@ def _valid(reader: Reader, data: GameData, state: State, orders: Orders, what: s
     return out
 
 
+def _check_ambushes(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    return [*_checks(ambush.read_ambushes)(data, state, faction, orders),
+            *_checks(ambush.read_free)(data, state, faction, orders)]
+
+
 def _resolve_ambushes(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                       secrets: Secrets | None) -> list[Event]:
-    declared = _valid(ambush.read_ambushes, data, state, orders.get(CHECHEN) or {},
-                      "the Chechen's ambushes")
-    return [*ambush.resolve(data, state, declared, rng), {"type": "segment_over"},
+    mine = orders.get(CHECHEN) or {}
+    declared = _valid(ambush.read_ambushes, data, state, mine, "the Chechen's ambushes")
+    frees = _valid(ambush.read_free, data, state, mine, "the Chechen's free ambushes")
+    return [*ambush.resolve(data, state, declared, rng, frees), {"type": "segment_over"},
             {"type": "phase", "phase": "russian-combat", "turn": state["turn"]}]
 
 
@@ -287,8 +302,9 @@ PHASES = PhaseTable({
     "chechen-ambush": PhaseRules(
         "Chechen Ambush Segment (14.0)",
         "ambush Russian units in your zones of control: {ambush: {from: \"CCRR\", target: "
-        "\"CCRR\", support: \"CCRR\", leader: LEADER}}, or nothing",
-        awaiting=_chechen, validate=_checks(ambush.read_ambushes), resolve=_resolve_ambushes,
+        "\"CCRR\", support: \"CCRR\", leader: LEADER}}; ready free ambushes on units that "
+        "retreat: {free: {from: \"CCRR\", support: \"CCRR\"}}; or nothing",
+        awaiting=_chechen, validate=_check_ambushes, resolve=_resolve_ambushes,
         default_orders=lambda d, s, f, r: {"orders": []}),
     "russian-combat": PhaseRules(
         "Russian Combat Segment (10.0)",

@@ -11,7 +11,10 @@ each resolved before the next)::
 
     orders:
       - ambush: {from: "1426", target: "1525"}
-      - ambush: {from: "1325", target: "1326", support: "1426", leader: ch_basayev}
+      - ambush: {from: "1325", target: "1326", support: "1226", leader: ch_basayev}
+      - free: {from: "1226", support: "1126"}
+
+and the free ambushes (the `free` orders) he holds ready for units that retreat (14.3).
 
 What is refereed, rule by rule:
 - 14.1: an ambush from a Chechen-occupied hex against a Russian-occupied hex in its zone of
@@ -24,9 +27,11 @@ What is refereed, rule by rule:
 - 14.3: one leader from the underground into the ambushing hex; one die with the table's
   modifiers (tables.yaml `ambush`); the results no effect, retreat (half a die rounded up of
   the hex's units retreat), the loss of one or two steps; nothing is revealed, nobody
-  advances. The Russian's choices (which units retreat, which lose steps) come from his
-  standing instructions `retreat_first` and `step_losses` (unit ids, in order), else from
-  the rulings in README.md; the free ambushes a retreat may allow (14.3) are not refereed yet.
+  advances. The Russian's choices (which units retreat, which lose steps, where they go)
+  come from his standing instructions `retreat_first`, `step_losses` (unit ids, in order)
+  and `retreat_to` (hexes, in order), else from the rulings in README.md;
+- 14.3: a retreat springs the first free ambush ready next to the hex retreated into, even
+  from a hex that ambushed or supported already; its retreat may spring another.
 """
 
 from __future__ import annotations
@@ -127,7 +132,8 @@ def read_ambushes(data: GameData, state: State, orders: dict[str, Any],
     out: list[dict[str, Any]] = []
     for _i, at, body in bodies(orders, "ambush", {"from", "target"}, {"support", "leader"},
                                '{ambush: {from: "CCRR", target: "CCRR"}}, with support: "CCRR" and '
-                               "leader: LEADER if you wish", problems):
+                               'leader: LEADER if you wish; or {free: {from: "CCRR"}}', problems,
+                               others=("free",)):
         found = len(problems)
         frm = hex_in(b, body["from"], (*at, "from"), problems)
         target = hex_in(b, body["target"], (*at, "target"), problems)
@@ -178,6 +184,57 @@ def read_ambushes(data: GameData, state: State, orders: dict[str, Any],
     return out
 
 
+def read_free(data: GameData, state: State, orders: dict[str, Any],
+              problems: list[Problem]) -> list[dict[str, Any]]:
+    """The Chechen's free ambushes, ready to spring on Russian units that retreat into a
+    hex next to them (14.3), in the order he prefers them::
+
+        - free: {from: "1226", support: "1126", leader: ch_gelayev}
+
+    Each springs at most once, from a hex of his units, however many ambushes it conducted
+    or supported (14.3: "an additional free ambush attempt")."""
+    b = board(data)
+    mine = chechen_hexes(state)
+    out: list[dict[str, Any]] = []
+    for _i, at, body in bodies(orders, "free", {"from"}, {"support", "leader"},
+                               '{free: {from: "CCRR"}}, with support: "CCRR" and leader: LEADER if '
+                               "you wish", problems, others=("ambush",)):
+        found = len(problems)
+        frm = hex_in(b, body["from"], (*at, "from"), problems)
+        support = hex_in(b, body["support"], (*at, "support"), problems) if "support" in body else None
+        if frm is not None and frm not in mine:
+            problems.append(Problem((*at, "from"), f"{b.label(frm)} holds none of your units"))
+        if support is not None and (support not in mine or support == frm):
+            problems.append(Problem((*at, "support"), "a support hex is another hex of your units (14.1)"))
+        leader = body.get("leader")
+        if leader is not None and leader not in state["leaders"]:
+            problems.append(Problem((*at, "leader"), f"{leader!r} is not a leader"
+                                    f"{suggest(str(leader), sorted(state['leaders']))}"))
+        if len(problems) == found:
+            out.append({"from": frm, "support": support, "leader": leader})
+    return out
+
+
+def _springs(data: GameData, b: Board, state: State, frees: list[dict[str, Any]], used: set[int],
+             to: str) -> dict[str, Any] | None:
+    """The first free ambush ready for units that retreated into `to` (14.3), or None. Ruled:
+    only into a Chechnya hex (outside it, only militia may strike, 8.2, and which units are
+    militia is sealed: the referee must not decide on it where the public cannot check it),
+    not where a gunship threatens (14.2); its support only if next to `to`; its leader only
+    if he is in the underground box then."""
+    if b.region[to] != "chechnya" or to in (state.get("gunships") or []):
+        return None
+    mine = chechen_hexes(state)
+    for k, free in enumerate(frees):
+        if k in used or free["from"] not in mine or not b.grid.adjacent(free["from"], to):
+            continue
+        used.add(k)
+        support = free["support"] if free["support"] in mine and b.grid.adjacent(free["support"], to) else None
+        leader = free["leader"] if free["leader"] and state["leaders"].get(free["leader"]) == "underground" else None
+        return {"from": free["from"], "target": to, "support": support, "leader": leader, "free": True}
+    return None
+
+
 def modifiers(data: GameData, b: Board, ambush: dict[str, Any]) -> list[Modifier]:
     """14.3 a-d, as tables.yaml gives them."""
     mods = data["tables"]["ambush"]["modifiers"]
@@ -190,19 +247,33 @@ def modifiers(data: GameData, b: Board, ambush: dict[str, Any]) -> list[Modifier
     return [m for m in out if m.amount]
 
 
-def resolve(data: GameData, state: State, ambushes: list[dict[str, Any]], rng: Rng) -> list[Event]:
-    """Each ambush in order: the leader placed, the die, the result."""
+def resolve(data: GameData, state: State, ambushes: list[dict[str, Any]], rng: Rng,
+            frees: list[dict[str, Any]] | None = None) -> list[Event]:
+    """Each ambush in order: the leader placed, the die, the result; a retreat may spring
+    one of the Chechen's free ambushes on the hex retreated into, fought at once (14.3),
+    and its own retreat another."""
     b = board(data)
     segment = folding(data, state)
-    for k, ambush in enumerate(ambushes, start=1):
+    queue = list(ambushes)
+    used: set[int] = set()
+    k = 0
+    while queue:
+        ambush = queue.pop(0)
+        k += 1
         if ambush["leader"]:
             segment.emit({"type": "leader_placed", "leader": ambush["leader"], "hex": ambush["from"]})
-        roll = rng.roll(f"t{state['turn']}:ambush{k}:{ambush['from']}-{ambush['target']}")
+        kind = "free" if ambush.get("free") else "ambush"
+        roll = rng.roll(f"t{state['turn']}:{kind}{k}:{ambush['from']}-{ambush['target']}")
         got = read(data["tables"]["ambush"]["table"], roll, modifiers(data, b, ambush))
         segment.emit({"type": "ambush", **ambush, "roll": roll,
                       "modifiers": [[m.amount, m.reason] for m in got.modifiers],
                       "total": got.total, "result": got.result})
-        segment.take(_result(data, b, segment.state, ambush, str(got.result), rng, k))
+        follow = _result(data, b, segment.state, ambush, str(got.result), rng, k)
+        segment.take(follow)
+        moved = [e["to"] for e in follow if e["type"] == "retreated" and e["to"] != e["from"]]
+        spring = _springs(data, b, segment.state, frees or [], used, moved[0]) if moved else None
+        if spring is not None:
+            queue.insert(0, spring)
     return segment.events
 
 
@@ -267,9 +338,10 @@ def step_losses(data: GameData, state: State, here: list[str], steps: int) -> di
 
 
 def _retreat_hex(data: GameData, b: Board, state: State, ambush: dict[str, Any], count: int) -> str:
-    """Where the retreating units go (a ruling: 14.3 does not say): an adjacent hex free of
-    Chechen units with room for them, out of Chechen zones of control if one is, then the
-    farthest from the ambushing hex, then the lowest id; if none has room, they stay."""
+    """Where the retreating units go (14.3 does not say): an adjacent hex free of Chechen
+    units with room for them, the first of the Russian's standing `retreat_to` hexes among
+    them, else (a ruling) out of Chechen zones of control if one is, then the farthest from
+    the ambushing hex, then the lowest id; if none has room, they stay."""
     target = ambush["target"]
     enemy = {t["hex"] for t in state["tokens"].values()}
     zoc = chechen_zoc(b, state)
@@ -278,6 +350,9 @@ def _retreat_hex(data: GameData, b: Board, state: State, ambush: dict[str, Any],
             and len(held.get(h, [])) + count <= stacking(data, b, h)]
     if not room:
         return str(target)
+    chosen = [h for h in state.get("standing", {}).get(RUSSIAN, {}).get("retreat_to") or [] if h in room]
+    if chosen:  # 14.2's example: the Russian chooses where
+        return str(chosen[0])
     return min(room, key=lambda h: (h in zoc, -b.grid.distance(h, ambush["from"]), h))
 
 
@@ -322,7 +397,8 @@ def describe(data: GameData, event: Event) -> str | None:
     if kind == "ambush":
         mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
         support = f", supported from {b.label(event['support'])}" if event["support"] else ""
-        return (f"ambush from {b.label(event['from'])} on {b.label(event['target'])}{support}: "
+        free = "free ambush (14.3)" if event.get("free") else "ambush"
+        return (f"{free} from {b.label(event['from'])} on {b.label(event['target'])}{support}: "
                 f"die {event['roll']}{mods} = {event['total']}: {str(event['result']).replace('_', ' ')}")
     if kind == "steps_lost":
         spec = units(data)

@@ -107,10 +107,14 @@ def hex_in(b: Board, value: Any, where: tuple[str | int, ...], problems: list[Pr
 
 
 def bodies(orders: dict[str, Any], key: str, required: set[str], optional: set[str], shape: str,
-           problems: list[Problem]) -> Iterator[tuple[int, tuple[str | int, ...], dict[str, Any]]]:
+           problems: list[Problem], others: tuple[str, ...] = ()
+           ) -> Iterator[tuple[int, tuple[str | int, ...], dict[str, Any]]]:
     """The orders of one kind, `{key: {...}}` with the `required` fields and any `optional`
-    ones, as (index, path, body); any other item is a problem telling the `shape`."""
+    ones, as (index, path, body); an item of one of the `others` kinds is left to its own
+    reader; any other item is a problem telling the `shape`."""
     for i, item in enumerate(orders.get("orders") or []):
+        if isinstance(item, dict) and len(item) == 1 and next(iter(item)) in others:
+            continue
         body = item.get(key) if isinstance(item, dict) and set(item) == {key} else None
         if not isinstance(body, dict) or not required <= set(body) \
                 or not set(body) <= required | optional:

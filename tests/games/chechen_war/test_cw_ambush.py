@@ -238,3 +238,61 @@ def test_several_regular_ambushers_are_named_together() -> None:
     s["tokens"]["t02"] = {"hex": c, "unit": "ch_abkhaz_bn"}
     assert messages(s, ambush(c, d)) == [
         "t01, t02 are not militia: only militia enter Dagestan, and so ambush there (10.1, 8.2)"]
+
+
+# ---------------------------------------------------------------------------------------
+# 14.3: free ambushes on units that retreat
+
+
+def free(frm: str, support: str | None = None, leader: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"from": frm}
+    if support:
+        body["support"] = support
+    if leader:
+        body["leader"] = leader
+    return {"free": body}
+
+
+def test_14_2_the_whole_example_with_its_free_ambush() -> None:
+    # the 33rd retreats next to 1226, which supported the second ambush and still springs a
+    # free one on it, supported by 1126: 6 +1 (support) -1 (a town) = 6, one step (14.2)
+    s = example()
+    s["standing"]["russian"]["retreat_to"] = ["1227"]  # "He chooses to retreat the 33rd ... into hex 1227"
+    events, after = fight(s, FixedRng(3, 4, 1, 6), ambush("1426", "1525"),
+                          ambush("1325", "1326", support="1226", leader="ch_basayev"),
+                          free("1226", support="1126"))
+    to = of(events, "retreated")[0]["to"]
+    assert to == "1227"
+    third = of(events, "ambush")[2]
+    assert (third["from"], third["target"], third["support"], third["free"]) == ("1226", to, "1126", True)
+    assert (third["total"], third["result"]) == (6, "lose_1_step")
+    assert after["russians"]["ru_33_mr_regt"]["reduced"] is True
+    assert GAME.summary(data(), third).startswith(f"free ambush (14.3) from 1226 on {to}, supported from 1126")
+
+
+def test_a_free_ambush_springs_only_next_to_the_hex_retreated_into_and_once() -> None:
+    s = example()
+    # 1525's retreat on a 5 (retreat), die 2 halved: one unit; nothing ready next to it
+    events, _ = fight(s, FixedRng(6, 2), ambush("1426", "1525"), free("1126"))
+    assert len(of(events, "ambush")) == 1 and len(of(events, "retreated")) == 1
+
+
+def test_free_ambush_orders_are_checked() -> None:
+    s = example()
+    assert messages(s, free("1524")) == ["1524 holds none of your units"]
+    assert messages(s, free("1226", support="1226")) == ["a support hex is another hex of your units (14.1)"]
+    assert messages(s, free("1226", leader="ch_nobody"))[0].startswith("'ch_nobody' is not a leader")
+    assert messages(s, free("1226", support="1126", leader="ch_dudayev")) == []
+
+
+def test_the_russians_retreat_to_hexes_are_followed_where_they_may_be() -> None:
+    s = example()
+    s["standing"]["russian"]["retreat_to"] = ["1226", "1227"]  # 1226 holds Chechen units: skipped
+    events, _ = fight(s, FixedRng(4, 1), ambush("1325", "1326", support="1226", leader="ch_basayev"))
+    assert of(events, "retreated")[0]["to"] == "1227"
+    s["standing"]["russian"]["retreat_to"] = ["0101"]  # not next to 1326: the ruling decides
+    events, _ = fight(s, FixedRng(4, 1), ambush("1325", "1326", support="1226", leader="ch_basayev"))
+    assert of(events, "retreated")[0]["to"] == "1327"
+    moves = {"orders": [], "standing": {"retreat_to": [1227]}}
+    s.update(phase="russian-movement")
+    assert [p.message for p in GAME.validate(data(), s, "russian", moves)][0].startswith("hex id 1227")
