@@ -4,21 +4,23 @@ One orders file is one power's whole turn (most powers are played by different p
 turn is one mail round trip). What is refereed so far: the economy of a turn (purchase,
 mobilization, income: rules/economy.py), movement (rules/movement.py), land battles
 (rules/combat.py), the turn order with the USA joining the war in round 4, the victory
-pairs, and the Russian revolution with the armistice house rule (rules/revolution.py, the
-campaign option `revolution`); README.md lists what is not yet. The position:
+pairs, and the Russian revolution with the armistice house rule (rules/revolution.py) or
+the civil-war house rule (rules/civil_war.py), the campaign option `revolution`; README.md
+lists what is not yet. The position:
 
     turn       the round, from 1
     phase      "turn" (a power's turn) or "over"
     power      whose turn it is
-    order      the powers in turn order (a house rule may insert one)
+    order      the powers in turn order (the civil war inserts the Soviets after the USA)
     at_war     the powers at war (all but the USA until its round-4 turn)
     treasury   IPC by power
     control    who controls each land territory (a power, or "neutral")
     contested  territories where both sides stand (they produce nothing, no one holds them)
     standing   each power's standing instructions (its loss orders; Germany's answer to
-               the armistice)
+               the armistice; where its units retreat at the civil war's revolution)
     units      by place, owner and type: counts
-    options    the campaign's options (revolution: none or armistice)
+    options    the campaign's options (revolution: none, armistice or civil_war;
+               soviets_player: the Central power whose player takes on the Soviets)
     revolution where the revolution stands (rules/revolution.py)
 """
 
@@ -31,11 +33,12 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
-from . import board, combat, economy, movement, naval, revolution
+from . import board, civil_war, combat, economy, movement, naval, revolution
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
-STANDING = ("losses", "sea_losses", "armistice")  # the loss orders; the armistice's answer
+# the loss orders; the armistice's answer; the civil war's retreats (steps 1 and 2)
+STANDING = ("losses", "sea_losses", "armistice", civil_war.STANDING)
 USA = "usa"
 
 
@@ -45,9 +48,11 @@ def _awaiting(data: GameData, state: State) -> list[str]:
 
 def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, str]:
     name = board.power(data, state["power"])["name"]
+    told = (f"; {civil_war.view(data, state)}"
+            if revolution.chosen(state) == civil_war.CIVIL_WAR else "")
     return (f"{name}'s turn",
             f"{name}: buy units with {state['treasury'][state['power']]} IPC and say where to "
-            "mobilize them, move and attack")
+            f"mobilize them, move and attack{told}")
 
 
 def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]]:
@@ -134,6 +139,10 @@ def _check_standing(data: GameData, state: State, pid: str, standing: Any,
         refused = revolution.check_standing(data, state, pid, standing["armistice"])
         if refused is not None:
             problems.append(Problem(("standing", "armistice"), refused))
+    if civil_war.STANDING in standing:
+        refused = civil_war.check_standing(data, state, pid, standing[civil_war.STANDING])
+        if refused is not None:
+            problems.append(Problem(("standing", civil_war.STANDING), refused))
     for key, kinds, what in (("losses", combat.LOSS_ORDER, "your land units and fighters"),
                              ("sea_losses", naval.SEA_LOSSES, "your ships take hits (battleship: "
                               "a sound one is damaged)")):
@@ -213,8 +222,14 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
         if combat.hostile(data, turn.state, pid, where):
             turn.take(combat.battle(data, turn.state, pid, where, rng,
                                     _landing(data, state, turn.state, pid, where, moves)))
-    turn.take(economy.mobilize_and_collect(data, turn.state, pid, bought, placed))
-    turn.take(revolution.end_of_turn(data, turn.state, pid))
+    turn.take(economy.mobilize(data, turn.state, pid, bought, placed))
+    # the civil war: checked after mobilizing; the revolution skips the income
+    revolt = civil_war.end_of_mobilize(data, turn.state, pid, economy.income(data, turn.state, pid)[0])
+    turn.take(revolt)
+    if not civil_war.began(revolt):
+        turn.take(economy.collect(data, turn.state, pid))
+    turn.take(revolution.end_of_turn(data, turn.state, pid))  # the armistice: after the income
+    turn.take(civil_war.end_of_turn(data, turn.state, pid))  # Moscow retaken: the Allies' revert
     turn.take(_next(data, turn.state))
     return turn.events
 
@@ -280,10 +295,13 @@ def victory(data: GameData, state: State, side: str) -> dict[str, Any] | None:
     """The victory conditions (map.yaml `victory`, the XML's): `side` wins holding both
     territories of one of its pairs, neither contested. Checked for a side when the other
     side's last power of the round has played: it must have held them through the other
-    side's turns (the Allies after the Ottoman turn, the Central Powers after the USA's)."""
+    side's turns (the Allies after the Ottoman turn, the Central Powers after the USA's; in
+    the civil war the Allies after the Soviets', the last Central Powers turn). In the civil
+    war Moscow counts for no Central Powers victory (civil_war.uncounted)."""
     for pair in data["map"]["victory"][side]:
         if all(board.side(data, state["control"].get(t, "")) == side
-               and not board.contested(state, t) for t in pair):
+               and not board.contested(state, t)
+               and not (side == "central" and civil_war.uncounted(data, state, t)) for t in pair):
             winners = [p["id"] for p in board.powers(data)
                        if p["side"] == side and p["id"] in state["order"]
                        and not board.out_of_war(state, p["id"])]
@@ -383,8 +401,13 @@ class AxisAndAllies1914(TableGame):
             "phases": list(PHASES.phases),
         }
 
+    def seating(self, data: GameData, state: State) -> dict[str, str | None]:
+        """The Soviet power, once the civil war brings it in, to the Central power whose
+        player takes it on (the option `soviets_player`)."""
+        return civil_war.seating(data, state)
+
     def check_data(self, data: GameData) -> list[str]:
-        problems = board.check(data) + revolution.check_data(data)
+        problems = board.check(data) + revolution.check_data(data) + civil_war.check_data(data)
         for k, v in data["game"].get("options", {}).items():
             if "choices" in v and v["default"] not in v["choices"]:
                 problems.append(f"game.yaml: options: {k}: default {v['default']!r} is not one "
@@ -410,7 +433,7 @@ class AxisAndAllies1914(TableGame):
         s: State = clone(state)
         kind = event["type"]
         if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event) \
-                or naval.apply(s, event) or revolution.apply(s, event):
+                or naval.apply(s, event) or revolution.apply(s, event) or civil_war.apply(s, event):
             return s
         if kind == "next":
             s["power"], s["turn"] = event["power"], event["turn"]
@@ -437,7 +460,9 @@ class AxisAndAllies1914(TableGame):
                         "income": economy.income(data, state, p)[0],
                         "territories": len(held.get(p, []))} for p in state["order"]],
             "contested": [board.places(data)[t]["name"] for t in state["contested"]],
-            "revolution": revolution.view(data, state),
+            "revolution": (civil_war.view(data, state)
+                           if revolution.chosen(state) == civil_war.CIVIL_WAR
+                           else revolution.view(data, state)),
             "units": {board.places(data)[place]["name"]: {names.get(o, o): dict(u)
                                                           for o, u in owners.items() if u}
                       for place, owners in sorted(state["units"].items()) if any(owners.values())},
@@ -449,7 +474,7 @@ class AxisAndAllies1914(TableGame):
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)
                 or combat.describe(data, event) or naval.describe(data, event)
-                or revolution.describe(data, event))
+                or revolution.describe(data, event) or civil_war.describe(data, event))
         if told is not None:
             return told
         kind = event["type"]
@@ -462,6 +487,10 @@ class AxisAndAllies1914(TableGame):
             at_sea = ", ".join(event["standing"].get("sea_losses") or naval.SEA_LOSSES)
             answer = event["standing"].get("armistice")
             told = f"; it will {answer} an armistice offered" if answer else ""
+            away = event["standing"].get(civil_war.STANDING) or {}
+            if away:
+                told += "; at the revolution its units retreat " + ", ".join(
+                    f"from {board.name(data, a)} to {board.name(data, b)}" for a, b in away.items())
             return (f"{board.power(data, event['power'])['name']} loses units in this order: "
                     f"{losses}; at sea: {at_sea}{told}")
         if kind == "over":

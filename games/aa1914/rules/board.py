@@ -77,6 +77,30 @@ def out_of_war(state: State, pid: str) -> bool:
     return bool(rev.get("status") == "armistice" and rev.get("power") == pid)
 
 
+def civil_war(state: State) -> bool:
+    """The civil war has begun (the civil-war house rule, rules/civil_war.py)."""
+    return bool((state.get("revolution") or {}).get("status") == "civil_war")
+
+
+def own_territory(data: GameData, state: State, pid: str, territory: str) -> bool:
+    """The power's own territory, where its factory or port mobilizes: an original one, or
+    for the civil war's Soviet power those its control markers were placed on (step 5;
+    Moscow's factory, Karelia's port: a ruling)."""
+    rev = state.get("revolution") or {}
+    return original_owner(data, territory) == pid or (
+        civil_war(state) and pid == rev.get("soviets") and territory in rev.get("homes", []))
+
+
+def without_capital(data: GameData, state: State, pid: str) -> bool:
+    """In the civil war, Imperial Russia while it does not hold its capital, Moscow,
+    uncontested: it mobilizes nothing (research's civil-war point 7, a ruling)."""
+    rev = state.get("revolution") or {}
+    if not civil_war(state) or pid != rev.get("power"):
+        return False
+    capital = power(data, pid)["capital"]
+    return state["control"].get(capital) != pid or contested(state, capital)
+
+
 def minefield(data: GameData, state: State, zone: str) -> str | None:
     """The power whose minefield lies in the sea zone (map.yaml `mined`, `mines_owner`), or
     None. The armistice removes the minefields of the power it takes out of the war, with its

@@ -19,7 +19,9 @@ is a ruling of this project):
   until nothing else is left; a side of several powers loses from the largest stack first;
 - the attacker takes a territory whose defenders are all gone if its land units remain (an
   ally's own territory goes back to that ally); where both sides remain it is contested;
-- the power that takes another's capital takes the IPCs in that power's treasury;
+- the power that takes another's capital takes the IPCs in that power's treasury (in the
+  civil war, Moscow taken from the Soviets by any Ally goes to Imperial Russia, and the
+  Soviet treasury with it);
 - after the armistice (the revolution house rule, rules/revolution.py) no battle is fought
   where Russian units stand, a territory retaken never goes back to Russia, and Russia's
   aligned neutrals join nobody;
@@ -231,15 +233,21 @@ def _outcome(data: GameData, state: State, pid: str, territory: str,
     if anyone_d or not land:
         return [{"type": "control", "where": territory, "power": held, "contested": False}]
     original = board.original_owner(data, territory)
-    taker = original if (original != pid and board.side(data, original) == board.side(data, pid)
-                         and not board.out_of_war(state, original)  # armistice 2a: never Russian again
-                         and state["control"].get(board.power(data, original)["capital"]) == original) else pid
+    ally = (original != pid and board.side(data, original) == board.side(data, pid)
+            and not board.out_of_war(state, original))  # armistice 2a: never Russian again
+    capital = board.power(data, original)["capital"] if original != board.NEUTRAL else None
+    # the civil war (a ruling): Moscow taken from the Soviets by any Ally goes back to
+    # Imperial Russia, whose capital it is
+    taker = original if ally and (state["control"].get(capital) == original or (
+        board.civil_war(state) and territory == capital)) else pid
     events: list[Event] = [{"type": "control", "where": territory, "power": taker, "contested": False,
                             "taken_from": held}]
     loser = next((p["id"] for p in board.powers(data) if p["capital"] == territory
                   and p["id"] == held), None)
     if loser is not None and state["treasury"].get(loser, 0) > 0:
-        events.append({"type": "capital_taken", "where": territory, "power": pid, "from": loser,
+        # the treasury goes to the power that now holds the capital (the civil war: Imperial
+        # Russia collects the Soviet bank when Moscow is retaken)
+        events.append({"type": "capital_taken", "where": territory, "power": taker, "from": loser,
                        "ipc": state["treasury"][loser]})
     return events
 

@@ -46,15 +46,19 @@ def buyable(data: GameData, state: State) -> list[str]:
 def _land_places(data: GameData, state: State, pid: str) -> list[str]:
     """The power's own territories, held and not contested, whose factory mobilizes land
     units (and fighters)."""
+    if board.without_capital(data, state, pid):
+        return []
     return [t for t, v in data["map"]["territories"].items()
-            if "land" in (v.get("mobilize") or []) and board.original_owner(data, t) == pid
+            if "land" in (v.get("mobilize") or []) and board.own_territory(data, state, pid, t)
             and board.controls(state, pid, t) and not board.contested(state, t)]
 
 
 def _sea_places(data: GameData, state: State, pid: str) -> list[str]:
     """The sea zones next to the power's own held and uncontested territories with a port."""
+    if board.without_capital(data, state, pid):
+        return []
     ports = [t for t, v in data["map"]["territories"].items()
-             if "sea" in (v.get("mobilize") or []) and board.original_owner(data, t) == pid
+             if "sea" in (v.get("mobilize") or []) and board.own_territory(data, state, pid, t)
              and board.controls(state, pid, t) and not board.contested(state, t)]
     out: list[str] = []
     for port in ports:
@@ -133,10 +137,13 @@ def _check_mobilize(data: GameData, state: State, pid: str, bought: dict[str, in
             left[unit] = left.get(unit, 0) - n
     for unit, n in left.items():
         if n > 0 and not mobilize_places(data, state, pid, unit):
+            why = ("the civil war: it mobilizes nothing while it does not hold its capital, "
+                   f"{board.name(data, board.power(data, pid)['capital'])}"
+                   if board.without_capital(data, state, pid)
+                   else "its factory territories are lost or contested")
             problems.append(Problem(("orders", next((i for i, k, _ in items if k == "buy"), 0),
                                      "buy", unit),
-                                    f"{pid} has no place to mobilize {board.a(unit)} now (its factory "
-                                    "territories are lost or contested)"))
+                                    f"{pid} has no place to mobilize {board.a(unit)} now ({why})"))
 
 
 def mobilizations(data: GameData, state: State, pid: str, bought: dict[str, int],
@@ -171,15 +178,17 @@ def purchase(data: GameData, pid: str, bought: dict[str, int]) -> list[Event]:
              "cost": cost(data, bought)}]
 
 
-def mobilize_and_collect(data: GameData, state: State, pid: str, bought: dict[str, int],
-                         placed: list[tuple[str, dict[str, int]]]) -> list[Event]:
-    """The end of the turn: the purchase mobilized, then the income collected."""
-    events: list[Event] = [{"type": "mobilized", "power": pid, "where": where,
-                            "units": dict(sorted(units.items()))}
-                           for where, units in mobilizations(data, state, pid, bought, placed)]
+def mobilize(data: GameData, state: State, pid: str, bought: dict[str, int],
+             placed: list[tuple[str, dict[str, int]]]) -> list[Event]:
+    """The purchase mobilized, at the end of the turn."""
+    return [{"type": "mobilized", "power": pid, "where": where, "units": dict(sorted(units.items()))}
+            for where, units in mobilizations(data, state, pid, bought, placed)]
+
+
+def collect(data: GameData, state: State, pid: str) -> list[Event]:
+    """The income collected, after mobilizing."""
     ipc, contested = income(data, state, pid)
-    events.append({"type": "income", "power": pid, "ipc": ipc, "contested": contested})
-    return events
+    return [{"type": "income", "power": pid, "ipc": ipc, "contested": contested}]
 
 
 def apply(state: State, event: Event) -> bool:

@@ -17,7 +17,9 @@ project's sources):
 - the USA moves nothing before it is at war (round 4; the XML's movement restriction);
 - after the armistice (the revolution house rule), the places it closes are refused by name
   and the Allies leaving Russia are free of the contested-territory restriction
-  (rules/revolution.py `entry` and `frees`).
+  (rules/revolution.py `entry` and `frees`); in the civil war, the Central Powers do not
+  enter Inner Russia and the Soviets keep out of the Central Powers' territories, Persia and
+  Afghanistan (rules/civil_war.py `entry`).
 
 A land move into hostile territory (held by the other side or a neutral, or holding the
 other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
@@ -39,7 +41,7 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, State
 from pbem.names import counted, suggest
 
-from . import board, combat, revolution
+from . import board, civil_war, combat, revolution
 
 Path_ = tuple[str | int, ...]
 NOT_YET = "is not refereed yet (games/aa1914/README.md)"
@@ -150,7 +152,7 @@ def _move(data: GameData, state: State, pid: str, value: dict[str, Any], where: 
         if known[b].get("impassable"):
             problems.append(Problem(where, f"{board.name(data, b)} is impassable"))
             return None
-    banned = revolution.entry(data, state, pid, steps)
+    banned = revolution.entry(data, state, pid, steps) or civil_war.entry(data, state, pid, steps, units)
     if banned is not None:
         problems.append(Problem(where, banned))
         return None

@@ -28,7 +28,7 @@ What happens, in order:
 The state carries `options` (the campaign's choices) and `revolution`:
 
     status       "waiting" (not offered yet, or the option is none), "armistice" (accepted),
-                 "rejected"
+                 "rejected", or "civil_war" (rules/civil_war.py, which adds its own keys)
     power        the power the revolution takes out of the war (russia)
     round        the round of the offer
     garrisons    contested original territories the Central Powers may move through while a
@@ -460,8 +460,12 @@ def describe(data: GameData, event: Event) -> str | None:
                 f"{capital} ({_names(data, event['adjacent'])}; {need['adjacent']} needed) and "
                 f"{counted(len(event['others']), 'other original territory', 'other original territories')} "
                 f"of {russia} ({_names(data, event['others'])}; {need['others']} more needed)")
-        verdict = "met: an armistice is offered" if event["met"] else "not met"
-        return f"the revolution in {russia}, checked at the end of its round-{event['round']} turn: {verdict}. {told}"
+        civil = event.get("then") == "civil_war"
+        verdict = ("not met" if not event["met"] else
+                   "met: the civil war begins" if civil else "met: an armistice is offered")
+        when = "mobilization" if civil else "turn"
+        return (f"the revolution in {russia}, checked at the end of its round-{event['round']} "
+                f"{when}: {verdict}. {told}")
     if kind == "armistice_offer":
         by = _power(data, event["by"])
         how = "by its standing instruction" if event["standing"] else "(no standing instruction: the default)"

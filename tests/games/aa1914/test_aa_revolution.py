@@ -96,12 +96,18 @@ MET_UNITS: Units = {"moscow": {"russia": {"infantry": 2}}, "belarus": {"germany"
 
 def test_the_option_is_described_with_its_choices_and_carried_by_the_state() -> None:
     options = GAME.describe(data())["options"]
-    assert options == [{"id": "revolution", "default": "none", "choices": ["none", "armistice"],
-                        "help": "the Russian revolution house rule: none, or armistice "
-                                "(games/aa1914/README.md)"}]
-    assert GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))["options"] == {"revolution": "none"}
+    assert options == [
+        {"id": "revolution", "default": "none", "choices": ["none", "armistice", "civil_war"],
+         "help": "the Russian revolution house rule: none, armistice or civil_war "
+                 "(games/aa1914/README.md)"},
+        {"id": "soviets_player", "default": "germany",
+         "choices": ["germany", "austria_hungary", "ottomans"],
+         "help": "with revolution=civil_war: the Central power whose player plays Soviet Russia "
+                 "when it enters"}]
+    assert GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))["options"] == {
+        "revolution": "none", "soviets_player": "germany"}
     s = GAME.setup(data(), {"revolution": "armistice"}, KeyedRng(b"\x02" * 32))
-    assert s["options"] == {"revolution": "armistice"}
+    assert s["options"] == {"revolution": "armistice", "soviets_player": "germany"}
     assert s["revolution"] == {"status": "waiting", "power": "russia", "round": None,
                                "garrisons": [], "closed": [], "must_leave": []}
     assert GAME.check_data(data()) == []
