@@ -25,3 +25,16 @@ def play(state: State, dice: FixedRng, *items: dict[str, Any],
     for e in events:
         after = GAME.apply(data, after, e)
     return events, after
+
+
+def refused(state: State, *items: dict[str, Any], standing: dict[str, Any] | None = None) -> list[str]:
+    """What `validate` says of the power-to-move's orders (these items, this standing)."""
+    orders: dict[str, Any] = {"orders": list(items)}
+    if standing is not None:
+        orders["standing"] = standing
+    return [p.message for p in GAME.validate(load_data("aa1914"), state, state["power"], orders)]
+
+
+def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == kind]
+

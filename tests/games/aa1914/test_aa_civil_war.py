@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aa_play import of, refused
 from fixed_rng import FixedRng
 
 from pbem import yamlio
@@ -63,17 +64,6 @@ def play(state: State, *items: dict[str, Any], standing: dict[str, Any] | None =
     for e in events:
         after = GAME.apply(data(), after, e)
     return events, after
-
-
-def refused(state: State, *items: dict[str, Any], standing: dict[str, Any] | None = None) -> list[str]:
-    orders: dict[str, Any] = {"orders": list(items)}
-    if standing is not None:
-        orders["standing"] = standing
-    return [p.message for p in GAME.validate(data(), state, state["power"], orders)]
-
-
-def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
 
 
 def told(events: list[dict[str, Any]], kind: str) -> list[str]:

@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 import pytest
+from aa_play import of, refused
 from fixed_rng import FixedRng
 
 from pbem.dice import KeyedRng
@@ -58,17 +59,6 @@ def play(state: State, *items: dict[str, Any], standing: dict[str, Any] | None =
     for e in events:
         after = GAME.apply(d, after, e)
     return events, after
-
-
-def refused(state: State, *items: dict[str, Any], standing: dict[str, Any] | None = None) -> list[str]:
-    orders: dict[str, Any] = {"orders": list(items)}
-    if standing is not None:
-        orders["standing"] = standing
-    return [p.message for p in GAME.validate(data(), state, state["power"], orders)]
-
-
-def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
 
 
 def move(frm: str, to: str, units: dict[str, int]) -> dict[str, Any]:
