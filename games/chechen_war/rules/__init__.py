@@ -437,8 +437,18 @@ class ChechenWar(TableGame):
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         b = board(data)
         stacks: dict[str, list[str]] = {}
-        for unit, where in sorted(state["russians"].items()):
-            stacks.setdefault(b.label(where["hex"]), []).append(units(data)[unit]["name"])
+        for unit, where in sorted(state["russians"].items()):  # public (10.6), with values (2.8)
+            spec = units(data)[unit]
+            values = spec["reduced"] if where.get("reduced") and "reduced" in spec else spec
+            told = f"{spec['name']} {values['cf']}-{values['mf']}" + (" (reduced)" if where.get("reduced") else "")
+            stacks.setdefault(b.label(where["hex"]), []).append(told)
+        places = {"underground": "underground", "next_turn": "back next turn", "eliminated": "eliminated"}
+        leaders = {data["units"]["leaders"][x]["name"]: places.get(where, b.label(where) if where in b.terrain
+                                                                  else str(where))
+                   for x, where in sorted(state["leaders"].items())}
+        markers = "; ".join(f"{side}: " + (", ".join(f"{k} {n}" for k, n in sorted(state["supports"][side].items())
+                                                      if int(n)) or "none")
+                            for side in (RUSSIAN, CHECHEN))
         hidden = Counter(b.label(t["hex"]) for t in state["tokens"].values() if not t.get("revealed"))
         shown: dict[str, list[str]] = {}
         for _token, spec in sorted(state["tokens"].items()):
@@ -452,7 +462,8 @@ class ChechenWar(TableGame):
             "Chechen units (face down)": dict(sorted(hidden.items())),
             "Chechen units revealed": {h: ", ".join(us) for h, us in sorted(shown.items())},
             "Chechen units in the cup": state["cup"],
-            "Chechen leaders underground": sum(1 for v in state["leaders"].values() if v == "underground"),
+            "Chechen leaders": leaders,
+            "support markers available": markers,
             "Russian recruitment box": ", ".join(units(data)[u]["name"] for u in state["recruits"][RUSSIAN])
             or "empty",
             "Chechen recruitment box (face down)": len(state["recruits"][CHECHEN]),
