@@ -704,3 +704,99 @@ def test_the_bots_chechen_attacks_and_russian_answers_are_legal() -> None:
             answer = GAME.bot(data(), after, "russian", KeyedRng(bytes([seed]) * 32))
             assert r_messages(after, *answer["orders"], secret=answer.get("secret")) == []
     assert seen == {True, False}
+
+
+# --- from a bounded mutation run of combat.py: what the tables above left unchecked ----------
+
+def test_the_dice_are_labelled_by_turn_side_combat_and_purpose() -> None:
+    s = position({"ru_76_airborne": "0726", "ru_81_mech_regt": "0728", "ru_131_mech_bde": "0927"},
+                 {"0727": ["ch_argun_bn"], "0828": ["ch_militia_01"]}, groznyi_attacked=True)
+    s["leaders"]["ch_basayev"] = "0727"
+    s = declared(s, attack("0727", "ru_76_airborne", "ru_81_mech_regt"),
+                 attack("0828", "ru_131_mech_bde", supports=1), secret={"supports": {"0828": ["tos1"]}})
+    rng = FixedRng(6, 4, 3, 6, 2)
+    events = GAME.resolve(data(), s, {"chechen": {"orders": [support("0727", 1)]}}, rng, OpenSecrets())
+    assert rng.labels == ["t1:russian:combat1:0727", "t1:russian:combat1:0727:leader:ch_basayev",
+                          "t1:russian:combat1:0727:marker1", "t1:russian:combat2:0828",
+                          "t1:russian:combat2:0828:tos1"]
+    assert [e["defenders"] for e in of(events, "combat")] == [["t01"], ["t02"]]
+
+
+def test_a_two_step_unit_losing_one_step_is_reduced() -> None:
+    # 6 against 1 + 1 at 6:1, a 1 is Ex: the 131st loses the defenders' two steps... from its two
+    s = position({"ru_131_mech_bde": "0726"}, {"0727": ["ch_argun_bn"]})
+    events, after = fight(declared(s, attack("0727", "ru_131_mech_bde")), [1])
+    lost = of(events, "steps_lost")[0]
+    assert (lost["steps"], lost["reduced"], lost["eliminated"]) == (1, ["ru_131_mech_bde"], [])
+    assert after["russians"]["ru_131_mech_bde"]["reduced"] is True and after["casualties"] == 1
+
+
+def test_ex_counts_each_sides_own_steps() -> None:
+    # 6 (two steps) against 1 + 1 + 1 (three steps) at 2:1, a 5 is Ex: the Chechen, weaker, is
+    # eliminated; the 131st owes three steps and has two
+    s = position({"ru_131_mech_bde": "0726"}, {"0727": ["ch_argun_bn", "ch_shali_bn", "ch_militia_01"]})
+    events, after = fight(declared(s, attack("0727", "ru_131_mech_bde")), [5])
+    assert of(events, "steps_lost")[0]["eliminated"] == ["ru_131_mech_bde"]
+    assert after["tokens"] == {} and after["casualties"] == 2
+
+
+def test_no_advance_into_a_hex_still_held() -> None:
+    s = declared(example_10_7(), attack("0727", "ru_76_airborne", "ru_81_mech_regt", advance=["ru_81_mech_regt"]))
+    events, after = fight(s, [2])  # "-"
+    assert of(events, "advanced") == [] and after["russians"]["ru_81_mech_regt"]["hex"] == "0728"
+
+
+def test_a_chechen_attack_from_two_hexes_rolls_for_the_leaders_of_the_hex_wiped_out() -> None:
+    # 0726 keeps a unit that did not attack; 0728's only unit attacks and is lost with its leader
+    s = position({"ru_131_mech_bde": "0727"},
+                 {"0726": ["ch_argun_bn", "ch_militia_03"], "0728": ["ch_shali_bn"]}, phase="chechen-combat")
+    s["leaders"]["ch_gelayev"] = "0728"
+    body = {"orders": [{"attack": {"target": "0727", "units": ["t01", "t03"]}}]}
+    for e in GAME.resolve(data(), s, {"chechen": body}, FixedRng(), OpenSecrets()):
+        s = GAME.apply(data(), s, e)
+    events = GAME.resolve(data(), s, {"russian": {"orders": []}}, FixedRng(1, 5), OpenSecrets())  # AE
+    assert [e["leader"] for e in of(events, "leader_roll")] == ["ch_gelayev"]
+    assert [e["defenders"] for e in of(events, "combat")] == [["ru_131_mech_bde"]]
+
+
+def test_every_combat_event_told_in_words() -> None:
+    s = position({"ru_76_airborne": "0726", "ru_81_mech_regt": "0728"},
+                 {"0727": ["ch_argun_bn", "ch_militia_01"]}, groznyi_attacked=True)
+    s["leaders"]["ch_basayev"] = "0727"
+    s = declared(s, attack("0727", "ru_76_airborne", "ru_81_mech_regt", supports=1,
+                           advance=["ru_81_mech_regt"]), secret={"supports": {"0727": ["artillery"]}})
+    told = [GAME.summary(data(), {"type": "attacks_declared", "attacks": s["attacks"]})]
+    events, _ = fight(s, [6, 5, 6], support("0727", 1))
+    told += [GAME.summary(data(), e) for e in events]
+    assert told == [
+        "the Russian attacks: 76th Airborne Regt, 81st Mech Regt on 0727, 1 marker (their kinds sealed until the die)",
+        "revealed (10.6): t01 is Argun Battalion, t02 is Militia 1",
+        "combat on 0727: 7 against 2, 3:1; 1 column right (Russian artillery marker (10.9)); 1 column left "
+        "(Chechen artillery marker (10.9)): fought at 3:1, Russian markers: artillery; die 6: DE",
+        "Argun Battalion, Militia 1 eliminated, to the cup (combat on 0727)",
+        "Shamil Basayev's units are all eliminated: die 5, eliminated (11.4)",
+        "81st Mech Regt advance into 0727 (10.12)",
+        "the Russian's markers go to the used box: artillery",
+        "the Chechen artillery marker's die 6: lost for good (10.9)",
+        "the combat segment ends",
+        "turn 1: Chechen Movement Segment (8.0)"]
+    assert GAME.summary(data(), {"type": "leader_roll", "leader": "ch_basayev", "roll": 4, "eliminated": False}) == \
+        "Shamil Basayev's units are all eliminated: die 4, back in the underground next turn (11.4)"
+    assert GAME.summary(data(), {"type": "russian_markers_used", "kinds": ["tos1"], "collateral": 2}) == \
+        "the Russian's markers go to the used box: tos1; collateral damage +2 (10.13)"
+    assert GAME.summary(data(), {"type": "chechen_marker_roll", "roll": 3, "lost": False}) == \
+        "the Chechen artillery marker's die 3: to the used box (10.9)"
+    assert GAME.summary(data(), {"type": "advanced", "side": "chechen", "units": ["t03"], "to": "0727"}) == \
+        "t03 advance into 0727 (10.12)"
+    assert GAME.summary(data(), {"type": "attacks_declared", "attacks": [
+        {"side": "chechen", "target": "0727", "units": ["t01", "t02"]}]}) == "the Chechen attacks: t01, t02 on 0727"
+
+
+def test_the_sealed_nodes_name_their_combat_and_turn() -> None:
+    s = declared(example_10_7(), attack("0727", "ru_76_airborne", supports=1),
+                 secret={"supports": {"0727": ["airstrike"]}})
+    node_ = s["attacks"][0]["types"]
+    assert (node_["id"], node_["turn"], node_["owner"]) == ("t1:0727", 1, "russian")
+    c = c_declared(raid(), c_attack("0727", "t01"), secret={"supports": {"0727": {"markers": 1}}})
+    answers = c["attacks"][0]["answers"]
+    assert (answers["kind"], answers["id"], answers["turn"], answers["owner"]) == ("answers", "t1:0727", 1, "chechen")
