@@ -719,9 +719,22 @@ class _Audit:
                          "phase")
 
     def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:
-        found = self.game.validate(self.data, before["game"], faction, body)
+        state = before["game"]
+        if self.final and getattr(self.game, "sees_sealed", False):
+            # rules whose checks read sealed values (a face-down unit's type): after unseal,
+            # the final audit checks them as the referee's apply did, every value open
+            from pbem.crypto import sealed as sealed_
+
+            state = sealed_.substitute(state, self._opened_value)
+        found = self.game.validate(self.data, state, faction, body)
         if found:
             self.problem(f"{name}: the orders of {faction} are not legal: {found[0].message}")
+
+    def _opened_value(self, node: dict[str, Any]) -> Any:
+        """A sealed node's value as unseal published it (LookupError if it did not)."""
+        if node.get("commitment") not in self.everything:
+            raise LookupError(f"sealed {node.get('kind')} {node.get('id')} was never opened")
+        return self.everything[node["commitment"]]
 
     def _signature(self, name: str, faction: str, raw: bytes, signature: str) -> None:
         from pbem.crypto import sshsig

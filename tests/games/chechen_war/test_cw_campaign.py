@@ -193,14 +193,14 @@ def test_a_russian_attack_by_mail_keeps_its_markers_secret_until_the_chechen_ans
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["phase"], status["awaiting"]) == ("chechen-supports", ["chechen"])
     told = reports(pbem, root, "chechen") + reports(pbem, root, "public")
-    assert "1 marker (their kinds sealed until the die)" in told and "airstrike" not in told
+    assert "1 marker (their kinds sealed until the die)" in told and "Russian markers: airstrike" not in told
     assert "[airstrike]" not in committed_text(root) and '"airstrike"' not in committed_text(root)
     own(pbem, root, keys, "chechen", "supports", [{"support": {"target": there, "markers": 1}}])
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["phase"], status["awaiting"]) == ("chechen-movement", ["chechen"])
     after = Campaign.open(root).state()["game"]
     shown = reports(pbem, root, "russian")
-    assert "airstrike" in shown and f"combat on {b.label(there)}" in shown
+    assert "Russian markers: airstrike" in shown and f"combat on {b.label(there)}" in shown
     units = load_data("chechen_war")["units"]["units"]
     # the attacked unit, face up now or eliminated to the cup: public; every other stays hidden
     public = [*after["cup_known"], *(t["unit"] for t in after["tokens"].values() if isinstance(t["unit"], str))]
@@ -248,14 +248,14 @@ def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_com
     assert (status["phase"], status["awaiting"]) == ("russian-supports", ["russian"])
     text = committed_text(root)
     assert '["ch_gelayev"]' not in text and "[ch_gelayev]" not in text  # the answer, sealed
-    assert "Gelayev" not in reports(pbem, root, "russian")
+    assert "Ruslan Gelayev (10.9, 11.2)" not in reports(pbem, root, "russian")
     own(pbem, root, keys, "russian", "supports", [{"support": {"target": step, "markers": 1}}],
         secret={"supports": {step: ["artillery"]}})
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["phase"], status["awaiting"]) == ("end-of-turn", ["russian", "chechen"])
     shown = reports(pbem, root, "russian")
     assert "Chechen artillery marker" in shown and "Russian artillery marker" in shown
-    assert "Gelayev" not in shown  # the answer to a count the Russian did not commit
+    assert "Ruslan Gelayev (10.9, 11.2)" not in shown  # the answer to a count not committed
     assert api.audit(root)["ok"]
     ok(pbem("-C", root, "unseal", "--force"))
     final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)
@@ -293,3 +293,45 @@ def test_a_whole_campaign_of_bot_files_runs_to_its_result_and_audits(pbem: Cli, 
     assert final["ok"], final["problems"]
     # one file a side a segment that awaits it: at most 9 a turn for the two together
     assert files["russian"] + files["chechen"] <= 1 + 9 * int(game["turn"]) + 2
+
+
+def test_a_referee_who_lets_a_regular_into_dagestan_is_named_by_the_final_audit(
+        pbem: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.2 reads sealed values (which units are militia): the public audit cannot check it;
+    after unseal, `audit --final` checks every file as the referee's apply had to."""
+    from pbem.campaign import Campaign
+    from pbem.game import get_game
+
+    root, keys = new(pbem, tmp_path)
+    game = Campaign.open(root).state()["game"]
+    b = importlib.import_module("pbem_game_chechen_war.board").board(load_data("chechen_war"))
+    russians = {v["hex"] for v in game["russians"].values()}
+    start, into = next((h, n) for h in sorted(b.region) if b.region[h] == "chechnya" and h not in russians
+                       for n in b.grid.neighbours(h) if b.region[n] == "dagestan" and n not in russians
+                       and not any(b.grid.adjacent(n, r) for r in russians))
+    others = sorted(h for h, r in b.region.items() if r == "chechnya" and h != start
+                    and b.grid.distance(h, start) > 2)[:23]
+    own(pbem, root, keys, "chechen", "setup", [{"place": {"hex": h, "tokens": 1}} for h in [start, *others]],
+        secret={"regulars": [start, *others[:7]]})  # t01, in `start`, is a regular
+    own(pbem, root, keys, "russian", "moves", [])
+    own(pbem, root, keys, "chechen", "ambushes", [])
+    own(pbem, root, keys, "russian", "attacks", [])
+    move = [{"move": {"units": ["t01"], "path": [start, into]}}]
+    path = root.parent / "chechen-into-dagestan.yaml"
+    ok(pbem("-C", root, "bot", "chechen", "--out", path))
+    body = yamlio.load_untrusted(path.read_text(), str(path)).data
+    body["orders"] = move
+    path.write_text(json.dumps(body, indent=1) + "\n")
+    ok(pbem("-C", root, "sign", path, "--key", keys / "chechen_ed25519"))
+    refused = pbem("-C", root, "apply", path)
+    assert refused.code != 0 and "t01 is not militia: only militia enter Dagestan (8.2)" in refused.err + refused.out
+    # the dishonest referee applies it without the check that needs the sealed values
+    monkeypatch.setattr(type(get_game("chechen_war")), "sees_sealed", False)
+    ok(pbem("-C", root, "apply", path))
+    monkeypatch.undo()
+    assert api.audit(root)["ok"]  # the public cannot see which units are militia
+    ok(pbem("-C", root, "unseal", "--force"))
+    final = json.loads(pbem("-C", root, "audit", "--final", "--json").out)
+    assert not final["ok"]
+    assert any("the orders of chechen are not legal: t01 is not militia: only militia enter Dagestan (8.2)"
+               in p for p in final["problems"]), final["problems"]
