@@ -276,6 +276,8 @@ def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Order
     """The Chechen's moves as checked when the referee applied them (with every identity
     seen); here, with the tokens sealed, what is public is checked again."""
     events = _valid(_chechen_moves, data, state, orders.get(CHECHEN) or {}, "the Chechen's moves")
+    if secrets is not None:  # each recruit placed sealed anew under its token's id (`pbem reveal`)
+        events = [arrival.resealed(e, secrets, int(state["turn"])) for e in events]
     after = "end-of-turn" if ceasefire_turn(state) else "chechen-combat"  # 15.2
     return [*events, {"type": "phase", "phase": after, "turn": state["turn"]}]
 
@@ -468,6 +470,11 @@ class ChechenWar(TableGame):
             or "empty",
             "Chechen recruitment box (face down)": len(state["recruits"][CHECHEN]),
             "ceasefire turn": state["ceasefire"]["turn"] or "none declared",
+            **({"your tokens": {t: b.label(v["hex"]) for t, v in sorted(state["tokens"].items())
+                                if not v.get("revealed")},
+                "your recruitment box": [n["id"] if isinstance(n, dict) else str(n)
+                                         for n in state["recruits"][CHECHEN]]}
+               if who in (CHECHEN, "referee") else {}),
         }
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,

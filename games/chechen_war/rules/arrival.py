@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.game import Event, GameData, Problem, Rng, State, clone
+from pbem.game import Event, GameData, Problem, Rng, Secrets, State, clone
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
@@ -96,7 +96,8 @@ def read(data: GameData, state: State, side: str, orders: dict[str, Any],
             for k in chosen:
                 made += 1
                 tokens[f"t{made:02d}"] = box[k]
-            events.append({"type": "arrived", "side": CHECHEN, "hex": hex_id, "tokens": tokens})
+            events.append({"type": "arrived", "side": CHECHEN, "hex": hex_id, "tokens": tokens,
+                           "recruits": [_box_id(box[k]) for k in chosen]})
     left = len(box) - len(placed)
     if left and not any(p.path[:1] == ("orders",) and "arrive" in p.path for p in problems):
         problems.append(Problem(("orders",), f"your recruitment box holds {left} more unit"
@@ -107,6 +108,12 @@ def read(data: GameData, state: State, side: str, orders: dict[str, Any],
     for e in events:
         work = GAME.apply(data, work, e)
     return events, work
+
+
+def _box_id(recruit: Any) -> str:
+    """A recruit's name in the box: its sealed node's id (the unit itself where a reader's
+    key has put the value in its place, pbem.crypto.sealed.substitute)."""
+    return str(recruit["id"]) if isinstance(recruit, dict) else str(recruit)
 
 
 def _chosen(side: str, box: list[Any], value: list[Any], placed: list[int], at: Path_,
@@ -140,6 +147,16 @@ def _where(data: GameData, b: Board, side: str, hex_id: str, unit: str | None) -
             f"Russian reinforcements arrive there (13.2); or it {enemy}")
 
 
+def resealed(event: Event, secrets: Secrets, turn: int) -> Event:
+    """A Chechen arrival with each unit sealed anew under its token's id, so that the
+    Chechen's key shows "t25: Borz Special Regiment" as it does for his first tokens."""
+    if event["type"] != "arrived" or event["side"] != CHECHEN:
+        return event
+    return {**event, "tokens": {token: secrets.seal("unit", token, CHECHEN, turn,
+                                                    secrets.compute(lambda v: v, node))
+                                for token, node in event["tokens"].items()}}
+
+
 def default(data: GameData, state: State, side: str, rng: Rng | None = None) -> list[dict[str, Any]]:
     """Every unit of the box placed (a ruling for a side that sends none: the first hexes
     with room in id order; the bot picks at random)."""
@@ -167,10 +184,10 @@ def apply(state: State, event: Event) -> bool:
             state["russians"][unit] = {"hex": event["hex"], "reduced": False}
         state["recruits"][RUSSIAN] = [u for u in state["recruits"][RUSSIAN] if u not in event["units"]]
     else:
-        going = list(event["tokens"].values())
         for token, node in event["tokens"].items():
             state["tokens"][token] = {"hex": event["hex"], "unit": node}
-        state["recruits"][CHECHEN] = [n for n in state["recruits"][CHECHEN] if n not in going]
+        state["recruits"][CHECHEN] = [n for n in state["recruits"][CHECHEN]
+                                      if _box_id(n) not in event["recruits"]]
         state["tokens_made"] = int(state.get("tokens_made", 0)) + len(event["tokens"])
     return True
 

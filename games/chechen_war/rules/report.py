@@ -14,7 +14,7 @@ from typing import Any
 from pbem.game import GameData
 from pbem.kit.hexmap import Badge, Cell, Lines, svg
 
-from .board import board
+from .board import CHECHEN, board, units
 
 TERRAIN = {"clear": "#eef0d8", "rough": "#d9cfa3", "mountain": "#b8a27a", "town": "#e6b8a2",
            "city": "#d98f7a"}
@@ -46,6 +46,32 @@ def map_svg(data: GameData, view: dict[str, Any]) -> str:
                title="Chechen War: the map as printed (north on the left, east at the top)")
 
 
+def own_units(data: GameData, view: dict[str, Any], secrets: list[dict[str, Any]],
+              who: str) -> list[dict[str, Any]]:
+    """The Chechen's face-down units as his key opens them (sealed `unit` nodes no rule has
+    revealed): where each token stands, or its place in the recruitment box, and the unit's
+    values. Nobody else's report holds them: the nodes are the reader's own."""
+    if who not in (CHECHEN, "referee"):
+        return []
+    where = dict(view.get("your tokens") or {})
+    box = {node: k for k, node in enumerate(view.get("your recruitment box") or [], start=1)}
+    out = []
+    for s in secrets:
+        if s["kind"] != "unit" or s["owner"] != CHECHEN or s["revealed_at"] is not None:
+            continue
+        if s["id"] not in where and s["id"] not in box:
+            continue  # a node the rules replaced (a recruit placed on the map is sealed anew)
+        spec = units(data).get(str(s.get("raw")), {})
+        out.append({"slot": s["id"] if s["id"] in where else f"recruit {box[s['id']]}",
+                    "where": where.get(s["id"], "the recruitment box"), "known": "raw" in s,
+                    "id": s.get("raw"), "name": spec.get("name", s.get("raw")), "type": spec.get("type", ""),
+                    "cf": spec.get("cf"), "mf": spec.get("mf"),
+                    "militia": spec.get("nationality") == "chechen_militia"})
+    return sorted(out, key=lambda u: (u["slot"].startswith("recruit"), u["slot"]))
+
+
 def report(data: GameData, view: dict[str, Any], who: str,
            secrets: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"map_svg": map_svg(data, view)}
+    hand = own_units(data, view, secrets, who)
+    listed = [s for s in secrets if not (hand and s["kind"] == "unit" and s["owner"] == CHECHEN)]
+    return {"map_svg": map_svg(data, view), "hand": hand, "secrets": listed}

@@ -270,7 +270,10 @@ def test_13_3_chechen_reinforcements_arrive_face_down_in_chechnya_as_the_next_to
     after = s
     for e in events:
         after = GAME.apply(data(), after, e)
-    assert after["tokens"]["t02"]["unit"] == drawn[1] and after["tokens"]["t02"]["hex"] == "1522"
+    # sealed anew under the token's id, holding the same unit
+    placed = after["tokens"]["t02"]["unit"]
+    assert (placed["id"], placed["value"], placed["owner"]) == ("t02", "ch_militia_09", "chechen")
+    assert after["tokens"]["t02"]["hex"] == "1522"
     assert after["tokens"]["t03"]["hex"] == "1523" and after["recruits"]["chechen"] == []
     assert "ch_borz_regt" not in GAME.summary(data(), events[0])
 

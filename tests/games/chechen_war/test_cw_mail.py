@@ -1,0 +1,85 @@
+"""A Chechen War campaign by mail, the contribution round and the whole first turn: pbem mails
+each player, the players answer with signed orders attached, `pbem inbox` takes them from a
+Maildir. What each player receives is checked with the actual values: the Russian's mail
+never names a Chechen unit no rule has revealed, the Chechen's names his own; the mails a
+player gets a turn are counted; the audit passes."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem import api, yamlio
+from pbem.campaign import Campaign
+from pbem.game import load_data
+from pbem.mail import loop as mailloop
+
+PLAYERS = ["russian=Ann <ann@example.org>", "chechen=Bob <bob@example.org>"]
+ADDRESS = {"russian": "ann@example.org", "chechen": "bob@example.org"}
+
+
+def text_of(path: Path) -> str:
+    """A mail as its reader sees it: every text part and attachment decoded."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    parts = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        content = part.get_content()
+        parts.append(content.decode("utf-8", "replace") if isinstance(content, bytes) else str(content))
+    return "\n".join(parts)
+
+
+def answer(root: Path, faction: str, folder: Path, n: int) -> EmailMessage:
+    """The player's reply: the bot's orders, signed, attached with their signature."""
+    path = folder / f"orders-{faction}-{n}.yaml"
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed=f"mail{n}")))
+    api.sign(path, root.parent / "keys" / f"{faction}_ed25519", root)
+    msg = EmailMessage()
+    msg["From"] = PLAYERS[0].split("=")[1] if faction == "russian" else PLAYERS[1].split("=")[1]
+    msg["To"] = "referee@example.org"
+    msg["Subject"] = f"orders {faction}"
+    msg["Message-ID"] = f"<{faction}-{n}@example.org>"
+    msg.set_content("My orders.\n")
+    for part in (path, path.with_name(path.name + ".sig")):
+        msg.add_attachment(part.read_bytes(), maintype="application",
+                           subtype="yaml" if part.suffix == ".yaml" else "octet-stream", filename=part.name)
+    return msg
+
+
+def test_the_first_turn_by_mail(tmp_path: Path) -> None:
+    root = tmp_path / "camp"
+    api.new_campaign(root, "chechen_war", seed="cw-mail", name="camp", keys_dir=tmp_path / "keys",
+                     players=PLAYERS)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    received: dict[str, list[Path]] = {"russian": [], "chechen": []}
+    n = 0
+    while Campaign.open(root).state()["game"]["turn"] < 2:
+        n += 1
+        assert n < 40, "the first turn never ended"
+        queued = mailloop.mail(root)["queued"]
+        for record in queued:
+            who = next(f for f, a in ADDRESS.items() if a == record["to"])
+            received[who].append(root / ".pbem" / "outbox" / record["file"])
+        awaiting = api.status(root)["awaiting"]
+        for faction in awaiting:
+            box.add(answer(root, faction, folder, n).as_bytes())
+        took = mailloop.inbox(root, maildir=tmp_path / "Maildir")
+        assert took["accepted"] == len(awaiting) and took["rejected"] == 0, took
+    game = Campaign.open(root).state()["game"]
+    units = load_data("chechen_war")["units"]["units"]
+    public = {*game["cup_known"], *(t["unit"] for t in game["tokens"].values() if isinstance(t["unit"], str))}
+    hidden = [spec["name"] for u, spec in units.items() if spec["side"] == "chechen" and u not in public
+              and not any(spec["name"] in units[p]["name"] for p in public)]
+    russian_mail = "\n".join(text_of(p) for p in received["russian"])
+    assert [name for name in hidden if name in russian_mail] == []
+    chechen_mail = "\n".join(text_of(p) for p in received["chechen"])
+    assert sum(name in chechen_mail for name in hidden) >= 20  # his own units, in his own mail
+    # one mail a player for each segment that awaits him, and one each for the others'
+    assert 4 <= len(received["russian"]) <= 12 and 4 <= len(received["chechen"]) <= 12
+    assert api.audit(root)["ok"]
