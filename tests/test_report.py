@@ -15,10 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import struct
-import subprocess
 import sys
-import zlib
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -28,6 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import Result, play  # noqa: E402
+from screenshots import png_colours, screenshot  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "report"
 REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
@@ -260,50 +258,6 @@ def test_html_parses_and_maps_every_zone(golden: Path, who: str) -> None:
     assert sorted(checker.zones) == sorted(zones)
 
 
-def png_colours(path: Path) -> set[bytes]:
-    """The distinct RGB colours of an 8-bit, non-interlaced RGB(A) PNG (standard library only)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat = 8, []
-    width = height = ctype = 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, ctype, _c, _f, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and interlace == 0 and ctype in (2, 6), (depth, interlace, ctype)
-        elif kind == b"IDAT":
-            idat.append(body)
-        pos += 12 + length
-    bpp = 3 if ctype == 2 else 4
-    raw = zlib.decompress(b"".join(idat))
-    stride = width * bpp
-    prev = bytearray(stride)
-    seen: set[bytes] = set()
-    for y in range(height):
-        start = y * (stride + 1)
-        kind_, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        if kind_ == 1:  # Sub
-            for i in range(bpp, stride):
-                line[i] = (line[i] + line[i - bpp]) & 255
-        elif kind_ == 2:  # Up
-            line = bytearray((a + b) & 255 for a, b in zip(line, prev, strict=True))
-        elif kind_ == 3:  # Average
-            for i in range(stride):
-                left = line[i - bpp] if i >= bpp else 0
-                line[i] = (line[i] + (left + prev[i]) // 2) & 255
-        elif kind_ == 4:  # Paeth
-            for i in range(stride):
-                a = line[i - bpp] if i >= bpp else 0
-                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        seen.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp))
-        prev = line
-    return seen
-
-
 def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
                                   require_tool: Callable[[str], None]) -> None:
     """The HTML report, map included, renders in a real browser (headless Chromium)."""
@@ -313,13 +267,7 @@ def test_html_renders_in_chromium(golden: Path, tmp_path: Path,
     page = tmp_path / "report.html"
     page.write_text(render(golden, "red", "html"))
     png = tmp_path / "report.png"
-    proc = subprocess.run(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={png}",
-         "--window-size=1200,1600", page.as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )
+    proc = screenshot(page, png, "1200,1600", tmp_path / "profile")
     assert png.exists(), proc.stderr[-2000:]
     keep = os.environ.get("PBEM_KEEP_SCREENSHOT")
     if keep:

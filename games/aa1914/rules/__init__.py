@@ -34,6 +34,7 @@ from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
 from . import board, civil_war, combat, economy, movement, naval, revolution
+from . import report as report_
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
@@ -407,7 +408,8 @@ class AxisAndAllies1914(TableGame):
         return civil_war.seating(data, state)
 
     def check_data(self, data: GameData) -> list[str]:
-        problems = board.check(data) + revolution.check_data(data) + civil_war.check_data(data)
+        problems = (board.check(data) + revolution.check_data(data) + civil_war.check_data(data)
+                    + report_.check_layout(data))
         for k, v in data["game"].get("options", {}).items():
             if "choices" in v and v["default"] not in v["choices"]:
                 problems.append(f"game.yaml: options: {k}: default {v['default']!r} is not one "
@@ -460,6 +462,13 @@ class AxisAndAllies1914(TableGame):
                         "income": economy.income(data, state, p)[0],
                         "territories": len(held.get(p, []))} for p in state["order"]],
             "contested": [board.places(data)[t]["name"] for t in state["contested"]],
+            # who holds each territory, and what lies at sea (the report's map draws them)
+            "control": {board.name(data, t): names.get(o, o) for t, o in state["control"].items()},
+            "minefields": {board.name(data, z): names[owner] for z in data["map"]["sea_zones"]
+                           if (owner := board.minefield(data, state, z)) is not None},
+            "damaged battleships": {board.name(data, z): {names.get(o, o): n for o, n in owners.items()}
+                                    for z, owners in sorted(state.get("damaged", {}).items())
+                                    if any(owners.values())},
             "revolution": (civil_war.view(data, state)
                            if revolution.chosen(state) == civil_war.CIVIL_WAR
                            else revolution.view(data, state)),
@@ -467,6 +476,11 @@ class AxisAndAllies1914(TableGame):
                                                           for o, u in owners.items() if u}
                       for place, owners in sorted(state["units"].items()) if any(owners.values())},
         }
+
+    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
+               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        """The map of the HTML report (rules/report.py); pbem's defaults for the rest."""
+        return report_.report(data, view)
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
