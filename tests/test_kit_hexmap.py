@@ -79,3 +79,15 @@ def test_badges_carry_their_hover_text_and_every_text_is_escaped() -> None:
 def test_an_empty_map_is_refused() -> None:
     with pytest.raises(ValueError, match="at least one hex"):
         svg(GRID, {})
+
+
+def test_the_legend_is_written_under_the_map_which_grows_to_hold_it() -> None:
+    plain = parse(svg(GRID, CELLS))
+    with_legend = parse(svg(GRID, CELLS, legend=["Russian morale 9 <of 13>", "casualties 2"]))
+    height = [float(r.get("viewBox", "0 0 0 0").split()[3]) for r in (plain, with_legend)]
+    assert height[1] == pytest.approx(height[0] + 2.5 * 16)
+    lines = [t.text for t in with_legend.iter("{http://www.w3.org/2000/svg}text")][-2:]
+    assert lines == ["Russian morale 9 <of 13>", "casualties 2"]
+    legend = with_legend.find(".//s:g[@class='legend']", NS)
+    assert legend is not None and float(legend[0].get("y") or 0) > max(
+        float(t.get("y") or 0) for t in plain.iter("{http://www.w3.org/2000/svg}text"))

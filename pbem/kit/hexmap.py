@@ -68,17 +68,24 @@ def shared_edge(grid: Grid, a: str, b: str) -> tuple[tuple[float, float], tuple[
     return near[0], near[1]
 
 
+LEGEND_LINE = 16.0  # pixels a line of the legend takes under the map
+
+
 def svg(grid: Grid, cells: Mapping[str, Cell], lines: Lines = Lines(),
-        badges: Mapping[str, Sequence[Badge]] | None = None, *, title: str = "") -> str:
-    """The map as one <svg> element: `cells` by hex id, `lines` over them, `badges` by hex id."""
+        badges: Mapping[str, Sequence[Badge]] | None = None, *, title: str = "",
+        legend: Sequence[str] = ()) -> str:
+    """The map as one <svg> element: `cells` by hex id, `lines` over them, `badges` by hex id,
+    and the `legend`'s lines (the game's tracks, what the badges mean) under the map."""
     if not cells:
         raise ValueError("a map needs at least one hex")
     corners = {h: grid.corners(h) for h in cells}
     xs = [x for cs in corners.values() for x, _ in cs]
     ys = [y for cs in corners.values() for _, y in cs]
     pad = 0.1
+    under = (len(legend) + 0.5) * LEGEND_LINE if legend else 0.0
     box = (f"{(min(xs) - pad) * SCALE:.1f} {(min(ys) - pad) * SCALE:.1f} "
-           f"{(max(xs) - min(xs) + 2 * pad) * SCALE:.1f} {(max(ys) - min(ys) + 2 * pad) * SCALE:.1f}")
+           f"{(max(xs) - min(xs) + 2 * pad) * SCALE:.1f} "
+           f"{(max(ys) - min(ys) + 2 * pad) * SCALE + under:.1f}")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" role="img" '
            f'aria-label="{escape(title or "hex map")}" font-family="sans-serif">']
     if title:
@@ -124,5 +131,12 @@ def svg(grid: Grid, cells: Mapping[str, Cell], lines: Lines = Lines(),
                        f'fill="{escape(badge.fill)}" stroke="#222" stroke-width="0.5"/>'
                        f'<text x="{(left + width / 2) * SCALE:.1f}" y="{(y + 0.04) * SCALE:.1f}" '
                        f'fill="{escape(badge.colour)}">{escape(badge.text)}</text></g>')
-    out.append("</g></svg>")
+    out.append("</g>")
+    if legend:
+        left, top = (min(xs) - pad) * SCALE + 8, (max(ys) + pad) * SCALE
+        out.append('<g class="legend" font-size="12" fill="#222">')
+        for k, line in enumerate(legend, start=1):
+            out.append(f'<text x="{left:.1f}" y="{top + k * LEGEND_LINE:.1f}">{escape(line)}</text>')
+        out.append("</g>")
+    out.append("</svg>")
     return "\n".join(out)

@@ -41,9 +41,26 @@ def map_svg(data: GameData, view: dict[str, Any]) -> str:
         hex_id = label[:4]
         count = len(str(names).split(", "))
         badges.setdefault(hex_id, []).append(Badge(f"{count} C", CHECHNYA, f"Chechen: {names}"))
+    held = {label[:4] for label in view.get("Russian units", {})}
+    cities = ", ".join(f"{b.label(c)[5:].strip('()') or c} {'Russian' if c in held else 'Chechen'}"
+                       for c in b.cities)  # 4.5: a city is Chechen unless a Russian unit holds it
+    on_map = {name: where for name, where in (view.get("Chechen leaders") or {}).items()
+              if where[:4].isdigit()}
+    legend = [
+        f"Turn {view.get('turn')}: {view.get('segment')}",
+        f"Russian morale {view.get('Russian morale')} (0-13; 0 without Groznyi: the Chechen wins, 3.1)"
+        f"   casualties this turn {view.get('Russian casualties')}   collateral damage "
+        f"{view.get('collateral damage')}",
+        f"Chechen cities (3.2, 4.5): {cities}",
+        "Chechen leaders on the map: " + (", ".join(f"{n} in {w}" for n, w in sorted(on_map.items()))
+                                          or "none"),
+        "R: Russian units (hover for names and values)   ?: Chechen units face down   "
+        "C: Chechen units revealed",
+    ]
     return svg(b.grid, cells, Lines(rivers=sorted(b.rivers), borders=sorted(borders),
                                     roads=sorted(b.roads)), badges,
-               title="Chechen War: the map as printed (north on the left, east at the top)")
+               title="Chechen War: the map as printed (north on the left, east at the top)",
+               legend=legend)
 
 
 def own_units(data: GameData, view: dict[str, Any], secrets: list[dict[str, Any]],
