@@ -48,7 +48,7 @@ class Reading(Generic[T]):
         return self.row != self.total
 
     def text(self) -> str:
-        """'4 -1 (casualties 3-6) +1 (Groznyi held) = 4', with the clamping if any."""
+        """'4 -1 (casualties 3-6) +1 (capital held) = 4', with the clamping if any."""
         mods = "".join(f" {m}" for m in self.modifiers if m.amount)
         told = f"{self.roll}{mods} = {self.total}" if mods else str(self.roll)
         return f"{told}, read as {self.row}" if self.clamped else told
