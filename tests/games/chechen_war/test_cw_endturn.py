@@ -314,3 +314,51 @@ def test_3_1_the_russian_wins_when_the_last_chechen_unit_is_eliminated() -> None
     for e in events:
         s = GAME.apply(data(), s, e)
     assert s["over"] and s["result"]["winners"] == ["russian"]
+
+
+# --- from a bounded mutation run of endturn.py (70.7% killed before) -------------------------
+
+def test_an_end_of_turn_told_in_words_with_its_dice_labelled() -> None:
+    leaders = {**position()["leaders"], "ch_basayev": "1828"}
+    s = position({"ru_76_airborne": "1324"}, {"0617": ["ch_militia_01"]}, leaders=leaders,
+                 casualties=3, pool=["ru_vityaz"])
+    rng = FixedRng(1, 5, 6, 2, 4, 2)
+    body = {"russian": {"orders": [{"ceasefire": True}]}, "chechen": {"orders": [{"kidnap": True}]}}
+    events = GAME.resolve(data(), s, body, rng, OpenSecrets())
+    assert rng.labels == ["t2:random-event", "t2:morale", "t2:kidnap:russian", "t2:kidnap:chechen",
+                          "t2:reinforcements:russian", "t2:reinforcements:chechen"]
+    told = [GAME.summary(data(), e) for e in events]
+    assert told == [
+        "random event, die 1: Federal strike on a field headquarters: one Chechen leader on the map (the "
+        "Russian player's choice) is eliminated; with none on the map, no event. (12.0)",
+        "Shamil Basayev is eliminated (12.0)",
+        "the Russian morale die 5 -1 (casualties 3 (6.2)) +1 (1 Chechen leader eliminated this turn (6.2)) "
+        "+1 (Groznyi occupied by Russian units (6.2)) = 6: +1, morale now 10 (6.2)",
+        "Russian morale -1 for Chechen raids (6.3): now 9",
+        "the Chechen kidnaps civilians: the Russian rolls 6, the Chechen 2: morale +2, now 11 (6.3)",
+        "the Russian casualties are set back to 0 (6.4)",
+        "the Russian declares a ceasefire: turn 3 is the ceasefire turn (15.1)",
+        "the Russian reinforcement die 4 +1 (Russian morale 10 or more) = 5: 2 units (13.1)",
+        "the Russian's reinforcements: Vityaz (13.1)",
+        "the Chechen reinforcement die 2 -1 (1 leader eliminated this turn (13.1)) = 1: 0 units (13.1)",
+        "collateral damage is set back to 0 (13.1)",
+        "turn 3 begins: the used support markers return, leaders waiting a turn go underground",
+        "turn 3: Russian Movement Segment (8.0)"]
+    raid = next(e for e in events if e["type"] == "morale")
+    assert (raid["hexes"], raid["why"], raid["level"]) == (["0617"], "Chechen raids (6.3)", 9)
+    roll = next(e for e in events if e["type"] == "morale_roll")
+    assert (roll["roll"], roll["total"], roll["level"]) == (5, 6, 10)
+    event = next(e for e in events if e["type"] == "random_event")
+    assert (event["roll"], event["event"]) == (1, "leader_eliminated")
+
+
+def test_the_other_events_told_in_words() -> None:
+    say = lambda e: GAME.summary(data(), e)  # noqa: E731
+    assert say({"type": "drawn", "units": [{}, {}], "why": "reinforcements (13.1)"}) == \
+        "the Chechen draws 2 units from the cup for reinforcements (13.1), face down"
+    assert say({"type": "recruited", "units": [], "flipped": ["ru_131_mech_bde"]}) == \
+        "the Russian's reinforcements: 131st Mech Brigade back to full strength (13.1)"
+    assert say({"type": "over", "result": {"winners": [], "reason": "a draw (3.2)"}}) == \
+        "game over: nobody won (a draw (3.2))"
+    assert say({"type": "morale", "change": 3, "why": "the ceasefire turn (15.2)", "level": 12}) == \
+        "Russian morale +3 for the ceasefire turn (15.2): now 12"
