@@ -442,7 +442,7 @@ class ChechenWar(TableGame):
         for unit, where in sorted(state["russians"].items()):  # public (10.6), with values (2.8)
             spec = units(data)[unit]
             values = spec["reduced"] if where.get("reduced") and "reduced" in spec else spec
-            told = f"{spec['name']} {values['cf']}-{values['mf']}" + (" (reduced)" if where.get("reduced") else "")
+            told = f"{spec['name']} ({values['cf']}-{values['mf']}" + (", reduced)" if where.get("reduced") else ")")
             stacks.setdefault(b.label(where["hex"]), []).append(told)
         places = {"underground": "underground", "next_turn": "back next turn", "eliminated": "eliminated"}
         leaders = {data["units"]["leaders"][x]["name"]: places.get(where, b.label(where) if where in b.terrain
@@ -470,6 +470,9 @@ class ChechenWar(TableGame):
             or "empty",
             "Chechen recruitment box (face down)": len(state["recruits"][CHECHEN]),
             "ceasefire turn": state["ceasefire"]["turn"] or "none declared",
+            **({"your reinforcement pool (13.1)": ", ".join(
+                f"{units(data)[u]['name']} ({units(data)[u]['cf']}-{units(data)[u]['mf']})"
+                for u in state["pool"]) or "empty"} if who in (RUSSIAN, "referee") else {}),
             **({"your tokens": {t: b.label(v["hex"]) for t, v in sorted(state["tokens"].items())
                                 if not v.get("revealed")},
                 "your recruitment box": [n["id"] if isinstance(n, dict) else str(n)
