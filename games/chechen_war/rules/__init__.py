@@ -307,7 +307,7 @@ PHASES = PhaseTable({
         "\"CCRR\", support: \"CCRR\", leader: LEADER}}; ready free ambushes on units that "
         "retreat: {free: {from: \"CCRR\", support: \"CCRR\"}}; or nothing",
         awaiting=_chechen, validate=_check_ambushes, resolve=_resolve_ambushes,
-        default_orders=lambda d, s, f, r: {"orders": []}),
+        bot=lambda d, s, f, r: ambush.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
     "russian-combat": PhaseRules(
         "Russian Combat Segment (10.0)",
         "attack hexes of Chechen units next to yours: {attack: {target: \"CCRR\", units: [...], "

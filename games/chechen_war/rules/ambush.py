@@ -413,3 +413,33 @@ def describe(data: GameData, event: Event) -> str | None:
     if kind == "segment_over":
         return "the gunships go to the used box (14.2)"
     return None
+
+
+def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
+    """Now and then an ambush from a hex of Chechen units on a Russian hex of Chechnya next
+    to it, supported by another hex when one is free, and one hex held ready for a free
+    ambush; every order checked as the referee will (identities aside: the bot never
+    strikes outside Chechnya)."""
+    b = board(data)
+    chosen: list[dict[str, Any]] = []
+    mine = chechen_hexes(state)
+    for frm in sorted(mine):
+        targets = [h for h in b.grid.neighbours(frm) if h in russian_hexes(state) and b.region[h] == "chechnya"]
+        if not targets or not rng.choice(f"bot:ambush:t{state['turn']}:{frm}", [True, False]):
+            continue
+        target = targets[0]
+        body: dict[str, Any] = {"from": frm, "target": target}
+        helpers = [h for h in sorted(mine) if h != frm and b.grid.adjacent(h, target)]
+        if helpers:
+            body["support"] = helpers[0]
+        for trial in ([*chosen, {"ambush": body}], [*chosen, {"ambush": {"from": frm, "target": target}}]):
+            problems: list[Problem] = []
+            read_ambushes(data, state, {"orders": trial}, problems)
+            if not problems:
+                chosen = trial
+                break
+    used = {v for item in chosen for k, v in item["ambush"].items() if k in ("from", "support")}
+    spare = [h for h in sorted(mine) if h not in used]
+    if spare:
+        chosen.append({"free": {"from": spare[0]}})
+    return {"orders": chosen}

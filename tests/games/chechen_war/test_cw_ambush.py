@@ -296,3 +296,15 @@ def test_the_russians_retreat_to_hexes_are_followed_where_they_may_be() -> None:
     moves = {"orders": [], "standing": {"retreat_to": [1227]}}
     s.update(phase="russian-movement")
     assert [p.message for p in GAME.validate(data(), s, "russian", moves)][0].startswith("hex id 1227")
+
+
+def test_the_bots_ambushes_are_legal_and_hold_a_free_one_ready() -> None:
+    s = example()
+    seen = []
+    for seed in range(8):
+        orders = GAME.bot(data(), s, "chechen", KeyedRng(bytes([seed]) * 32))
+        assert messages(s, *orders["orders"]) == []
+        seen.append(orders["orders"])
+    assert any(any("ambush" in o for o in orders) for orders in seen)
+    assert all(any("free" in o for o in orders) for orders in seen)
+    assert all(o["ambush"]["target"] != "1427" for orders in seen for o in orders if "ambush" in o)  # the gunship
