@@ -16,7 +16,8 @@ lists what is not yet. The position:
     treasury   IPC by power
     control    who controls each land territory (a power, or "neutral")
     contested  territories where both sides stand (they produce nothing, no one holds them)
-    standing   each power's standing instructions (its loss orders; Germany's answer to
+    standing   each power's standing instructions (its loss orders; when its ships withdraw
+               from a sea battle and whether its submarines submerge; Germany's answer to
                the armistice; where its units retreat at the civil war's revolution)
     units      by place, owner and type: counts
     options    the campaign's options (revolution: none, armistice or civil_war;
@@ -38,8 +39,9 @@ from . import report as report_
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
-# the loss orders; the armistice's answer; the civil war's retreats (steps 1 and 2)
-STANDING = ("losses", "sea_losses", "armistice", civil_war.STANDING)
+# the loss orders; withdrawing and submerging at sea (rules/naval.py); the armistice's
+# answer; the civil war's retreats (steps 1 and 2)
+STANDING = ("losses", "sea_losses", "sea_withdraw", "submerge", "armistice", civil_war.STANDING)
 USA = "usa"
 
 
@@ -140,6 +142,14 @@ def _check_standing(data: GameData, state: State, pid: str, standing: Any,
         refused = revolution.check_standing(data, state, pid, standing["armistice"])
         if refused is not None:
             problems.append(Problem(("standing", "armistice"), refused))
+    if "sea_withdraw" in standing:
+        refused = naval.check_withdrawal(standing["sea_withdraw"])
+        if refused is not None:
+            problems.append(Problem(("standing", "sea_withdraw"), refused))
+    if "submerge" in standing and not isinstance(standing["submerge"], bool):
+        problems.append(Problem(("standing", "submerge"), "whether your defending submarines "
+                                "submerge when they are the last warships of your side in a sea "
+                                "battle: true or false"))
     if civil_war.STANDING in standing:
         refused = civil_war.check_standing(data, state, pid, standing[civil_war.STANDING])
         if refused is not None:
@@ -214,15 +224,18 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
         turn.take(naval.mines(data, turn.state, pid, move, rng))
     turn.take(revolution.after_moves(data, turn.state, pid))  # the armistice's 2e and 2c
     for zone in _sea_battles(data, state, turn.state, pid, moves, attacks):
-        turn.take(naval.battle(data, turn.state, pid, zone, rng))
+        turn.take(naval.battle(data, turn.state, pid, zone, rng, naval.entries(moves, zone)))
     for where in combat.battlefields(data, state, pid, moves, [a for a in attacks if not board.is_sea(a)]):
+        if not board.stack(turn.state, where, pid):
+            continue  # every unit moving in went down with its transports in a minefield
         if USA not in turn.state["at_war"] and (turn.state["control"].get(where) == USA
                                                 or board.stack(turn.state, where, USA)):
             turn.emit({"type": "at_war", "power": USA})  # the USA enters the war when attacked
         turn.take(combat.neutral_entry(data, turn.state, pid, where))
         if combat.hostile(data, turn.state, pid, where):
             turn.take(combat.battle(data, turn.state, pid, where, rng,
-                                    _landing(data, state, turn.state, pid, where, moves)))
+                                    _landing(data, state, turn.state, pid, where, moves,
+                                             naval.cargo_lost(turn.events, where))))
     turn.take(economy.mobilize(data, turn.state, pid, bought, placed))
     # the civil war: checked after mobilizing; the revolution skips the income
     revolt = civil_war.end_of_mobilize(data, turn.state, pid, economy.income(data, turn.state, pid)[0])
@@ -236,9 +249,10 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
 
 
 def _landing(data: GameData, before: State, now: State, pid: str, where: str,
-             moves: list[Event]) -> combat.Landing | None:
+             moves: list[Event], lost: dict[str, int]) -> combat.Landing | None:
     """The amphibious part of a battle: land units that came ashore from transports into a
-    territory not contested when the turn began (a reinforcement is no assault)."""
+    territory not contested when the turn began (a reinforcement is no assault), less those
+    `lost` with their transports in minefields."""
     ashore = [m for m in moves if m["to"] == where and m.get("transports")]
     if not ashore or board.contested(before, where):
         return None
@@ -246,6 +260,7 @@ def _landing(data: GameData, before: State, now: State, pid: str, where: str,
     for m in ashore:
         for u, n in m["units"].items():
             units[u] = units.get(u, 0) + n
+    units = {u: n - lost.get(u, 0) for u, n in units.items() if n > lost.get(u, 0)}
     zones = sorted({m["via"][-1] for m in ashore})
     ships = sum(board.stack(now, z, pid).get("battleship", 0) for z in zones)
     return combat.Landing(units, ships)
@@ -505,11 +520,24 @@ class AxisAndAllies1914(TableGame):
             if away:
                 told += "; at the revolution its units retreat " + ", ".join(
                     f"from {board.name(data, a)} to {board.name(data, b)}" for a, b in away.items())
+            at_sea += _sea_standing(event["standing"])
             return (f"{board.power(data, event['power'])['name']} loses units in this order: "
                     f"{losses}; at sea: {at_sea}{told}")
         if kind == "over":
             return f"game over: {event['result']['reason']}"
         return str(kind)
+
+
+def _sea_standing(standing: dict[str, Any]) -> str:
+    """A power's standing `sea_withdraw` and `submerge`, as the log says them."""
+    rule = standing.get("sea_withdraw")
+    told = []
+    if isinstance(rule, dict) and rule.get("after_round"):
+        told.append(f"after round {rule['after_round']}")
+    if isinstance(rule, dict) and rule.get("when_outnumbered"):
+        told.append("when outnumbered")
+    out = f"; its attacking ships withdraw {' or '.join(told)}" if told else ""
+    return out + ("; its defending submarines submerge" if standing.get("submerge") else "")
 
 
 GAME = AxisAndAllies1914()

@@ -25,9 +25,8 @@ A land move into hostile territory (held by the other side or a neutral, or hold
 other side's units) is an attack, fought in the battle step (rules/combat.py); a fighter
 ends such a move only where land units of its power move in or stand. Ships ending their
 move with the other side's warships fight a sea battle, and ships crossing the other side's
-minefields roll for them (rules/naval.py). Not refereed yet, and refused by name: carrying
-land units through an enemy minefield. Land units carried by sea name the sea zones in
-`via` (`_by_sea`). In an orders file::
+minefields roll for them (rules/naval.py), transports carrying land units too (their cargo
+lost with them). Land units carried by sea name the sea zones in `via` (`_by_sea`). In an orders file::
 
     orders:
       - move: {from: vienna, to: galicia, units: {infantry: 2, artillery: 1}}
@@ -44,7 +43,6 @@ from pbem.names import counted, suggest
 from . import board, civil_war, combat, revolution
 
 Path_ = tuple[str | int, ...]
-NOT_YET = "is not refereed yet (games/aa1914/README.md)"
 SCREENS = ("submarine", "transport")  # enemy ships that do not stop a move (XML "Ignore ... In Movement")
 
 
@@ -198,11 +196,6 @@ def _by_sea(data: GameData, state: State, pid: str, units: dict[str, int], steps
         if warships:
             problems.append(Problem(where, f"enemy {', '.join(warships)} in {board.name(data, zone)}: "
                                     "transports sail only through and unload in zones clear of them"))
-            return None
-        owner = board.minefield(data, state, zone)
-        if owner is not None and board.side(data, owner) != board.side(data, pid):
-            problems.append(Problem(where, f"carrying land units through the enemy minefield of "
-                                    f"{board.name(data, zone)} " + NOT_YET))
             return None
     for a, b in zip(sea, sea[1:], strict=False):
         canal = _canal(data, state, pid, a, b)

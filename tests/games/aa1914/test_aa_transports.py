@@ -1,7 +1,8 @@
 """Axis & Allies 1914 land units carried by sea (games/aa1914/rules/movement.py `_by_sea`):
 the transports needed at two units each, exactly enough and one short; the crossing's length
-at the transport's reach and one more; enemy warships and minefields on the way; a transport
-that has moved already; an amphibious assault fought as a land battle. In-process."""
+at the transport's reach and one more; enemy warships on the way (minefields: the
+transports roll, test_aa_sea_choices.py); a transport that has moved already; an amphibious
+assault fought as a land battle. In-process."""
 
 from __future__ import annotations
 
@@ -59,16 +60,15 @@ def test_the_transports_sail_with_their_cargo_within_their_reach() -> None:
     assert messages(s, too_far) == ["a transport moves at most 2 spaces a turn; this crossing is 3"]
 
 
-def test_enemy_warships_and_minefields_on_the_way_stop_the_crossing() -> None:
+def test_enemy_warships_on_the_way_stop_the_crossing_and_minefields_do_not() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}, "sz04": {"germany": {"cruiser": 1}}})
     assert messages(s, move("london", "scotland", {"infantry": 2}, ["sz09", "sz04"])) == [
         "enemy cruiser in SZ 4: transports sail only through and unload in zones clear of them"]
     s["units"]["sz04"] = {"germany": {"submarine": 1}}  # a submarine does not
     assert messages(s, move("london", "scotland", {"infantry": 2}, ["sz09", "sz04"])) == []
     s["units"]["sz04"] = {}
-    assert messages(s, move("london", "holland", {"infantry": 2}, ["sz09", "sz10"])) == [
-        "carrying land units through the enemy minefield of SZ 10 is not refereed yet "
-        "(games/aa1914/README.md)"]
+    # the transport rolls in SZ 10, Germany's field (test_aa_sea_choices.py: its cargo lost on a 1)
+    assert messages(s, move("london", "holland", {"infantry": 2}, ["sz09", "sz10"])) == []
 
 
 def test_a_transport_that_has_moved_carries_nothing_more() -> None:
