@@ -7,6 +7,7 @@ from typing import Any
 
 from fixed_rng import FixedRng
 
+from pbem.dice import KeyedRng
 from pbem.game import State, get_game, load_data
 
 GAME = get_game("aa1914")
@@ -37,4 +38,16 @@ def refused(state: State, *items: dict[str, Any], standing: dict[str, Any] | Non
 
 def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == kind]
+
+
+def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:
+    """A round-2 position: `power` to move, these units by place and owner."""
+    state = GAME.setup(load_data("aa1914"), {}, KeyedRng(b"\x02" * 32))
+    state.update(power=power, units=units, turn=2)
+    state.update(changes)
+    return state
+
+
+def move(frm: str, to: str, units: dict[str, int], via: list[str] | None = None) -> dict[str, Any]:
+    return {"move": {"from": frm, "to": to, "units": units, **({"via": via} if via else {})}}
 

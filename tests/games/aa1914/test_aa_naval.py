@@ -9,11 +9,10 @@ import importlib
 from typing import Any
 
 import pytest
-from aa_play import play
+from aa_play import move, play, position
 from fixed_rng import FixedRng
 
-from pbem.dice import KeyedRng
-from pbem.game import GameData, State, get_game, load_data
+from pbem.game import GameData, get_game, load_data
 
 GAME = get_game("aa1914")
 naval = importlib.import_module("pbem_game_aa1914.naval")
@@ -22,17 +21,6 @@ Dice = FixedRng
 
 def data() -> GameData:
     return load_data("aa1914")
-
-
-def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:
-    state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
-    state.update(power=power, units=units, turn=2)
-    state.update(changes)
-    return state
-
-
-def move(frm: str, to: str, units: dict[str, int], via: list[str] | None = None) -> dict[str, Any]:
-    return {"move": {"from": frm, "to": to, "units": units, **({"via": via} if via else {})}}
 
 
 def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

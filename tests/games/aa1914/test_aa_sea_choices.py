@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from aa_play import of, play, refused
+from aa_play import move, of, play, position, refused
 from fixed_rng import FixedRng
 
-from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data
 
 GAME = get_game("aa1914")
@@ -24,17 +23,6 @@ Dice = FixedRng
 
 def data() -> GameData:
     return load_data("aa1914")
-
-
-def position(power: str, units: dict[str, dict[str, dict[str, int]]], **changes: Any) -> State:
-    state = GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
-    state.update(power=power, units=units, turn=2)
-    state.update(changes)
-    return state
-
-
-def move(frm: str, to: str, units: dict[str, int], via: list[str] | None = None) -> dict[str, Any]:
-    return {"move": {"from": frm, "to": to, "units": units, **({"via": via} if via else {})}}
 
 
 def battle(events: list[dict[str, Any]]) -> dict[str, Any]:
