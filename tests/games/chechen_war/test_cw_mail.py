@@ -12,6 +12,8 @@ import mailbox
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from pbem import api, yamlio
 from pbem.campaign import Campaign
 from pbem.game import load_data
@@ -48,6 +50,56 @@ def answer(root: Path, faction: str, folder: Path, n: int) -> EmailMessage:
         msg.add_attachment(part.read_bytes(), maintype="application",
                            subtype="yaml" if part.suffix == ".yaml" else "octet-stream", filename=part.name)
     return msg
+
+
+def hidden_names(root: Path) -> list[str]:
+    """The names of the Chechen units no rule has revealed yet (nor sent to the cup)."""
+    game = Campaign.open(root).state()["game"]
+    units = load_data("chechen_war")["units"]["units"]
+    public = {*game.get("cup_known", []),  # (nothing before the contribution round is over)
+              *(t["unit"] for t in game.get("tokens", {}).values() if isinstance(t.get("unit"), str))}
+    return [spec["name"] for u, spec in units.items() if spec["side"] == "chechen" and u not in public
+            and not any(spec["name"] in units[p]["name"] for p in public)]
+
+
+@pytest.mark.slow
+def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
+    root = tmp_path / "camp"
+    api.new_campaign(root, "chechen_war", seed="cw-mail", name="camp", keys_dir=tmp_path / "keys",
+                     players=PLAYERS)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    received: dict[str, list[Path]] = {"russian": [], "chechen": []}
+    answers = {"russian": 0, "chechen": 0}
+    n = 0
+    while not Campaign.open(root).state()["game"].get("over"):
+        n += 1
+        assert n < 120, "the campaign never ended"
+        hidden = hidden_names(root)
+        for record in mailloop.mail(root)["queued"]:
+            who = next(f for f, a in ADDRESS.items() if a == record["to"])
+            path = root / ".pbem" / "outbox" / record["file"]
+            received[who].append(path)
+            if who == "russian":  # nothing the rules have not revealed, when it is sent
+                text = text_of(path)
+                assert [name for name in hidden if name in text] == [], record["file"]
+        awaiting = api.status(root)["awaiting"]
+        for faction in awaiting:
+            box.add(answer(root, faction, folder, n).as_bytes())
+            answers[faction] += 1
+        took = mailloop.inbox(root, maildir=tmp_path / "Maildir")
+        assert took["accepted"] == len(awaiting) and took["rejected"] == 0, took
+    game = Campaign.open(root).state()["game"]
+    assert game["result"]["reason"].endswith("(3.2)") or game["result"]["reason"].endswith("(3.1)")
+    turns = int(game["turn"])
+    # measured: the orders mails (round trips) each side sends a turn, and the mails it gets
+    assert 2 <= answers["russian"] / turns <= 5 and 3 <= answers["chechen"] / turns <= 6, answers
+    assert len(received["chechen"]) <= 12 * turns and len(received["russian"]) <= 12 * turns
+    chechen_mail = text_of(received["chechen"][-1])
+    still = hidden_names(root)
+    assert sum(name in chechen_mail for name in still) >= len(still) // 2  # his own units, in his mail
+    assert api.audit(root)["ok"]
 
 
 def test_the_first_turn_by_mail(tmp_path: Path) -> None:
