@@ -100,6 +100,9 @@ def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
     still = hidden_names(root)
     assert sum(name in chechen_mail for name in still) >= len(still) // 2  # his own units, in his mail
     assert api.audit(root)["ok"]
+    api.unseal(root)
+    final = api.audit(root, final=True)
+    assert final["ok"], final["problems"]
 
 
 def test_the_first_turn_by_mail(tmp_path: Path) -> None:
