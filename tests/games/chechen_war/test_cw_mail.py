@@ -62,14 +62,19 @@ def hidden_names(root: Path) -> list[str]:
             and not any(spec["name"] in units[p]["name"] for p in public)]
 
 
-@pytest.mark.slow
-def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
+def campaign(tmp_path: Path) -> tuple[Path, mailbox.Maildir, Path]:
+    """A new campaign of two players by mail, the referee's Maildir, the players' drafts."""
     root = tmp_path / "camp"
     api.new_campaign(root, "chechen_war", seed="cw-mail", name="camp", keys_dir=tmp_path / "keys",
                      players=PLAYERS)
-    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     folder = tmp_path / "drafts"
     folder.mkdir()
+    return root, mailbox.Maildir(tmp_path / "Maildir", create=True), folder
+
+
+@pytest.mark.slow
+def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
+    root, box, folder = campaign(tmp_path)
     received: dict[str, list[Path]] = {"russian": [], "chechen": []}
     answers = {"russian": 0, "chechen": 0}
     n = 0
@@ -106,12 +111,7 @@ def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
 
 
 def test_the_first_turn_by_mail(tmp_path: Path) -> None:
-    root = tmp_path / "camp"
-    api.new_campaign(root, "chechen_war", seed="cw-mail", name="camp", keys_dir=tmp_path / "keys",
-                     players=PLAYERS)
-    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
-    folder = tmp_path / "drafts"
-    folder.mkdir()
+    root, box, folder = campaign(tmp_path)
     received: dict[str, list[Path]] = {"russian": [], "chechen": []}
     n = 0
     while Campaign.open(root).state()["game"]["turn"] < 2:
