@@ -398,13 +398,13 @@ def test_the_mailed_template_of_the_round_says_sign_it_as_it_is(tmp_path: Path) 
 
     root = tmp_path / "c"
     api.new_campaign(root, "red_russia", seed=SEED, name="c")
-    attached = mailloop._template(root, "red", api.status(root), None)
+    attached = mailloop._template(root, ["red"], api.status(root), None)
     assert attached is not None and attached.filename == "orders-red-t0-contribute.yaml"
     assert attached.text.startswith("# Orders template for red: turn 0, contribute.\n"
                                     "# Your contribution to the hidden draws: nothing to fill in.")
     assert "legal EXAMPLE" not in attached.text
     _play(root, tmp_path / "keys", until=(0, "setup-place"), sign=False)
-    later = mailloop._template(root, "south", api.status(root), None)
+    later = mailloop._template(root, ["south"], api.status(root), None)
     assert later is not None and "# A legal EXAMPLE written by pbem's bot" in later.text
 
 

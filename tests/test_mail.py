@@ -324,12 +324,14 @@ def test_mail_writes_one_well_formed_message_per_player(camp: Path) -> None:
         if to == "ann@example.org":  # red is not awaited in the White placement
             assert attached == {}
         else:
-            want = {"bob@example.org": ["siberian"], "cy@example.org": ["south", "north"]}[to]
-            assert sorted(attached) == sorted(f"orders-{f}-t0-{status['phase']}.yaml" for f in want)
+            # one file to answer, for every faction of the player awaited
+            want = {"bob@example.org": "siberian", "cy@example.org": ["south", "north"]}[to]
+            stem = want if isinstance(want, str) else "-".join(want)
+            assert list(attached) == [f"orders-{stem}-t0-{status['phase']}.yaml"]
             for name, content in attached.items():
                 body = content.decode() if isinstance(content, bytes) else content
                 loaded = yamlio.load_untrusted(body, name).data
-                assert loaded["campaign"] == "camp" and loaded["faction"] in want
+                assert loaded["campaign"] == "camp" and loaded["faction"] == want
     assert len(ids) == 3
     # a second run in the same phase queues nothing new
     again = mailloop.mail(camp)
@@ -353,8 +355,14 @@ def test_mail_for_a_player_of_several_factions_is_one_message(camp: Path) -> Non
     msg = parse(camp / ".pbem" / "outbox" / cy["file"])
     text = msg.get_body(preferencelist=("plain",)).get_content()
     html = msg.get_body(preferencelist=("html",)).get_content()
-    assert "report for South" in text and "report for North" in text
+    # one report: one story, one position, one map, each faction's hand, one template
+    assert "report for Southern Whites and Northern/Asiatic Whites" in text
+    assert text.count("WHAT HAPPENED") == 1 and text.count("POSITION after step") == 1
     assert html.lower().count("<html") == 1 and html.lower().count("</body>") == 1
+    assert html.count("<svg") == html.count("</svg>") == 1
+    assert text.count("ORDERS TEMPLATE") == 1
+    assert "ORDERS TEMPLATE (south + north)" in text
+    assert "One orders file for south and north" in text
 
 
 def test_mail_shows_each_player_their_own_hand_and_nobody_elses(camp: Path) -> None:
@@ -660,9 +668,15 @@ def test_remind_writes_to_the_players_still_awaited(camp: Path, cli: Callable[..
     cy = next(q for q in result["queued"] if q["to"] == "cy@example.org")
     msg = parse(camp / ".pbem" / "outbox" / cy["file"])
     assert "reminder" in msg["Subject"] and result["deadline"] in msg["Subject"]
-    assert sorted(p.get_filename() for p in msg.iter_attachments()) == [
-        "orders-north-t0-setup-place.yaml", "orders-south-t0-setup-place.yaml"]
+    attached = list(msg.iter_attachments())  # one file for both of Cy's factions
+    assert [p.get_filename() for p in attached] == ["orders-south-north-t0-setup-place.yaml"]
+    template = yamlio.load_untrusted(attached[0].get_content(), "template").data
+    assert template["faction"] == ["south", "north"] and set(template["orders"]) == {"south", "north"}
+    bob = next(q for q in result["queued"] if q["to"] == "bob@example.org")
+    bobs = list(parse(camp / ".pbem" / "outbox" / bob["file"]).iter_attachments())
+    assert [p.get_filename() for p in bobs] == ["orders-siberian-t0-setup-place.yaml"]
     text = " ".join(msg.get_body(preferencelist=("plain",)).get_content().split())
+    assert "It is one file for south and north (faction: [south, north]" in text
     assert ("your standing orders apply: nothing new is ordered, and choices that cannot be skipped "
             "(a set-up, say) are made for you") in text
 
@@ -686,7 +700,9 @@ def test_tick_reports_reminds_then_resolves_by_the_nmr_policy(camp: Path) -> Non
     assert [r["phase"] for r in late["resolved"]] == [phase]
     assert late["resolved"][0]["nmr"] == ["south", "north"]
     assert late["status"]["phase"] != phase
-    assert len(late["reported"]) == 3  # the new phase's reports
+    # the new phase's reports to all three: none of the first ones was sent (no --send), so
+    # each is replaced by the current one, whoever is awaited
+    assert len(late["reported"]) == 3
     assert "resolved with nmr: hold" in late["actions"][0]
     assert api.audit(camp)["ok"]
 

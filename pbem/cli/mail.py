@@ -74,6 +74,9 @@ def mail(
         typer.echo(f"skipped {r['to']}: {r['reason']} (--again to queue it anyway)")
     if not result["queued"] and not result["skipped"]:
         typer.echo("no player has an e-mail address in campaign.yaml: nothing to mail")
+    elif result["this_turn"]:
+        counts = ", ".join(f"{to} {n}" for to, n in sorted(result["this_turn"].items()))
+        typer.echo(f"mails of turn {result['turn']} so far, per player: {counts}")
     typer.echo(f"outbox: {result['outbox']}")
     if result.get("superseded"):
         typer.echo(f"{result['superseded']} older message(s) superseded by newer ones to the same "

@@ -14,6 +14,10 @@ Settings in campaign.yaml (all optional):
       remote: origin                        # where `pbem publish` pushes
       limits: {parts: 20, depth: 10, name: 100, size: 1048576}   # what `inbox` reads of a
                                             #   mail: files, MIME depth, name length, bytes
+      policy: awaited                       # who gets a report: awaited (when their orders
+                                            #   are awaited, and one digest as each turn
+                                            #   begins) | every (every phase), or per faction
+                                            #   {default: awaited, red: every}
     deadlines:
       hours: 72                             # every phase that awaits orders
       remind_hours: 24                      # reminders this long before the deadline
@@ -39,7 +43,6 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
-import re
 import shutil
 import tempfile
 import traceback
@@ -101,6 +104,47 @@ def limits_of(campaign: Campaign) -> m.Limits:
     return m.Limits(**given)
 
 
+POLICIES = ("awaited", "every")
+
+
+def mail_policy(campaign: Campaign, faction: str) -> str:
+    """campaign.yaml's `mail: policy:` for one faction: `awaited` (the default) or `every`."""
+    given = settings(campaign).get("policy", "awaited")
+    where = f"{campaign.root / CONFIG}: mail: policy"
+    value = given
+    if isinstance(given, dict):
+        unknown = sorted(set(given) - set(campaign.factions()) - {"default"})
+        if unknown:
+            raise CampaignError(f"{where}: {', '.join(map(str, unknown))} is not a faction of this "
+                                f"campaign (factions: {', '.join(campaign.factions())}, or default)")
+        value = given.get(faction, given.get("default", "awaited"))
+    if value not in POLICIES:
+        raise CampaignError(f"{where}: expected {' or '.join(POLICIES)} (or a mapping by faction "
+                            f"with a default), not {value!r}")
+    return str(value)
+
+
+def _why(policy: str, awaited: list[str], last: dict[str, Any] | None,
+         status: dict[str, Any]) -> str | None:
+    """Why a player gets this phase's report, or None when the policy keeps it for later:
+    awaited players always, everyone at the game's end and in their first mail, a player
+    whose last report was never sent (the new one replaces it: never a stale report), and
+    the others one digest when a turn has begun since their last report (or every phase)."""
+    if awaited:
+        return "awaited"
+    if status.get("over"):
+        return "over"
+    if last is None:
+        return "first"
+    if not last.get("sent") and not last.get("superseded"):
+        return "update"  # their last report is still unsent: the current one replaces it
+    if policy == "every":
+        return "every"
+    if last.get("turn") != status["turn"]:
+        return "digest"
+    return None
+
+
 def outbox_of(campaign: Campaign, outbox: Path | None = None) -> m.Outbox:
     from pbem.mail import transport as m
 
@@ -131,21 +175,6 @@ def sender(campaign: Campaign) -> tuple[str, str]:
     return campaign.referee()
 
 
-def _join_html(pages: list[str]) -> str:
-    """One HTML document from several reports (a player of several factions)."""
-    if len(pages) == 1:
-        return pages[0]
-    bodies = []
-    for page in pages[1:]:
-        found = re.search(r"<body[^>]*>(.*)</body>", page, re.S | re.I)
-        bodies.append(found.group(1) if found else page)
-    first = pages[0]
-    cut = first.lower().rfind("</body>")
-    if cut < 0:
-        return "\n<hr>\n".join(pages)
-    return first[:cut] + "".join(f"\n<hr>\n{b}" for b in bodies) + first[cut:]
-
-
 def _subject(campaign: Campaign, status: dict[str, Any], what: str) -> str:
     phase = status.get("phase_title") or status["phase"]
     if status.get("over"):
@@ -166,11 +195,12 @@ def _thread(outbox: m.Outbox, to: str) -> tuple[str | None, list[str]]:
 
 def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
                   now: datetime | None = None) -> dict[str, Any]:
-    """One message per player: the reports of their factions (text + HTML) and an orders
-    template per awaited faction; at most once per phase unless `again`."""
+    """One message per player: one report for all their factions (text + HTML) and one
+    orders template for those awaited, attached; at most once per phase unless `again`. Who gets one
+    follows the mail policy (`_why`); `again` queues one to everyone."""
     from pbem import api
     from pbem.mail import transport as m
-    from pbem.reports.context import build_context
+    from pbem.reports.context import seat_context
     from pbem.reports.render import render_context
 
     campaign = Campaign.settled(root)
@@ -184,36 +214,55 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     # each player's own sealed values (their hand) are shown opened in their own mail: the
     # referee's key opens them, and a faction's report opens only that faction's nodes
     identities = campaign.referee_identities() if (campaign.private / "referee.key").exists() else None
-    for player in m.players(campaign.factions()):
+    players = m.players(campaign.factions())
+    policies = {p.email: "every" if any(mail_policy(campaign, f) == "every" for f in p.factions)
+                else "awaited" for p in players}
+    for player in players:
         key = f"report:{opener}:{player.email.lower()}"
         if not again and outbox.has(key):
             skipped.append({"to": player.email, "reason": "this phase's report was queued already"})
             continue
-        texts, pages, attachments = [], [], []
-        for faction in player.factions:
-            context = build_context(root, faction, identities=identities)
-            texts.append(render_context(context, folder, "text"))
-            pages.append(render_context(context, folder, "html"))
-            for t in context["orders_templates"]:
-                # one attachment per faction; the file for several is offered in the text
-                if t["awaited"] and not t.get("several"):
-                    name = f"orders-{t['faction']}-t{status['turn']}-{status['phase']}.yaml"
-                    attachments.append(m.Attachment(name, t["text"]))
         awaited = [f for f in player.factions if f in status["awaiting"]]
-        what = f"orders awaited from {', '.join(awaited)}" if awaited else "report"
+        why = _why(policies[player.email], awaited, outbox.last(player.email, "report"), status)
+        if why is None and not again:
+            skipped.append({"to": player.email, "reason": (
+                "not awaited in this phase; by the mail policy 'awaited' the next report goes "
+                "when their orders are awaited or as the next turn begins")})
+            continue
+        # one report for the player, whatever the factions they hold, and one file to answer
+        context = seat_context(root, player.factions, identities=identities)
+        text, page = render_context(context, folder, "text"), render_context(context, folder, "html")
+        attachments = [m.Attachment(f"orders-{'-'.join(t.get('factions') or [t['faction']])}"
+                                    f"-t{status['turn']}-{status['phase']}.yaml", t["text"])
+                       for t in context["orders_templates"] if t["awaited"]]
+        what = (f"orders awaited from {', '.join(awaited)}" if awaited else
+                f"digest, turn {status['turn']} begins" if why == "digest" else "report")
         reply_to, refs = _thread(outbox, player.email)
         msg = m.build(
             sender=who, to=(player.name, player.email), subject=_subject(campaign, status, what),
-            text="\n\n".join(texts), html=_join_html(pages), attachments=attachments,
+            text=text, html=page, attachments=attachments,
             in_reply_to=reply_to, references=refs, headers=_headers(campaign, "report", status),
             when=now,
         )
         record = outbox.queue(msg, key=key, kind="report", slug=player.slug, when=now,
                               supersedes=("report", "reminder"),
                               meta={"turn": status["turn"], "phase": status["phase"],
-                                    "seq": status["seq"]})
+                                    "seq": status["seq"], "why": why or "again"})
         queued.append(record)
-    return {"queued": queued, "skipped": skipped}
+    return {"queued": queued, "skipped": skipped, "turn": status["turn"],
+            "this_turn": mails_this_turn(outbox, status["turn"])}
+
+
+def mails_this_turn(outbox: m.Outbox, turn: int) -> dict[str, int]:
+    """How many mails each address has been sent or will be in this turn (reports, reminders
+    and answers; superseded ones are never sent and not counted)."""
+    counts: dict[str, int] = {}
+    for record in outbox.load()["messages"]:
+        if record.get("superseded"):
+            continue
+        if record.get("turn") == turn:
+            counts[record["to"]] = counts.get(record["to"], 0) + 1
+    return counts
 
 
 def mail(root: Path, outbox: Path | None = None, send: bool = False, smtp: str | None = None,
@@ -248,21 +297,24 @@ def send(root: Path, outbox: Path | None = None, smtp: str | None = None,
 # reminders
 
 
-def _template(root: Path, faction: str, status: dict[str, Any],
+def _template(root: Path, factions: list[str], status: dict[str, Any],
               seed: str | None) -> m.Attachment | None:
+    """The orders template of a reminder: one file for all the player's factions awaited."""
     from pbem import api
     from pbem.mail import transport as m
 
-    try:
-        body = api.bot(root, faction, seed=seed, template=True)  # pbem sign adds the salts
+    try:  # pbem sign adds the salts
+        body = (api.bot(root, factions[0], seed=seed, template=True) if len(factions) == 1 else
+                api.bot_several(root, factions, seed=seed, template=True))
     except Rejected:
         return None
     from pbem.contributions import PHASE, TEMPLATE_NOTE
 
     note = ("\n".join(TEMPLATE_NOTE) if status["phase"] == PHASE else
             "# A legal EXAMPLE written by pbem's bot: replace it with your own orders.")
-    head = f"# Orders template for {faction}: turn {status['turn']}, {status['phase']}.\n{note}\n"
-    return m.Attachment(f"orders-{faction}-t{status['turn']}-{status['phase']}.yaml",
+    both = " and ".join(factions)
+    head = f"# Orders template for {both}: turn {status['turn']}, {status['phase']}.\n{note}\n"
+    return m.Attachment(f"orders-{'-'.join(factions)}-t{status['turn']}-{status['phase']}.yaml",
                         head + yamlio.dump(body))
 
 
@@ -307,12 +359,12 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
                    f"{'; '.join(policies)}.\n\n" if due else "")
                 + "Attached is a template to start from. Reply with your orders file attached "
                   "(and its .sig when you sign it).\n"
-                + (f"You may send one file for {' and '.join(missing)}: name them all in its "
-                   f"header (faction: [{', '.join(missing)}]) and give 'orders:' by faction "
-                   f"('pbem bot {','.join(missing)}' writes one).\n" if len(missing) > 1 else "")
+                + (f"It is one file for {' and '.join(missing)} (faction: [{', '.join(missing)}], "
+                   "'orders:' by faction); separate files per faction are fine too.\n"
+                   if len(missing) > 1 else "")
                 + "\n-- \npbem referee\n")
-        attachments = [a for a in (_template(root, f, status, campaign.config.get("seed"))
-                                   for f in missing) if a is not None]
+        template = _template(root, missing, status, campaign.config.get("seed"))
+        attachments = [template] if template is not None else []
         reply_to, refs = _thread(box, player.email)
         msg = m.build(sender=sender(campaign), to=(player.name, player.email),
                       subject=_subject(campaign, status, f"reminder: orders of {', '.join(missing)}"
@@ -782,7 +834,8 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
                              "X-Pbem-Kind": "reply",
                              **({"X-Pbem-Late": "yes"} if done.get("late") else {})}, when=now)
     record = box.queue(reply, key=key, kind="reply", slug=player.slug,
-                       when=now, meta={"in_reply_to": incoming.message_id, "outcome": what})
+                       when=now, meta={"in_reply_to": incoming.message_id, "outcome": what,
+                             "turn": campaign.phase(campaign.state()).turn})
     return str(record["message_id"])
 
 

@@ -266,6 +266,12 @@ class Outbox:
         """The last message queued under this key, if any."""
         return next((m for m in reversed(self.load()["messages"]) if m.get("key") == key), None)
 
+    def last(self, to: str, kind: str) -> dict[str, Any] | None:
+        """The last message of this kind queued to this address, if any."""
+        to = to.lower()
+        return next((m for m in reversed(self.load()["messages"])
+                     if m.get("to") == to and m.get("kind") == kind), None)
+
     def thread(self, to: str) -> str | None:
         """The first message queued to this address: later ones answer it (In-Reply-To)."""
         found = self.load()["threads"].get(to.lower())

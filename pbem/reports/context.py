@@ -486,12 +486,16 @@ def build_context(root: Path, who: str, turn: int | None = None,
     pending = [s for s in secrets if s["mine"] and s["revealed_at"] is None]
     parts = _game_parts(game, data, view, before, who, style, pending)
     changes = parts["changes"]
+    who_name = names.get(who, who.capitalize())
     return {
         "hand": parts["hand"],
+        # the hands the report shows, each with its holder (a player's report of several
+        # factions shows each faction's: seat_context)
+        "hands": [{"faction": who, "who_name": who_name, "hand": parts["hand"]}] if parts["hand"] else [],
         "campaign": campaign.id,
         "game": {"id": campaign.config["game"], "name": data["game"]["name"]},
         "who": who,
-        "who_name": names.get(who, who.capitalize()),
+        "who_name": who_name,
         "faction": who if who in factions else None,
         "reproducible": bool(campaign.config.get("reproducible")),
         "reproducible_warning": REPRODUCIBLE,
@@ -526,6 +530,41 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "map_svg": parts["map_svg"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",
+    }
+
+
+def seat_context(root: Path, factions: list[str],
+                 identities: list[str] | None = None) -> dict[str, Any]:
+    """One report for a player of several factions: one story, one position and map (the
+    first faction's view), each faction's hand and secrets, and one orders template for all
+    the factions awaited (the file for several when more than one is)."""
+    contexts = [build_context(root, f, identities=identities) for f in factions]
+    first = contexts[0]
+    if len(contexts) == 1:
+        return first
+    hands: list[dict[str, Any]] = []
+    for c in contexts:
+        for h in c["hands"]:
+            same = next((x for x in hands if x["hand"] == h["hand"]), None)
+            if same is None:
+                hands.append(dict(h))
+            else:  # a hand the factions share (a seat's hand): shown once, under both names
+                same["who_name"] += f" and {h['who_name']}"
+    secrets: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for c in contexts:
+        for item in c["secrets"]:
+            secrets.setdefault((item.get("kind"), item.get("id"), item.get("owner")), item)
+    templates = [t for c in contexts for t in c["orders_templates"]]
+    awaited = [t for t in templates if t["awaited"]]
+    several = [t for t in awaited if t.get("several")]
+    return {
+        **first,
+        "who_name": " and ".join(c["who_name"] for c in contexts),
+        "seat": list(factions),
+        "awaited": any(c["awaited"] for c in contexts),
+        "hands": hands,
+        "secrets": sorted(secrets.values(), key=lambda s: (s.get("seq", 0), str(s.get("id")))),
+        "orders_templates": several or awaited or templates,
     }
 
 
