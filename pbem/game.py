@@ -126,6 +126,17 @@ class Game(Protocol):
     a faction for each dormant one that has entered by `state`, to the faction whose player
     takes it on (its seat, keys and mail are copied to it by the step that made it enter),
     or to None when the moderator chooses its player (`pbem seat`).
+
+    Standing instructions (questions answered in advance, kept until changed) are offered
+    in every orders template of a phase that takes them, each with its value in force, when
+    the game says which with::
+
+        standing_offer(data, state, faction) -> list[dict]
+
+    one dict per instruction: `key`, `value` (in force, or None when not set), `values`
+    (what it may be, as text), `default` (what applies when not set), `rule` and `saves`
+    (a line on what setting it saves: a mail round trip, a loss where you do not want it),
+    or [] in a phase whose orders file takes none (`pbem.game.standing_offer`).
     """
 
     id: str
@@ -191,6 +202,39 @@ def clone(data: Any) -> Any:
     if isinstance(data, list):
         return [clone(v) for v in data]
     return data
+
+
+def standing_offer(game: Any, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+    """The standing instructions a faction's orders file may set now ([] when the game
+    offers none)."""
+    own = getattr(game, "standing_offer", None)
+    return [] if own is None else list(own(data, state, faction))
+
+
+def standing_lines(offer: list[dict[str, Any]]) -> list[str]:
+    """An offer as the comment lines (no "# ") of an orders template."""
+    if not offer:
+        return []
+    lines = ["Standing instructions: each answers a question in advance and is kept until you",
+             "change it. Set them under 'standing:' (standing: {KEY: VALUE}); KEY: null drops one.",
+             "In force now:"]
+    for item in offer:
+        value = item.get("value")
+        shown = f"{item['key']}: {_flow(value)}" if value is not None else (
+            f"{item['key']} not set ({item['default']})")
+        lines.append(f"  {shown}  [{item['values']}; {item['rule']}]")
+        lines.append(f"      {item['saves']}")
+    return lines
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def seating(game: Any, data: GameData, state: State) -> dict[str, str | None]:

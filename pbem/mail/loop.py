@@ -309,9 +309,14 @@ def _template(root: Path, factions: list[str], status: dict[str, Any],
     except Rejected:
         return None
     from pbem.contributions import PHASE, TEMPLATE_NOTE
+    from pbem.reports.context import standing_comments
 
     note = ("\n".join(TEMPLATE_NOTE) if status["phase"] == PHASE else
             "# A legal EXAMPLE written by pbem's bot: replace it with your own orders.")
+    offered = standing_comments(Campaign.open(root), factions)
+    for faction in factions:
+        lines = ([f"For {faction}:"] if len(factions) > 1 and offered[faction] else []) + offered[faction]
+        note += "".join(f"\n# {line}" for line in lines)
     both = " and ".join(factions)
     head = f"# Orders template for {both}: turn {status['turn']}, {status['phase']}.\n{note}\n"
     return m.Attachment(f"orders-{'-'.join(factions)}-t{status['turn']}-{status['phase']}.yaml",

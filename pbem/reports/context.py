@@ -370,10 +370,12 @@ def _hidden_note(campaign: Campaign) -> str:
 def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[str, Any],
                       seed: str | None,
                       players: dict[str, str | None] | None = None,
-                      note: list[str] | None = None) -> list[dict[str, Any]]:
+                      note: list[str] | None = None,
+                      standing: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """The orders file each reader may fill in: the bot's legal example when awaited, under
-    `note` (the game's, or pbem's EXAMPLE_NOTE). A player of several factions awaited at
-    once is also offered one file for all of them, in the report of the first of them."""
+    `note` (the game's, or pbem's EXAMPLE_NOTE) and the standing instructions offered
+    (`standing`: comment lines by faction). A player of several factions awaited at once is
+    also offered one file for all of them, in the report of the first of them."""
     from pbem import api
     from pbem.errors import Rejected
 
@@ -391,6 +393,7 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
         if body is not None:
             head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
                 f"# {line}" for line in (EXAMPLE_NOTE if note is None else note)]
+            head += [f"# {line}" for line in (standing or {}).get(faction, [])]
             text = "\n".join(head) + "\n" + str(yamlio.dump(body))
         else:
             if faction not in awaiting:
@@ -403,12 +406,22 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
     seat = [f for f, p in (players or {}).items() if p is not None and p == (players or {}).get(who)
             and f in awaiting]
     if len(seat) > 1 and seat[0] == who:
-        out.append(_several_template(root, seat, status, seed))
+        out.append(_several_template(root, seat, status, seed, standing))
     return out
 
 
+def standing_comments(campaign: Campaign, factions: list[str]) -> dict[str, list[str]]:
+    """The standing instructions each faction's orders file may set now, as comment lines."""
+    from pbem.game import standing_lines, standing_offer
+
+    state = campaign.state()["game"]
+    return {f: standing_lines(standing_offer(campaign.game, campaign.data, state, f))
+            for f in factions}
+
+
 def _several_template(root: Path, seat: list[str], status: dict[str, Any],
-                      seed: str | None) -> dict[str, Any]:
+                      seed: str | None, standing: dict[str, list[str]] | None = None,
+                      ) -> dict[str, Any]:
     """One orders file for the awaited factions of one player (`faction: [south, north]`)."""
     from pbem import api
     from pbem.errors import Rejected
@@ -423,6 +436,9 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
         body: dict[str, Any] = api.bot_several(root, seat, seed=seed, template=True)
         head += TEMPLATE_NOTE if status["phase"] == ROUND_PHASE else [
             f"# {line}" for line in EXAMPLE_NOTE]
+        for faction in seat:
+            offered = (standing or {}).get(faction, [])
+            head += [f"# For {faction}:", *(f"# {line}" for line in offered)] if offered else []
     except Rejected as exc:
         head += [f"# pbem could not write example orders: {exc.message}"]
         body = {"campaign": status["campaign"], "turn": status["turn"], "phase": status["phase"],
@@ -526,7 +542,8 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "sealed_word": SEALED,
         "orders_templates": (_orders_templates(root, who, awaiting, status,
                                                campaign.config.get("seed"), campaign.players(),
-                                               parts["orders_note"]) if current else []),
+                                               parts["orders_note"], standing_comments(campaign, awaiting))
+                             if current else []),
         "map_svg": parts["map_svg"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",

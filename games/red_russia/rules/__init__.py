@@ -39,6 +39,7 @@ from . import (
 )
 from . import board as board_
 from . import report as report_
+from . import standing as standing_
 from .board import MAJORS, WHITES
 from .common import commander, defenders_of, order_items
 from .fold import apply as apply_event
@@ -188,6 +189,11 @@ class RedRussia:
         if own and name_takes_standing(state["phase"]):
             body["standing"] = dict(own)
         return body
+
+    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+        """The standing instructions of ORDERS.md with their values in force, in the
+        phases whose orders file takes them (purchase, action)."""
+        return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
 
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be

@@ -6,7 +6,8 @@ policy), then carries on where it stopped.
 Two questions can be asked:
 - **8.4 retreat before combat.** Asked of every major faction defending a battle the
   active player declared, once the moves are made and before the first battle, when its
-  standing `retreat_before_combat` is `ask` or not given at all. The battles then follow
+  standing `retreat_before_combat` is `ask` (not given, it is `never`: the defender stands
+  and fights, as an unanswered question would, and no round trip is spent). The battles then follow
   in their order with the answers (`decide: {zone, retreat, to}`; `to` may name a sea
   area for a retreat by sea with a fleet in the port, 8.4). Face to face the
   defender decides just before each battle; by mail all of one phase's questions are
@@ -49,8 +50,9 @@ def retreat_questions(state: State, actor: str, specs: list[dict[str, Any]],
         for faction in sorted({allegiance(state, f) for f in defenders_of(state, zone, actor)}):
             if faction not in MAJORS or faction in answers.get(zone, {}):
                 continue
-            choice = state["standing"].get(faction, {}).get("retreat_before_combat")
-            if choice not in (None, ASK):
+            # asked only when the player asked to be: without the instruction a defender
+            # stands and fights, as an unanswered question would (README ruling 31)
+            if state["standing"].get(faction, {}).get("retreat_before_combat") != ASK:
                 continue
             why = retreat_before_possible(b, data, state, actor, spec, faction) if b else None
             if why is not None:  # no legal answer but to stand: nothing to ask

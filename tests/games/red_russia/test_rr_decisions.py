@@ -1,5 +1,5 @@
 """Decisions asked by mail (decisions.py): retreat before combat (8.4) when the defender
-gave no standing instruction or asked to be asked, and Lenin's initiative modifier
+asked to be asked (without an instruction it stands and fights: no round trip), and Lenin's initiative modifier
 (10.8.1) when the Reds asked to be asked. The phase stops, waits for the answer, and
 carries on where it stopped."""
 
@@ -36,9 +36,11 @@ def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
     return state
 
 
-@pytest.mark.parametrize("given", [None, {"retreat_before_combat": "ask"}])
-def test_8_4_without_an_instruction_or_with_ask_the_defender_is_asked(given: Any) -> None:
-    state, events = declared(given)
+ASKING = {"retreat_before_combat": "ask"}
+
+
+def test_8_4_with_ask_the_defender_is_asked() -> None:
+    state, events = declared(ASKING)
     assert [e["type"] for e in events][-2:] == ["moved", "asked"]
     assert state["phase"] == "decision" and state["units"]["red-inf-01"]["zone"] == "Tver"
     phase = GAME.phase(data(), state)
@@ -50,14 +52,18 @@ def test_8_4_without_an_instruction_or_with_ask_the_defender_is_asked(given: Any
     assert state["asked"]["orders"]["secret"] == {"spend": {"Tver": 1}}
 
 
-def test_8_4_a_standing_instruction_answers_without_asking() -> None:
-    _state, events = declared({"retreat_before_combat": "never"})
-    assert "asked" not in [e["type"] for e in events]
-    assert any(e["type"] == "attack" for e in events)
+@pytest.mark.parametrize("given", [None, {}, {"retreat_before_combat": "never"}])
+def test_8_4_without_ask_the_defender_stands_unasked(given: Any) -> None:
+    # README ruling 31: never is the default, so an ordinary turn costs no round trip
+    state, events = declared(given)
+    assert "asked" not in [e["type"] for e in events] and state["phase"] != "decision"
+    attack = next(e for e in events if e["type"] == "attack")
+    assert attack["defenders"] == ["south"]
+    assert not any(e["type"] == "retreat" and e.get("when") == "before combat" for e in events)
 
 
 def test_8_4_the_answer_retreat_is_carried_out_before_the_battle() -> None:
-    state, _ = declared(None)
+    state, _ = declared(ASKING)
     answer = orders({"decide": {"zone": "Tver", "retreat": True, "to": ["Petrograd"]}})
     assert messages(state, "south", answer) == []
     events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), OpenSecrets())
@@ -71,7 +77,7 @@ def test_8_4_the_answer_retreat_is_carried_out_before_the_battle() -> None:
 
 
 def test_8_4_the_answer_stand_fights_the_battle() -> None:
-    state, _ = declared(None)
+    state, _ = declared(ASKING)
     answer = orders({"decide": {"zone": "Tver", "retreat": False}})
     events = GAME.resolve(data(), state, {"south": answer}, FixedRng(*[1] * 60), OpenSecrets())
     attack = next(e for e in events if e["type"] == "attack")
@@ -79,7 +85,7 @@ def test_8_4_the_answer_stand_fights_the_battle() -> None:
 
 
 def test_8_4_no_answer_means_the_defender_stands() -> None:
-    state, _ = declared(None)
+    state, _ = declared(ASKING)
     events = GAME.resolve(data(), state, {"south": GAME.default_orders(data(), state, "south", FixedRng())},
                           FixedRng(*[1] * 60), OpenSecrets())
     assert events[0]["answers"] == {"Tver": {"south": {"retreat_before_combat": "never"}}}
@@ -93,12 +99,12 @@ def test_8_4_no_answer_means_the_defender_stands() -> None:
     ({"zone": "Tver", "retreat": True, "to": "Moscow"}, "to is a list of zones"),
 ])
 def test_8_4_answers_are_checked(answer: dict[str, Any], message: str) -> None:
-    state, _ = declared(None)
+    state, _ = declared(ASKING)
     assert any(message in m for m in messages(state, "south", orders({"decide": answer})))
 
 
 def test_8_4_only_the_defender_asked_may_answer() -> None:
-    state, _ = declared(None)
+    state, _ = declared(ASKING)
     found = messages(state, "north", orders({"decide": {"zone": "Tver", "retreat": True}}))
     assert any("not asked about Tver (asked: nothing)" in m for m in found)
 
@@ -207,7 +213,7 @@ def test_8_4_no_question_when_no_retreat_before_combat_is_open() -> None:
     state = position({"red-inf-01": "Moscow", "south-inf-01": "Tver"},
                      control={"Tver": "south", **around})
     state["standing"] = standing_({"red": {}})
-    del state["standing"]["south"]  # no instruction: it would be asked if it could retreat
+    state["standing"]["south"] = dict(ASKING)  # it would be asked if it could retreat
     body = orders({"move": {"units": ["red-inf-01"], "to": "Tver"}}, {"attack": {"zone": "Tver"}})
     body["secret"] = {"spend": {"Tver": 1}}
     events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[1] * 60), OpenSecrets())

@@ -208,7 +208,7 @@ def test_8_4_the_answer_by_mail_may_retreat_by_sea() -> None:
     state = position({"north-inf-01": "Petrograd", "red-inf-01": "Petrograd",
                       "red-fleet-01": "Petrograd"}, actor="north")
     state["standing"] = standing_()
-    del state["standing"]["red"]  # no instruction: the Reds are asked (decisions.py)
+    state["standing"]["red"] = {"retreat_before_combat": "ask"}  # the Reds are asked (decisions.py)
     body = orders({"attack": {"zone": "Petrograd"}})
     body["secret"] = {"spend": {"Petrograd": 1}}
     state = fold(state, GAME.resolve(data(), state, {"north": body}, FixedRng(*[1] * 20),
@@ -255,7 +255,7 @@ def test_8_4_a_bad_sea_in_a_decision_is_a_clear_problem() -> None:
     state = position({"north-inf-01": "Petrograd", "red-inf-01": "Petrograd",
                       "red-fleet-01": "Petrograd"}, actor="north")
     state["standing"] = standing_()
-    del state["standing"]["red"]
+    state["standing"]["red"] = {"retreat_before_combat": "ask"}
     body = orders({"attack": {"zone": "Petrograd"}})
     body["secret"] = {"spend": {"Petrograd": 1}}
     state = fold(state, GAME.resolve(data(), state, {"north": body}, FixedRng(*[1] * 20),
