@@ -563,6 +563,46 @@ def test_inbox_from_mbox_with_inline_orders(camp: Path, tmp_path: Path) -> None:
     assert api.status(camp)["received"] == ["siberian", "south"]
 
 
+def test_orders_signed_in_the_body_of_a_mail(tmp_path: Path) -> None:
+    """Bob's faction has a key (no hot seat): he pastes the template pbem mailed him, signed
+    with `pbem sign`, into the body of his answer, the signature's armour below it."""
+    root = tmp_path / "keyed"
+    api.new_campaign(root, "red_russia", contributions=False, seed="mail", name="camp",
+                     keys_dir=tmp_path / "keys", players=PLAYERS)
+    sent = mailloop.mail(root)
+    bob = next(r for r in sent["queued"] if r["to"] == "bob@example.org")
+    (template,) = parse(root / ".pbem" / "outbox" / bob["file"]).iter_attachments()
+    path = tmp_path / "bob" / "orders.yaml"
+    path.parent.mkdir()
+    path.write_bytes(template.get_payload(decode=True))
+    api.sign(path, tmp_path / "keys" / "siberian_ed25519", root)
+    signed = path.read_text()
+    assert signed.startswith("# Orders template for siberian")  # the header is signed too
+    armour = path.with_name("orders.yaml.sig").read_text()
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    # unsigned, changed after signing, then as signed: two refusals, then accepted
+    box.add(player_mail("Bob <bob@example.org>", "o", mid="<unsigned@example.org>",
+                        text=f"My orders:\n\n{signed}\n-- \nBob\n").as_bytes())
+    box.add(player_mail("Bob <bob@example.org>", "o", mid="<changed@example.org>",
+                        text=f"{signed.replace('zone: ', 'zone:  ', 1)}\n{armour}").as_bytes())
+    box.add(player_mail("Bob <bob@example.org>", "o", mid="<signed@example.org>",
+                        text=f"My orders:\n\n{signed}\n{armour}\n-- \nBob\n").as_bytes())
+    box.flush()
+    before = git(root, "rev-parse", "HEAD")
+    result = mailloop.inbox(root, mbox=tmp_path / "mbox")
+    by_id = {r["message_id"]: r for r in result["messages"]}
+    unsigned = by_id["<unsigned@example.org>"]
+    assert unsigned["outcome"] == "rejected"
+    assert unsigned["problems"][-1] == mailloop.INLINE_SIGNING
+    changed = by_id["<changed@example.org>"]
+    assert changed["outcome"] == "rejected" and mailloop.INLINE_SIGNING not in changed["problems"]
+    assert any("signature" in p for p in changed["problems"]), changed["problems"]
+    assert by_id["<signed@example.org>"]["outcome"] == "accepted"
+    assert api.status(root)["received"] == ["siberian"]
+    assert git(root, "rev-parse", "HEAD") != before
+    assert api.audit(root)["ok"]  # the file kept is the one signed, byte for byte
+
+
 def test_bad_signature_is_rejected(camp: Path, tmp_path: Path) -> None:
     drafts = tmp_path / "drafts"
     drafts.mkdir()

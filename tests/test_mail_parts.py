@@ -127,3 +127,60 @@ def test_a_name_cut_keeps_its_last_suffix_and_names_stay_apart() -> None:
     taken: set[str] = set()
     assert [m._safe_name(n, taken) for n in ("o.yaml", "O.yaml", "o.yaml", "t.1.yaml", "t.1.yaml")] == [
         "o.yaml", "O-2.yaml", "o-3.yaml", "t.1.yaml", "t-2.1.yaml"]  # numbered before the first dot
+
+
+# ---------------------------------------------------------------------------------------
+# orders written in the body of a mail, and the signature pasted after them
+
+ORDERS = "# Orders template for south: turn 1, action.\n# An EXAMPLE.\ncampaign: camp\nfaction: south\norders: []\n"
+ARMOUR = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQ\nAAAAMwAAAAtzc2g=\n-----END SSH SIGNATURE-----\n"
+
+
+@pytest.mark.parametrize(("text", "orders", "armour"), [
+    # the template's comment header above `campaign:` is part of the file a signature covers
+    (f"Hello,\n\n{ORDERS}\n{ARMOUR}\n-- \nCy\n", ORDERS, ARMOUR),
+    (f"{ORDERS}{ARMOUR}", ORDERS, ARMOUR),
+    # trailing blanks a mail program added, and the armour indented
+    ("Hi\n" + ORDERS.replace("\n", "  \n") + "\n" + "".join(f"  {x}\n" for x in ARMOUR.splitlines()),
+     ORDERS, ARMOUR),
+    # a line of text (not a comment) between the header and the orders ends the header
+    ("# mine\nsee below\ncampaign: camp\nfaction: south\norders: []\n",
+     "campaign: camp\nfaction: south\norders: []\n", None),
+    # no signature, or one cut short: the orders alone
+    (f"{ORDERS}\n-- \nCy\n{ARMOUR}", ORDERS, None),
+    (ORDERS + "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n", ORDERS, None),
+    # a reply's quoted text ends the orders
+    (f"{ORDERS}> campaign: camp\n> faction: north\n", ORDERS, None),
+    # not orders: no faction or orders key
+    ("campaign: camp\nnothing: here\n", None, None),
+    ("no orders at all\n", None, None),
+])
+def test_orders_and_their_signature_in_the_body(text: str, orders: str | None,
+                                                armour: str | None) -> None:
+    assert m.inline_signed(text) == (orders, armour)
+
+
+def _body_mail(text: str, sig: bytes | None = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = "Cy <cy@example.org>"
+    msg["Subject"] = "orders"
+    msg["Message-ID"] = "<body@example.org>"
+    msg.set_content(text)
+    if sig is not None:
+        msg.add_attachment(sig, maintype="application", subtype="octet-stream",
+                           filename="orders.yaml.sig")
+    return msg
+
+
+def test_a_signature_pasted_in_the_body_goes_with_the_orders_above_it() -> None:
+    found = m.extract(_body_mail(f"Hello,\n{ORDERS}{ARMOUR}-- \nCy\n"))
+    assert found is not None and found.inline
+    assert found.files == [("orders.yaml", ORDERS.encode())]
+    assert found.signatures == {"orders.yaml": ARMOUR.encode()}
+    unsigned = m.extract(_body_mail(ORDERS))
+    assert unsigned is not None and unsigned.signatures == {} and unsigned.files
+
+
+def test_an_attached_signature_wins_over_one_in_the_body() -> None:
+    found = m.extract(_body_mail(f"{ORDERS}{ARMOUR}", sig=b"attached\n"))
+    assert found is not None and found.signatures == {"orders.yaml": b"attached\n"}

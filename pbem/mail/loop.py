@@ -69,6 +69,10 @@ if TYPE_CHECKING:  # pbem.mail.transport (smtplib, imaplib, mailbox) loads only 
 
 INBOX = "inbox.yaml"
 QUARANTINE = "quarantine"  # .pbem/quarantine/: the mails pbem could not read or handle
+# how to sign orders written in the body of a mail
+INLINE_SIGNING = ("orders in the body of a mail are signed by pasting, right after them, the "
+                  "signature 'pbem sign FILE' wrote (FILE.sig: the lines from -----BEGIN SSH "
+                  "SIGNATURE----- to -----END SSH SIGNATURE-----); or attach FILE and FILE.sig")
 # the answer to a mail that made pbem fail: it names nothing of the referee's machine
 CRASHED = ("pbem could not handle this mail (an error in pbem itself); nothing was recorded. "
            "The referee has the mail and the details")
@@ -782,6 +786,9 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
             problems = [line.replace(prefix, "") for line in (exc.details or [exc.message])]
             if exc.details:
                 done["error"] = exc.message.replace(prefix, "")
+            if incoming.inline and not incoming.signatures and any(
+                    ".sig beside" in p for p in problems):
+                problems.append(INLINE_SIGNING)
         else:
             done.update(outcome="accepted",
                         recorded=[{"faction": r["faction"], "seq": r["seq"]} for r in applied.recorded],

@@ -700,21 +700,45 @@ def _safe_name(name: str, taken: set[str], longest: int = MAX_NAME) -> str:
 
 _INLINE_START = re.compile(r"^campaign\s*:", re.M)
 _INLINE_KEYS = re.compile(r"^(faction|orders)\s*:", re.M)
+ARMOUR_BEGIN = "-----BEGIN SSH SIGNATURE-----"
+ARMOUR_END = "-----END SSH SIGNATURE-----"
 
 
-def inline_orders(text: str) -> str | None:
-    """Orders written in the body of a mail: from the line `campaign:` to the end, to a
-    signature separator ('-- ') or to the first quoted line ('> ...') of a reply."""
+def inline_signed(text: str) -> tuple[str | None, str | None]:
+    """Orders written in the body of a mail, and the signature pasted after them.
+
+    The orders run from the line `campaign:` (with the `#` comment lines just above it, a
+    template's header, which a signature covers too) to an SSH signature's armour block
+    (`pbem sign`'s FILE.sig, pasted as it is), a signature separator ('-- ') or the first
+    quoted line ('> ...') of a reply; each line without its trailing blanks, as pbem writes
+    files. Returns (orders, armour) with None for what is not there."""
     start = _INLINE_START.search(text)
     if start is None:
-        return None
-    lines = []
+        return None, None
+    above = text[:start.start()].splitlines()
+    header: list[str] = []
+    while above and above[-1].lstrip().startswith("#"):
+        header.insert(0, above.pop().rstrip())
+    lines: list[str] = []
+    armour: list[str] | None = None
     for line in text[start.start():].splitlines():
+        if armour is not None:
+            armour.append(line.strip())
+            if line.strip() == ARMOUR_END:
+                break
+            continue
+        if line.strip() == ARMOUR_BEGIN:
+            armour = [ARMOUR_BEGIN]
+            continue
         if line.rstrip() == "--" or line.startswith(">"):
             break
         lines.append(line.rstrip())
-    body = "\n".join(lines).strip() + "\n"
-    return body if _INLINE_KEYS.search(body) else None
+    body = "\n".join(header + lines).strip() + "\n"
+    if not _INLINE_KEYS.search(body):
+        return None, None
+    signed = ("\n".join(a for a in armour if a) + "\n"
+              if armour is not None and armour[-1] == ARMOUR_END else None)
+    return body, signed
 
 
 def extract(msg: EmailMessage, limits: Limits = DEFAULTS) -> Incoming | None:
@@ -768,11 +792,13 @@ def extract(msg: EmailMessage, limits: Limits = DEFAULTS) -> Incoming | None:
     if not found.files:
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if isinstance(body, EmailMessage) else ""
-        inline = inline_orders(str(text))
+        inline, armour = inline_signed(str(text))
         if inline is not None:
-            found.files.append((_safe_name("orders.yaml", taken, limits.name),
-                                inline.encode("utf-8")))
+            name = _safe_name("orders.yaml", taken, limits.name)
+            found.files.append((name, inline.encode("utf-8")))
             found.inline = True
+            if armour is not None and not sigs:
+                found.signatures[name] = armour.encode("ascii", "replace")
     if not found.files:
         return None
     names = {**safe, **{name.lower(): name for name, _ in found.files}}
