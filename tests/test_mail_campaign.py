@@ -28,6 +28,8 @@ from test_mail_crash import imap as imap  # noqa: E402 - the fixture
 from test_mail_crash import journal
 
 from pbem import api, yamlio  # noqa: E402
+from pbem.campaign import Campaign  # noqa: E402
+from pbem.schedule import opening_step  # noqa: E402
 
 PLAYER_OF = {"ann@example.org": "Ann <ann@example.org>", "bob@example.org": "Bob <bob@example.org>",
              "cy@example.org": "Cy <cy@example.org>"}
@@ -60,10 +62,17 @@ def test_two_turns_played_by_mail(tmp_path: Path, pbem: Callable[..., Result],
     seen = 0  # messages of the SMTP server the players have read
     orders_mails: list[str] = []
 
+    player_of = {"red": "ann@example.org", "siberian": "bob@example.org",
+                 "south": "cy@example.org", "north": "cy@example.org"}
+    awaited: dict[tuple[str, int], set[int]] = {}  # (player, turn) -> phases awaited in
     for n in range(MAX_ROUNDS):
         status = api.status(camp)
         if status["over"] or status["turn"] >= start["turn"] + 2:
             break
+        campaign = Campaign.open(camp)
+        opener = opening_step(campaign, campaign.state())
+        for faction in status["awaiting"]:
+            awaited.setdefault((player_of[faction], status["turn"]), set()).add(opener)
         # the moderator: the reports (and answers) go out
         r = pbem("-C", camp, "mail", "--send", "--smtp", smtp.address)
         assert r.code == 0, r.err
@@ -143,3 +152,15 @@ def test_two_turns_played_by_mail(tmp_path: Path, pbem: Callable[..., Result],
     reports = Counter(m["to"][0] for m in smtp.messages if m["message"]["X-Pbem-Kind"] == "report")
     rounds = len(set(sent_at.values())) + 1
     assert all(reports[p] <= rounds for p in PLAYER_OF), (reports, rounds)
+    # the mail policy: a player's reports of a turn are one a phase they were awaited in, and
+    # one digest at most (Cy, who plays two factions, no more than the others)
+    sent = [r for r in records if r["kind"] == "report" and r["sent"]]
+    per_turn = Counter((r["to"], r["turn"]) for r in sent)
+    for (to, turn), count in per_turn.items():
+        phases = len(awaited.get((to, turn), set()))
+        digests = sum(1 for r in sent if (r["to"], r["turn"]) == (to, turn) and r["why"] == "digest")
+        assert digests <= 1 and count <= phases + 1, (to, turn, count, phases)
+    assert {r["why"] for r in sent} <= {"awaited", "digest", "first", "over"}
+    # an ordinary turn (the first): fewer reports than phases, for those who wait their turn
+    phases_of_turn = len(set().union(*(v for (_, t), v in awaited.items() if t == 1)))
+    assert sum(per_turn[(p, 1)] for p in PLAYER_OF) < len(PLAYER_OF) * phases_of_turn
