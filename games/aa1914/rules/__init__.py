@@ -36,6 +36,7 @@ from pbem.names import suggest
 
 from . import board, civil_war, combat, economy, movement, naval, revolution
 from . import report as report_
+from . import standing as standing_
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
@@ -499,6 +500,11 @@ class AxisAndAllies1914(TableGame):
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
+
+    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+        """The standing instructions of ORDERS.md the power may set, with their values in
+        force, in a power's turn (the armistice's and the evacuation only with their option)."""
+        return standing_.offer(data, state, faction) if state["phase"] in standing_.PHASES else []
 
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)

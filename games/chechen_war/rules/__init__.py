@@ -43,6 +43,7 @@ from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 from . import ambush, arrival, combat, endturn, movement, setup
 from . import report as report_
+from . import standing as standing_
 from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, hex_in, units
 
 
@@ -486,6 +487,11 @@ class ChechenWar(TableGame):
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return self.bot(data, state, faction, rng)
+
+    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+        """The Russian's standing instructions (ORDERS.md, "Movement") with their values in
+        force, in the segments whose file records them (movement, combat, supports)."""
+        return standing_.offer(state, faction) if state["phase"] in standing_.PHASES else []
 
     def summary(self, data: GameData, event: Event) -> str:
         kind = event["type"]

@@ -1,0 +1,104 @@
+"""The Russian's standing instructions offered in the templates of his movement, combat and
+supports files (games/chechen_war/rules/standing.py, pbem.game.standing_offer): each one the
+rules take, in ORDERS.md's order, with its value in force; none for the Chechen, none in the
+other segments. In-process, without git."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+from pbem.dice import KeyedRng
+from pbem.game import GameData, State, get_game, load_data, standing_lines, standing_offer
+
+GAME = get_game("chechen_war")
+rules = importlib.import_module("pbem_game_chechen_war")
+standing_rules = importlib.import_module("pbem_game_chechen_war.standing")
+ORDERS_MD = Path(__file__).resolve().parents[3] / "games" / "chechen_war" / "ORDERS.md"
+KEYS = ["retreat_first", "step_losses", "retreat_to"]
+
+
+def data() -> GameData:
+    return load_data("chechen_war")
+
+
+def position(phase: str = "russian-movement") -> State:
+    state = GAME.setup(data(), {}, KeyedRng(b"\x07" * 32))
+    state.update(turn=2, phase=phase)
+    return state
+
+
+def keys(state: State, side: str) -> list[str]:
+    return [item["key"] for item in standing_offer(GAME, data(), state, side)]
+
+
+def test_every_instruction_the_rules_take_is_offered_in_orders_md_order() -> None:
+    assert set(standing_rules.OFFER) == set(rules.STANDING)
+    text = ORDERS_MD.read_text(encoding="utf-8")
+    paragraph = text[text.index("The Russian's standing instructions"):]
+    paragraph = paragraph[:paragraph.index("\n\n")]
+    assert list(dict.fromkeys(re.findall(r"`(\w+)`", paragraph))) == KEYS
+    assert "templates pbem mails" in paragraph
+    assert keys(position(), "russian") == KEYS
+
+
+def test_only_the_russian_files_that_record_them_offer_them() -> None:
+    for phase in ("russian-movement", "russian-combat", "russian-supports"):
+        assert keys(position(phase), "russian") == KEYS, phase
+    for phase in ("setup-russian", "setup-chechen", "chechen-ambush", "chechen-supports",
+                  "chechen-movement", "chechen-combat", "end-of-turn", "over"):
+        assert standing_offer(GAME, data(), position(phase), "russian") == [], phase
+
+
+def test_the_chechen_has_none() -> None:
+    for phase in ("russian-movement", "chechen-ambush", "chechen-movement", "end-of-turn"):
+        assert standing_offer(GAME, data(), position(phase), "chechen") == [], phase
+
+
+def test_each_phase_that_offers_them_checks_them() -> None:
+    """What is offered is what the file takes: a key outside the offer is refused there."""
+    for phase in ("russian-movement", "russian-combat", "russian-supports"):
+        state = position(phase)
+        wrong = GAME.validate(data(), state, "russian", {"orders": [], "standing": {"losses": []}})
+        assert [p.path for p in wrong] == [("standing",)], phase
+        right = GAME.validate(data(), state, "russian",
+                              {"orders": [], "standing": {"retreat_to": ["1227"]}})
+        assert right == [], phase
+
+
+def test_the_value_in_force_and_the_default() -> None:
+    state = position("russian-combat")
+    state["standing"]["russian"] = {"step_losses": ["ru_mvd_regt_1", "ru_131_mech_bde"],
+                                    "retreat_to": ["1227", "1327"]}
+    offer = {i["key"]: i for i in standing_offer(GAME, data(), state, "russian")}
+    assert offer["step_losses"]["value"] == ["ru_mvd_regt_1", "ru_131_mech_bde"]
+    assert offer["retreat_to"]["value"] == ["1227", "1327"]
+    assert offer["retreat_first"]["value"] is None
+    lines = standing_lines(list(offer.values()))
+    assert lines[:3] == [
+        "Standing instructions: each answers a question in advance and is kept until you",
+        "change it. Set them under 'standing:' (standing: {KEY: VALUE}); KEY: null drops one.",
+        "In force now:"]
+    assert lines[3:] == [
+        "  retreat_first not set (the weakest retreat first)  [[your unit ids, in order]; 14.3]",
+        "      which of your units retreat when an ambush makes some retreat",
+        "  step_losses: [ru_mvd_regt_1, ru_131_mech_bde]  [[your unit ids, in order]; 14.3, 10.11]",
+        "      which of your units lose steps first, in ambushes and in combat",
+        '  retreat_to: [1227, 1327]  [["CCRR" hexes, in order]; 14.3]',
+        "      where your ambushed units retreat: the first of these next to them with room",
+    ]
+
+
+def test_a_value_recorded_by_a_file_is_the_one_offered_next() -> None:
+    """The movement file's standing is recorded (rules/__init__.py `_standing`) and offered
+    in force in the next Russian file."""
+    state = position("russian-movement")
+    state["standing"]["russian"] = {"retreat_first": ["ru_33_mr_regt"]}
+    events = rules._standing(state, {"standing": {"retreat_to": ["1227"]}})
+    for e in events:
+        state = GAME.apply(data(), state, e)
+    state["phase"] = "russian-supports"
+    offer = {i["key"]: i["value"] for i in standing_offer(GAME, data(), state, "russian")}
+    assert offer == {"retreat_first": ["ru_33_mr_regt"], "step_losses": None,
+                     "retreat_to": ["1227"]}
