@@ -345,6 +345,8 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
         "unseated": sorted(campaign.unseated()),
         # how the set-up and the shuffles are keyed
         "hidden_draws": hidden_draws(state, contributors(campaign, state)),
+        # what each awaited faction's file must still cover (pieces to place, arrivals)
+        "todo": _todo(campaign, state, [f for f in phase.awaiting if f not in pending]),
     }
     if phase.over:
         out["result"] = phase.result
@@ -364,6 +366,13 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------
 # check / apply / resolve
+
+
+def _todo(campaign: Campaign, state: dict[str, Any], awaiting: list[str]) -> dict[str, list[str]]:
+    from pbem.game import todo
+
+    found = {f: todo(campaign.game, campaign.data, state["game"], f) for f in awaiting}
+    return {f: lines for f, lines in found.items() if lines}
 
 
 def signing(campaign: Campaign, state: dict[str, Any]) -> Signing:

@@ -137,6 +137,25 @@ class Game(Protocol):
     (what it may be, as text), `default` (what applies when not set), `rule` and `saves`
     (a line on what setting it saves: a mail round trip, a loss where you do not want it),
     or [] in a phase whose orders file takes none (`pbem.game.standing_offer`).
+
+    What an awaited faction's orders file must still cover this phase (the units it drew
+    and must place, and where each may go; the units arriving now), shown by `pbem status`
+    and in the faction's report, when the game gives it with::
+
+        todo(data, state, faction) -> list[str]
+
+    short lines from the public state alone (`pbem.game.todo`; [] when nothing).
+
+    Orders that are legal but will have no effect or waste something (a card whose
+    condition cannot hold, a move that ends where it began) are said, when the game gives
+    them, by::
+
+        warnings(data, state, faction, orders) -> list[Problem]
+
+    each a `Problem` whose `path` points into the orders as `validate`'s do; only what is
+    certain now. pbem asks only for a file with no problems; `pbem check` and `pbem apply`
+    print each as `FILE:LINE: WARNING: message` and still accept the file (exit 0). A game
+    without it gives none (`pbem.game.order_warnings`).
     """
 
     id: str
@@ -209,6 +228,20 @@ def standing_offer(game: Any, data: GameData, state: State, faction: str) -> lis
     offers none)."""
     own = getattr(game, "standing_offer", None)
     return [] if own is None else list(own(data, state, faction))
+
+
+def todo(game: Any, data: GameData, state: State, faction: str) -> list[str]:
+    """What the faction's orders file must still cover this phase ([] without the hook)."""
+    own = getattr(game, "todo", None)
+    return [] if own is None else [str(line) for line in own(data, state, faction)]
+
+
+def order_warnings(game: Any, data: GameData, state: State, faction: str,
+                   orders: Orders) -> list[Problem]:
+    """What the game says of legal orders of `faction` that will have no effect or waste
+    something ([] without the hook)."""
+    own = getattr(game, "warnings", None)
+    return [] if own is None else list(own(data, state, faction, orders))
 
 
 def standing_lines(offer: list[dict[str, Any]]) -> list[str]:

@@ -142,7 +142,15 @@ def test_new_then_status(pbem, tmp_path: Path) -> None:
     assert s["turn"] == 0
     assert sorted(s["awaiting"]) == ["north", "siberian", "south"]
     assert s["head"] == yamlio.read_trusted(root / "state.yaml")["head"]
-    assert f"head: {s['head']} (the head: line an orders file names)" in pbem("-C", root, "status").out
+    text = pbem("-C", root, "status").out
+    assert f"head: {s['head']} (the head: line an orders file names)" in text
+    # what each awaited faction must still place (ORDERS.md says status shows it), not red's
+    assert sorted(s["todo"]) == ["north", "siberian", "south"]
+    assert "  siberian must still:\n    place " in text and "red must" not in text
+    assert "    place pilsudski, poland-inf-01 in one of: Lublin, Lwow, Poznan, Warsaw (3.0)" in text
+    report = " ".join(pbem("-C", root, "report", "--for", "siberian").out.split())  # its report
+    assert "- place pilsudski, poland-inf-01 in one of: Lublin, Lwow, Poznan, Warsaw (3.0)" in report
+    assert "must still" not in pbem("-C", root, "report", "--for", "red").out
     assert git(root, "status", "--porcelain") == ""
 
 

@@ -113,6 +113,10 @@ def _print_status(s: dict[str, Any]) -> None:
              (f" (by {s['deadline']})" if s.get("deadline") else ""))
         if s.get("prompt"):
             _say(f"  to decide: {s['prompt']}")
+        for faction, lines in (s.get("todo") or {}).items():
+            _say(f"  {faction} must still:")
+            for line in lines:
+                _say(f"    {line}")
         for faction, away in (s.get("absent") or {}).items():
             _say(f"  {faction} is away from {away['from']} to {away['to']}: its deadline is {away['until']}")
         if s.get("grace_until"):

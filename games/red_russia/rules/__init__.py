@@ -195,6 +195,24 @@ class RedRussia:
         phases whose orders file takes them (purchase, action)."""
         return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
 
+    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
+        """The pieces to place at set-up (3.0, 20.5) and the units arriving now (5.2), each
+        with the zones it may go to."""
+        b = board_.board(data)
+        if state["phase"] in ("setup-place", "setup-place-red"):
+            pieces = {pid: setup.allowed_places(b, state, pid) for pid in setup.to_place(state, faction)}
+            rule, what = "3.0", "place"
+        elif state["phase"] == "purchase":
+            pieces = {pid: economy.arrival_zones(b, state, pid) for pid in economy.arrivals(state, faction)}
+            rule, what = "5.2", "place, arriving now,"
+        else:
+            return []
+        by_places: dict[tuple[str, ...], list[str]] = {}  # the pieces that may go to the same zones
+        for pid, zones in pieces.items():
+            by_places.setdefault(tuple(sorted(zones)), []).append(pid)
+        return [f"{what} {', '.join(ids)} in {'one of: ' + ', '.join(zones) if zones else 'no zone open to them'}"
+                f" ({rule})" for zones, ids in by_places.items()]
+
     def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         """A faction that sent nothing: set-up choices are made for it (they cannot be
         skipped); in the action phase its units hold."""
