@@ -447,6 +447,44 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
             "text": "\n".join(head) + "\n" + str(yamlio.dump(body))}
 
 
+SEALED_SUFFIX = " (sealed until the phase resolves)"
+
+
+def _merged(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The story's steps, each with its `seq_label`; a run of orders recorded in one phase
+    (no events, no reason, none taken back) told as one line: "Steps 91-94: orders received
+    from red, siberian, south, north (sealed until the phase resolves)"."""
+    out: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+
+    def plain(step: dict[str, Any]) -> bool:
+        return (step["type"] == "orders" and not step["events"] and not step["reason"]
+                and not step["undone_by"] and not step["dice"])
+
+    def flush() -> None:
+        if len(run) == 1:
+            out.append({**run[0], "seq_label": str(run[0]["seq"])})
+        elif run:
+            sealed = all(str(r["summary"]).endswith(SEALED_SUFFIX) for r in run)
+            who = ", ".join(str(r["faction"] or "?") for r in run)
+            out.append({**run[0], "seq_label": f"{run[0]['seq']}-{run[-1]['seq']}",
+                        "summary": f"orders received from {who}" + (SEALED_SUFFIX if sealed else ""),
+                        "sealed": [x for r in run for x in r["sealed"]]})
+        run.clear()
+
+    for step in steps:
+        if plain(step) and (not run or (run[-1]["turn"], run[-1]["phase"]) == (step["turn"], step["phase"])):
+            run.append(step)
+            continue
+        flush()
+        if plain(step):
+            run.append(step)
+        else:
+            out.append({**step, "seq_label": str(step["seq"])})
+    flush()
+    return out
+
+
 def build_context(root: Path, who: str, turn: int | None = None,
                   identities: list[str] | None = None) -> dict[str, Any]:
     """Everything one report shows, as plain data (no jinja2 here).
@@ -527,8 +565,11 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "todo": list((status.get("todo") or {}).get(who, [])) if current else [],
         "head": win.after["head"],
         "seq": win.after["seq"],
-        "steps": steps,
+        "steps": _merged(steps),
         "dice_count": sum(len(s["dice"]) for s in steps),
+        # commitments and dice, told after the story and the position, not inside them
+        "appendix": {"sealed": [{**s, "seq": st["seq"]} for st in steps for s in st["sealed"]],
+                     "dice": [st for st in steps if st["dice"]]},
         "salt_note": " ".join(filter(None, [_salt_note(steps), _hidden_note(campaign)])),
         # undos (re-rolls above all) and adjustments stand out, in every reader's report
         "corrections": [describe_correction(c) for c in corrections(all_entries)
