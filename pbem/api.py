@@ -418,7 +418,8 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
 def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checked]:
     """What `apply` would say, but for a file not signed yet: a player checks, then signs.
     With `key` (the player's identity file), the rules also check what only the player's
-    sealed values decide (which of his face-down units may go where)."""
+    sealed values decide (which of his face-down units may go where). A file without
+    problems may still have warnings (`Checked.warnings`): orders that will do nothing."""
     campaign = Campaign.settled(root)
     checked = _check(campaign, campaign.state(), paths, draft=True, key=key)
     if key is None and getattr(campaign.game, "sees_sealed", False):
@@ -444,6 +445,9 @@ class Applied:
     resolved: list[dict[str, Any]] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
     status: dict[str, Any] = field(default_factory=dict)
+    # the orders recorded, yet legal ones that will have no effect or waste something
+    # (FILE:LINE: WARNING: ..., from the game's `warnings`)
+    warnings: list[str] = field(default_factory=list)
 
 
 def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> Applied:
@@ -468,7 +472,7 @@ def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> App
                                    f"(the first is {seen[faction]}); send one per faction, or "
                                    "one for all of a player's factions")
                 seen[faction] = c.path
-        result = Applied(recovered=recovered)
+        result = Applied(recovered=recovered, warnings=[w for c in checked for w in c.warnings])
         with campaign.intending({"advance": True, "nmr": False}):
             for c in checked:
                 state = _record_orders(campaign, state, c,

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.errors import InputFileError
-from pbem.game import Game, GameData, Phase
+from pbem.game import Game, GameData, Phase, order_warnings
 from pbem.names import suggest
 
 HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "signed", "salt", "salt_next",
@@ -71,6 +71,9 @@ class Checked:
     parts: list[Part] = field(default_factory=list)  # one per faction, once the header is good
     raw_bytes: bytes = b""  # the file as read, once: what its signature is checked over
     notes: list[str] = field(default_factory=list)  # worth saying, not wrong (FILE:LINE: ...)
+    # legal orders that will have no effect or waste something (FILE:LINE: WARNING: ...),
+    # from the game's optional `warnings`, asked only of a file without problems
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -196,12 +199,10 @@ def check_orders(
         from pbem.crypto import sealed
 
         game_state = sealed.substitute(game_state, sees)
+    bodies = {part.faction: _full(part) for part in checked.parts}
     for part in checked.parts:
-        full = dict(part.body)
-        if part.secret is not None:
-            full["secret"] = part.secret
         try:
-            found = game.validate(data, game_state, part.faction, full)
+            found = game.validate(data, game_state, part.faction, bodies[part.faction])
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
             # the last resort: hostile input the rules did not expect is a rejection, never a
             # crash (tests/test_hostile_input.py fails when this is ever needed)
@@ -211,7 +212,33 @@ def check_orders(
             continue
         for problem in found:
             problems.append(f"{checked.where(part.faction, problem.path)}: {problem.message}")
+    if not problems:
+        _warn(checked, game, data, game_state, bodies)
     return checked
+
+
+def _full(part: Part) -> dict[str, Any]:
+    """What the rules validate of a part: its body, and its secret part if any."""
+    full = dict(part.body)
+    if part.secret is not None:
+        full["secret"] = part.secret
+    return full
+
+
+def _warn(checked: Checked, game: Game, data: GameData, game_state: dict[str, Any],
+          bodies: dict[str, dict[str, Any]]) -> None:
+    """The game's warnings on a file without problems: legal orders that will have no effect
+    or waste something, each at its line. They never refuse the file."""
+    for faction, body in bodies.items():
+        try:
+            found = order_warnings(game, data, game_state, faction, body)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            # said, not raised: the file is legal, only the look for waste failed
+            checked.notes.append(f"{checked.where(faction, ('orders',))}: the rules could not "
+                                 f"look for orders that do nothing ({type(exc).__name__}: {exc})")
+            continue
+        checked.warnings += [f"{checked.where(faction, w.path)}: WARNING: {w.message}"
+                             for w in found]
 
 
 UNCHECKABLE = "the rules could not check these orders"

@@ -279,12 +279,14 @@ def check(
 
     results = api.check(OPTS.directory, orders, key=key)
     if as_json:
-        _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems, "notes": c.notes}
-                     for c in results])
+        _print_json([{"file": str(c.path), "ok": c.ok, "problems": c.problems, "notes": c.notes,
+                      "warnings": c.warnings} for c in results])
     else:
         for c in results:
             if c.ok:
                 _say(f"{c.path}: OK ({', '.join(c.factions)})")
+            for line in c.warnings:  # legal, accepted, but worth a second look
+                _say(line)
             for line in c.notes:
                 _say(f"note: {line}")
             for line in c.problems:
@@ -312,8 +314,11 @@ def apply_cmd(
 def _print_applied(result: Any, as_json: bool) -> None:
     if as_json:
         _print_json({"recorded": result.recorded, "resolved": result.resolved,
-                     "recovered": result.recovered, "status": result.status})
+                     "recovered": result.recovered, "warnings": result.warnings,
+                     "status": result.status})
         return
+    for line in result.warnings:  # recorded all the same
+        _say(line)
     for r in result.recorded:
         _say(f"recorded orders of {r['faction']} from {r['file']} (step {r['seq']})")
     for r in result.resolved:

@@ -36,6 +36,7 @@ from . import (
     setup,
     siege,
     turn,
+    wasted,
 )
 from . import board as board_
 from . import report as report_
@@ -148,6 +149,12 @@ class RedRussia:
                                        if isinstance(standing, dict) else None,
                                        ("standing", "retreat_to"), problems)
         return problems + PHASE_TABLE.validate(data, state, faction, orders)
+
+    def warnings(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        """Legal orders that will do nothing or waste something (rules/wasted.py): a card
+        whose effect cannot happen when it is played (12.1, 13.54, 9.0...), a move to the
+        zone its units are in (7.1)."""
+        return wasted.warnings(data, state, faction, orders)
 
     def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                 secrets: Secrets | None = None) -> list[Event]:

@@ -125,11 +125,14 @@ ORDER_VERBS = ("move", "search", "blockade", "lift_blockade")  # 7.x, 8.92 in th
 
 
 def plan(
-    data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None
+    data: GameData, state: State, faction: str, body: dict[str, Any], rng: Rng | None = None,
+    idle: list[int] | None = None,
 ) -> tuple[list[Event], list[Problem]]:
     """Check each move, search and blockade in order against the position it leaves; with
     `rng`, roll for tanks (8.91) and fight at sea (8.92). Once the dice have changed the
-    position, an order they made impossible is noted and skipped instead of refused."""
+    position, an order they made impossible is noted and skipped instead of refused. With
+    `idle`, the index of each legal move that goes nowhere (to the zone its units are in,
+    by no other) is added to it."""
     b = board(data)
     problems: list[Problem] = []
     fold = Fold(lambda s, e: apply(data, s, e), state)
@@ -174,6 +177,8 @@ def plan(
             continue
         if event is None:
             continue
+        if idle is not None and verb == "move" and len(event["path"]) == 1:
+            idle.append(i)
         taken = minors.new_allies(fold.state, faction, list(event.get("units", []))) if verb == "move" else []
         if taken:  # 13.61 the allied units named first are the faction's for the turn
             fold.emit({"type": "allies_taken", "faction": faction, "units": taken})

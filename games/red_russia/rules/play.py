@@ -35,6 +35,7 @@ from pbem.names import suggest
 from .board import MAJORS, board
 from .cards import NOT_WITH_POLAND_MAJOR, deck, holder, holders, seat_of, year
 from .common import defenders_of, order_items, poland_major
+from .politics import FIRST_MINOR_TURN
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
@@ -237,7 +238,7 @@ def _carry_out(data: GameData, state: State, play: dict[str, Any], node: dict[st
     return events
 
 
-def _faction_of(effect: dict[str, Any], play: dict[str, Any]) -> str:
+def faction_of(effect: dict[str, Any], play: dict[str, Any]) -> str:
     who = effect.get("faction", "self")
     if who == "self":
         return str(play["faction"])
@@ -246,15 +247,34 @@ def _faction_of(effect: dict[str, Any], play: dict[str, Any]) -> str:
     return str(who)
 
 
+def happened(state: State, effect: dict[str, Any]) -> str | None:
+    """The flag of an effect's `unless` once its event has happened (a flag set by a card
+    stays set), which makes a money or manpower effect void; None otherwise."""
+    flag = effect.get("unless")
+    return str(flag) if flag and (state.get("flags") or {}).get(flag) else None
+
+
+def minor_refused(state: State, effect: dict[str, Any]) -> str | None:
+    """Why a card's `minor` effect changes nothing in `state`, or None: no minor faction
+    enters play before the third turn (12.1; a card may still make one neutral), and Poland
+    played as a major faction is no minor (13.54)."""
+    if effect["status"] != "neutral" and int(state["turn"]) < FIRST_MINOR_TURN:
+        return "no minor faction enters play before the third turn (12.1)"
+    if effect["minor"] == "poland" and poland_major(state):
+        return "Poland is played as a major faction (13.54)"
+    return None
+
+
 def effect_events(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
                   rng: Rng, label: str) -> list[Event]:
     """14.6: one effect of a card, as events (the card's own text is in cards.yaml)."""
     do = effect["do"]
     why = f"{play['card']} (14.6)"
     if do in ("money", "manpower"):
-        faction = _faction_of(effect, play)
-        if effect.get("unless") and (state.get("flags") or {}).get(effect["unless"]):
-            return [{"type": "note", "zone": "", "text": f"{play['card']}: no effect, {effect['unless']} has happened"}]
+        faction = faction_of(effect, play)
+        flag = happened(state, effect)
+        if flag is not None:
+            return [{"type": "note", "zone": "", "text": f"{play['card']}: no effect, {flag} has happened"}]
         if "dice" in effect:
             rolls = pools.roll(rng, label, int(effect["dice"]))
             amount = sum(rolls)
@@ -265,7 +285,7 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
             rolls, amount = [], int(effect["amount"])
         return [{"type": "card_resources", "faction": faction, do: amount, "dice": rolls, "why": why}]
     if do == "ori":
-        return [{"type": "ori_change", "faction": _faction_of(effect, play), "change": int(effect["change"]),
+        return [{"type": "ori_change", "faction": faction_of(effect, play), "change": int(effect["change"]),
                  "why": why}]
     if do == "flag":
         return [{"type": "flag_set", "flag": effect["name"], "faction": play["faction"], "why": why}]
@@ -281,10 +301,10 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         out.append(_arrive(state, effect["add"], zone, gone["faction"], why))
         return out
     if do == "rail":
-        return [{"type": "rail_bonus", "faction": _faction_of(effect, play), "amount": int(effect["amount"]),
+        return [{"type": "rail_bonus", "faction": faction_of(effect, play), "amount": int(effect["amount"]),
                  "why": why}]
     if do == "infighting":
-        return _infighting(data, state, _faction_of(effect, play), rng, label, why)
+        return _infighting(data, state, faction_of(effect, play), rng, label, why)
     if do == "coup_de_main":
         return _coup_de_main(data, state, play, why)
     if do == "cossack_raid":
@@ -304,13 +324,10 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return [{"type": "leader_wounded", "leader": leader, "zone": state["units"][leader]["zone"],
                  "why": why}]
     if do == "minor":
-        if effect["status"] != "neutral" and int(state["turn"]) < 3:
-            return [{"type": "note", "zone": "", "text": f"{why}: no effect, no minor faction enters "
-                     "play before the third turn (12.1)"}]
-        if effect["minor"] == "poland" and poland_major(state):
-            return [{"type": "note", "zone": "", "text": f"{why}: no effect, Poland is played as a "
-                     "major faction (13.54)"}]
-        controller = _faction_of({"faction": effect.get("controller", "self")}, play)
+        refused = minor_refused(state, effect)
+        if refused is not None:
+            return [{"type": "note", "zone": "", "text": f"{why}: no effect, {refused}"}]
+        controller = faction_of({"faction": effect.get("controller", "self")}, play)
         event: Event = {"type": "minor_status", "minor": effect["minor"], "status": effect["status"],
                         "controller": None if effect["status"] == "neutral" else controller,
                         "until": int(state["turn"]) if effect["status"] == "limited" else None,
@@ -347,45 +364,73 @@ def _coup_de_main(data: GameData, state: State, play: dict[str, Any], why: str) 
     """9.0: the one way besides a siege to take a zone: the player's units are in it (after
     the moves), no enemy land unit is, and it is enemy or neutral (for a White faction, not
     another White faction's, 18.1)."""
-    from .common import enemy_units_at, side
-
     faction, zone = str(play["faction"]), play.get("zone")
-    owner = state["control"].get(zone) if zone else None
-    mine = [u for u, p in state["units"].items() if p["status"] == "map" and p["zone"] == zone
-            and p["faction"] == faction and p["type"] in ("inf", "cav", "tank")]
-    why_not = None
-    if zone is None or zone not in board(data).zones:
-        why_not = "no zone named"
-    elif owner == faction or (owner is not None and side(owner) == side(faction)):
-        why_not = f"{zone} is not an enemy or neutral zone"
-    elif not mine:
-        why_not = f"{faction} has no land unit in {zone}"
-    elif [u for u in enemy_units_at(state, zone, faction) if state["units"][u]["type"] != "fleet"]:
-        why_not = f"enemy land units are in {zone}"
+    why_not = coup_refused(data, state, faction, zone)
     if why_not:
         return [{"type": "note", "zone": zone or "", "text": f"{why}: no effect, {why_not} (9.0)"}]
-    return [{"type": "control", "zone": zone, "from": owner, "faction": faction,
+    return [{"type": "control", "zone": zone, "from": state["control"].get(zone), "faction": faction,
              "why": "Coup de main (9.0)"}]
+
+
+def coup_refused(data: GameData, state: State, faction: str, zone: Any) -> str | None:
+    """9.0: why a Coup de main by `faction` on `zone` takes nothing in `state`, or None."""
+    if zone is None or zone not in board(data).zones:
+        return "no zone named"
+    if not coup_target(state, faction, zone):
+        return f"{zone} is not an enemy or neutral zone"
+    if not coup_force(state, faction, zone):
+        return f"{faction} has no land unit in {zone}"
+    if coup_blockers(state, faction, zone):
+        return f"enemy land units are in {zone}"
+    return None
+
+
+def coup_target(state: State, faction: str, zone: str) -> bool:
+    """9.0: an enemy or neutral zone (for a White faction, not another White faction's, 18.1)."""
+    from .common import side
+
+    owner = state["control"].get(zone)
+    return not (owner == faction or (owner is not None and side(owner) == side(faction)))
+
+
+def coup_force(state: State, faction: str, zone: str) -> list[str]:
+    """9.0: the faction's own land units in the zone, which take it."""
+    return [u for u, p in state["units"].items() if p["status"] == "map" and p["zone"] == zone
+            and p["faction"] == faction and p["type"] in ("inf", "cav", "tank")]
+
+
+def coup_blockers(state: State, faction: str, zone: str) -> list[str]:
+    """9.0: the enemy units in the zone that forbid a Coup de main (all but fleets)."""
+    from .common import enemy_units_at
+
+    return [u for u in enemy_units_at(state, zone, faction) if state["units"][u]["type"] != "fleet"]
 
 
 def _cossack_raid(data: GameData, state: State, play: dict[str, Any], why: str) -> list[Event]:
     """15.3: Cossack Raid markers on Red zones at most two zones from a White-controlled
     zone (game.yaml cossack_raid: how many, RECONSTRUCTED): the zone the play names if it
     may be raided, then the richest others; until the victory phase they count for nobody."""
+    spec = board(data).game.get("cossack_raid") or {"markers": 2, "reach": 2}
+    eligible = raid_zones(data, state)
+    chosen = [z for z in [play.get("zone")] if z in eligible]
+    chosen += [z for z in eligible if z not in chosen][: int(spec["markers"]) - len(chosen)]
+    if not chosen:
+        return [{"type": "note", "zone": "", "text": f"{why}: no Red zone within reach (15.3)"}]
+    return [{"type": "raids", "zones": chosen, "faction": play["faction"], "why": why}]
+
+
+def raid_zones(data: GameData, state: State) -> list[str]:
+    """15.3: the Red zones a Cossack Raid may strike now (at most `reach` zones from a
+    White-controlled zone, not raided yet), the richest first."""
     b = board(data)
     spec = b.game.get("cossack_raid") or {"markers": 2, "reach": 2}
     white = {z for z, owner in state["control"].items() if owner in ("siberian", "south", "north")}
     near = set(white)
     for _step in range(int(spec["reach"])):
         near |= {n for z in near for n in b.routes.get(z, {}) if n in b.zones}
-    eligible = sorted((z for z in near if state["control"].get(z) == "red"
-                       and z not in (state.get("raids") or {})),
-                      key=lambda z: (-int(b.zones[z]["money"]), z))
-    chosen = [z for z in [play.get("zone")] if z in eligible]
-    chosen += [z for z in eligible if z not in chosen][: int(spec["markers"]) - len(chosen)]
-    if not chosen:
-        return [{"type": "note", "zone": "", "text": f"{why}: no Red zone within reach (15.3)"}]
-    return [{"type": "raids", "zones": chosen, "faction": play["faction"], "why": why}]
+    return sorted((z for z in near if state["control"].get(z) == "red"
+                   and z not in (state.get("raids") or {})),
+                  key=lambda z: (-int(b.zones[z]["money"]), z))
 
 
 def _battle_card(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
@@ -399,10 +444,15 @@ def _battle_card(data: GameData, state: State, play: dict[str, Any], effect: dic
     modifier.pop("side", None)
     if zone not in b.zones:
         return [{"type": "note", "zone": "", "text": f"{why}: no zone named: no effect"}]
-    if "extra_dice" in modifier and not int(b.zones[zone].get("rail", 0)):
+    if no_hub(data, zone, effect):
         return [{"type": "note", "zone": zone, "text": f"{why}: no railway hub in {zone} (2.1): no effect"}]
     return [{"type": "battle_card", "zone": zone, "faction": play["faction"], "card": play["card"],
              "modifier": modifier}]
+
+
+def no_hub(data: GameData, zone: str, effect: dict[str, Any]) -> bool:
+    """2.1: a battle card that adds dice only in a zone with a railway hub, on one without."""
+    return "extra_dice" in effect["modifier"] and not int(board(data).zones[zone].get("rail", 0))
 
 
 def defend_with(data: GameData, state: State, zone: str, attacker: str, secrets: Secrets,
@@ -565,6 +615,16 @@ def _matching(state: State, faction: str, spec: dict[str, Any], statuses: tuple[
     return out
 
 
+def waiting_tanks(data: GameData, state: State, faction: str) -> list[str]:
+    """15.4: the faction's tanks that only the Tank card brings into its pool."""
+    return _matching(state, faction, {"type": "tank"}, ("card",), board(data))
+
+
+def set_aside(data: GameData, state: State, faction: str, spec: dict[str, Any]) -> list[str]:
+    """20.4, 19.3: the faction's counters set aside at set-up for a card, as `spec` names them."""
+    return _matching(state, faction, spec, ("removed",), board(data))
+
+
 def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
                   why: str) -> list[Event]:
     """add_units: counters set aside for a card at set-up (20.4, 19.3) join the faction's
@@ -573,16 +633,16 @@ def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: di
     first (the rulebook leaves the choice to the owner; by mail pbem makes it, see the
     game's README). Counters removed by a card are out of the game (status gone)."""
     b = board(data)
-    faction = _faction_of(effect, play)
+    faction = faction_of(effect, play)
     spec = effect.get("units") or {}
     count = int(spec.get("count", 1))
     events: list[Event] = []
     if effect["do"] == "tank":
-        tanks = _matching(state, faction, {"type": "tank"}, ("card",), b)
+        tanks = waiting_tanks(data, state, faction)
         return [{"type": "units_in", "faction": faction, "units": tanks, "why": why}] if tanks else \
             [{"type": "note", "zone": "", "text": f"{faction} has no tank waiting for the card"}]
     if effect["do"] == "add_units":
-        found = _matching(state, faction, spec, ("removed",), b)[:count]
+        found = set_aside(data, state, faction, spec)[:count]
         if found:
             events.append({"type": "units_in", "faction": faction, "units": found, "why": why})
         if len(found) < count:
@@ -606,12 +666,9 @@ def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: di
 def _leader_effect(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
                    rng: Rng, label: str, why: str) -> list[Event]:
     """10.6: a leader from the unused leaders, placed in a zone the faction controls."""
-    faction = _faction_of(effect, play)
+    faction = faction_of(effect, play)
     if effect["leader"] == "random_unused":
-        named = reserved(data)  # Wrangel, Yudenich, Miller come by their own cards (20.3)
-        unused = sorted(u for u, p in state["units"].items()
-                        if p["type"] == "leader" and p["faction"] == faction and p["status"] == "unused"
-                        and u not in named)
+        unused = unused_leaders(data, state, faction)
         if not unused:
             return [{"type": "note", "zone": "", "text": f"{why}: {faction} has no unused leader (10.6)"}]
         leader = rng.choice(f"{label}:leader", unused)
@@ -621,6 +678,15 @@ def _leader_effect(data: GameData, state: State, play: dict[str, Any], effect: d
             return [{"type": "note", "zone": "", "text": f"{why}: {leader} is not among the unused "
                      "leaders (10.6): no effect"}]
     return [_arrive(state, leader, play.get("zone"), faction, why)]
+
+
+def unused_leaders(data: GameData, state: State, faction: str) -> list[str]:
+    """10.6: the faction's unused leaders a new-leader card may draw (not those a card brings
+    in by name: Wrangel, Yudenich, Miller, 20.3)."""
+    named = reserved(data)
+    return sorted(u for u, p in state["units"].items()
+                  if p["type"] == "leader" and p["faction"] == faction and p["status"] == "unused"
+                  and u not in named)
 
 
 def reserved(data: GameData) -> set[str]:
