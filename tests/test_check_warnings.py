@@ -129,3 +129,32 @@ def test_check_and_apply_warn_of_a_minor_card_before_the_third_turn(
     assert done.code == 0, done.err
     assert done.out.splitlines()[0] == warning
     assert "recorded orders of south" in done.out
+
+
+def test_the_answer_to_an_orders_mail_says_the_warnings(
+        new_campaign: Callable[..., Path], tmp_path: Path) -> None:
+    import mailbox
+
+    from pbem import api
+    from pbem.mail import loop as mailloop
+    from tests.test_mail import PLAYERS, journal, parse, player_mail
+
+    root = new_campaign(players=PLAYERS, keys_dir=tmp_path / "keys")
+    play(root, until_turn=1, phase="purchase")
+    body = api.bot(root, "south", salts=False)
+    body["orders"] = [{"play": {"card": "ukrainian-directorate"}}, *body["orders"]]
+    path = tmp_path / "orders-south.yaml"
+    path.write_text(yamlio.dump(body))
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    box.add(player_mail("Cy <cy@example.org>", "o", mid="<warned@example.org>", files=[path]).as_bytes())
+    box.flush()
+    (done,) = mailloop.inbox(root, mbox=tmp_path / "mbox")["messages"]
+    assert done["outcome"] == "accepted"
+    (warning,) = done["warnings"]
+    assert warning.startswith("orders-south.yaml:") and "WARNING: ukrainian-directorate will " \
+        "have no effect: no minor faction enters play before the third turn (12.1)" in warning
+    (reply,) = [r for r in journal(root)["messages"] if r["kind"] == "reply"]
+    text = parse(root / ".pbem" / "outbox" / reply["file"]).get_body(
+        preferencelist=("plain",)).get_content()
+    assert f"Legal, but these will do nothing:\n  {warning}\n" in text
+    assert str(tmp_path) not in text  # nothing of the referee's machine

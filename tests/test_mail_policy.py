@@ -17,7 +17,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import Result, play  # noqa: E402
-from test_mail import PLAYERS, parse, set_config  # noqa: E402
+from test_mail import camp as camp  # noqa: E402 - the fixture
+from test_mail import parse, set_config  # noqa: E402
 
 from pbem import api  # noqa: E402
 from pbem.errors import CampaignError  # noqa: E402
@@ -26,14 +27,6 @@ from pbem.mail import loop as mailloop  # noqa: E402
 EMAIL = {"red": "ann@example.org", "siberian": "bob@example.org",
          "south": "cy@example.org", "north": "cy@example.org"}
 EVERYONE = sorted(set(EMAIL.values()))
-
-
-@pytest.fixture
-def camp(tmp_path: Path) -> Path:
-    root = tmp_path / "camp"
-    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="policy",
-                     name="camp", keys_dir=tmp_path / "keys", players=PLAYERS)
-    return root
 
 
 def step(root: Path) -> dict[str, Any]:
@@ -144,7 +137,8 @@ def test_by_default_only_the_awaited_are_mailed_and_a_digest_as_a_turn_begins(ca
     digest = next(r for r in third["queued"] if r["why"] == "digest")
     assert "digest, turn 1 begins" in digest["subject"]
     msg = parse(camp / ".pbem" / "outbox" / digest["file"])
-    assert list(msg.iter_attachments()) == []  # nothing to answer
+    # nothing to answer: the map's picture alone
+    assert [p.get_content_type() for p in msg.iter_attachments()] == ["image/png"]
     # ...once: the next phase of that turn mails only those awaited in it
     status = step(camp)
     fourth = mail(camp)

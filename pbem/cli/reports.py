@@ -25,7 +25,8 @@ def report(
     fmt: Annotated[
         str,
         typer.Option("--format", help="text (mail), html (mail and browser, with a map), md "
-                     "(Markdown) or bbcode (forum posts).", metavar="text|html|md|bbcode"),
+                     "(Markdown), bbcode (forum posts), or png (the map alone, as a picture "
+                     "for a forum's [img]; needs --out).", metavar="text|html|md|bbcode|png"),
     ] = "text",
     out: Annotated[
         Path | None,
@@ -47,10 +48,12 @@ def report(
     from pbem import yamlio
     from pbem.errors import UsageError
     from pbem.reports.context import build_context
-    from pbem.reports.render import FORMATS, render_context, report_name
+    from pbem.reports.render import FORMATS, PICTURE, map_png, render_context, report_name
 
-    if fmt not in FORMATS:
-        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if fmt not in FORMATS and fmt != PICTURE:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join([*FORMATS, PICTURE])}")
+    if fmt == PICTURE and out is None and not as_json:
+        raise UsageError("--format png writes a picture: give --out DIR for it")
     if turn is not None and turn < 0:
         raise UsageError(f"--turn {turn}: a turn is 0 (the set-up) or more")
     identities = None
@@ -64,6 +67,18 @@ def report(
         return
     from pbem.campaign import Campaign
 
+    if fmt == PICTURE:
+        assert out is not None
+        picture = map_png(context)
+        if picture is None:
+            raise UsageError(f"--format png: the game {context['game']['id']} draws no map")
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out}: not a folder")
+        out.mkdir(parents=True, exist_ok=True)
+        target = out / report_name(context, fmt)
+        target.write_bytes(picture)
+        typer.echo(str(target))
+        return
     text = render_context(context, Campaign.open(OPTS.directory).data.folder, fmt)
     if out is None:
         typer.echo(text, nl=False)

@@ -205,7 +205,7 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     from pbem import api
     from pbem.mail import transport as m
     from pbem.reports.context import seat_context
-    from pbem.reports.render import render_context
+    from pbem.reports.render import map_png, render_context
 
     campaign = Campaign.settled(root)
     state = campaign.state()
@@ -239,6 +239,10 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
         attachments = [m.Attachment(f"orders-{'-'.join(t.get('factions') or [t['faction']])}"
                                     f"-t{status['turn']}-{status['phase']}.yaml", t["text"])
                        for t in context["orders_templates"] if t["awaited"]]
+        picture = map_png(context)  # for mail programs that show no inline SVG
+        if picture is not None:
+            attachments.append(m.Attachment(f"map-t{status['turn']}-step{status['seq']}.png", picture,
+                                            "image/png"))
         what = (f"orders awaited from {', '.join(awaited)}" if awaited else
                 f"digest, turn {status['turn']} begins" if why == "digest" else "report")
         reply_to, refs = _thread(outbox, player.email)
@@ -794,6 +798,9 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
                         recorded=[{"faction": r["faction"], "seq": r["seq"]} for r in applied.recorded],
                         resolved=[{"turn": r["turn"], "phase": r["phase"], "seq": r["seq"]}
                                   for r in applied.resolved])
+            if applied.warnings:  # legal orders that will do nothing: the player is told
+                prefix = str(folder) + "/"
+                done["warnings"] = [w.replace(prefix, "") for w in applied.warnings]
             if late:
                 done["late"] = late
             return done
@@ -821,6 +828,9 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
         lines += [f"  {r['faction']}: recorded as step {r['seq']}" for r in done["recorded"]]
         lines += [f"  turn {r['turn']} {r['phase']} resolved (step {r['seq']})"
                   for r in done["resolved"]]
+        if done.get("warnings"):
+            lines += ["", "Legal, but these will do nothing:"]
+            lines += [f"  {w}" for w in done["warnings"]]
         if done.get("late"):
             lines += ["", "They came late, and the referee sees that they did:"]
             lines += [f"  {x['file']}: sent {x['dated']}, the deadline of {x['faction']} was "

@@ -151,7 +151,7 @@ def iso(when: datetime) -> str:
 @dataclass
 class Attachment:
     filename: str
-    text: str
+    text: str | bytes  # text (an orders file) is sent as UTF-8, bytes (a picture) as they are
     mime: str = "application/yaml"
 
 
@@ -190,8 +190,8 @@ def build(
         msg.add_alternative(html, subtype="html", cte="quoted-printable")
     for a in attachments or []:
         maintype, subtype = a.mime.split("/", 1)
-        msg.add_attachment(a.text.encode("utf-8"), maintype=maintype, subtype=subtype,
-                           filename=a.filename)
+        data = a.text.encode("utf-8") if isinstance(a.text, str) else a.text
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=a.filename)
     return msg
 
 

@@ -6,7 +6,8 @@ once for its text and HTML parts). Templates live in `templates/` (the shared la
 the neutral partials `position.*.j2` and `changes.*.j2`) and `games/<id>/templates/` (the
 game's partials, searched first: its own `position`, `changes` and `hand`). This is the
 only module of pbem that imports jinja2 and markupsafe, and only when rendering (start-up
-speed).
+speed). The map is also drawn as a PNG picture (`map_png`, by resvg), for mail programs
+that show no inline SVG and for a forum's [img].
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pbem.errors import UsageError
 from pbem.reports.context import build_context
 
 FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
+PICTURE = "png"  # `pbem report --format png`: the map alone, as a picture
 
 
 def _text_table(rows: list[list[Any]], headers: list[str]) -> str:
@@ -86,6 +88,22 @@ def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
     return text
 
 
+def map_png(context: dict[str, Any]) -> bytes | None:
+    """The report's map as a PNG picture (white under it), or None for a game without one."""
+    svg = context.get("map_svg")
+    if not svg:
+        return None
+    import resvg_py
+
+    try:
+        return bytes(resvg_py.svg_to_bytes(svg_string=str(svg), background="#ffffff"))
+    except ValueError as exc:  # a game's SVG that resvg cannot draw: say which
+        from pbem.errors import DataError
+
+        raise DataError(f"game {context['game']['id']}: its map cannot be drawn as a picture: "
+                        f"{exc}") from None
+
+
 def render_hand(game_folder: Path, hand: list[dict[str, Any]]) -> str | None:
     """A hand (Game.report's "hand", opened with the reader's key) as the plain-text report
     shows it, by the game's own hand.txt.j2; None for a game without one."""
@@ -114,5 +132,7 @@ def render(root: Path, who: str, fmt: str, turn: int | None = None,
 
 
 def report_name(context: dict[str, Any], fmt: str) -> str:
-    """`<campaign>-t<turn>-<who>.<ext>`, the file name of `report --out DIR`."""
-    return f"{context['campaign']}-t{context['turn']}-{context['who']}.{FORMATS[fmt]}"
+    """`<campaign>-t<turn>-<who>.<ext>`, the file name of `report --out DIR` (`.png` for the
+    map's picture)."""
+    ext = "png" if fmt == PICTURE else FORMATS[fmt]
+    return f"{context['campaign']}-t{context['turn']}-{context['who']}.{ext}"

@@ -1,0 +1,63 @@
+"""The report's map as a PNG picture: `pbem report --format png` (a forum's [img]) and the
+picture attached to each report mail (webmail often strips an inline SVG)."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import Result  # noqa: E402
+from screenshots import png_colours  # noqa: E402
+from test_mail import camp as camp  # noqa: E402 - the fixture
+from test_mail import parse  # noqa: E402
+
+from pbem import yamlio  # noqa: E402
+from pbem.mail import loop as mailloop  # noqa: E402
+
+COLOURS = yamlio.read_trusted(Path(__file__).resolve().parents[1] / "games" / "red_russia"
+                              / "templates" / "report.yaml")["colours"]
+
+
+def rgb(hex_colour: str) -> bytes:
+    return bytes.fromhex(hex_colour.lstrip("#"))
+
+
+def size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def test_the_map_as_a_picture(camp: Path, tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    r = pbem("-C", camp, "report", "--format", "png", "--for", "public", "--out", tmp_path / "out")
+    assert r.code == 0, r.err
+    path = Path(r.out.strip())
+    assert path == tmp_path / "out" / "camp-t0-public.png"
+    assert size(path.read_bytes()) == (1000, 724)  # the SVG's own canvas
+    colours = png_colours(path)
+    # every major faction's zones, the neutral ones, the minors in the legend
+    for faction in ("red", "siberian", "south", "north", "poland", "finland", "neutral"):
+        assert rgb(COLOURS[faction]) in colours, faction
+
+
+def test_a_picture_needs_a_folder(camp: Path, tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    r = pbem("-C", camp, "report", "--format", "png")
+    assert r.code == 2 and "--format png writes a picture: give --out DIR" in r.err
+    (tmp_path / "file").write_text("x")
+    r = pbem("-C", camp, "report", "--format", "png", "--out", tmp_path / "file")
+    assert r.code == 2 and "not a folder" in r.err
+    r = pbem("-C", camp, "report", "--format", "gif")
+    assert r.code == 2 and "choose one of text, html, md, bbcode, png" in r.err
+
+
+def test_each_report_mail_carries_the_map_as_a_picture(camp: Path) -> None:
+    sent = mailloop.mail(camp)
+    for record in sent["queued"]:
+        msg = parse(camp / ".pbem" / "outbox" / record["file"])
+        pictures = [p for p in msg.iter_attachments() if p.get_content_type() == "image/png"]
+        assert [p.get_filename() for p in pictures] == ["map-t0-step1.png"], record["to"]
+        data = pictures[0].get_payload(decode=True)
+        assert isinstance(data, bytes) and size(data) == (1000, 724)
