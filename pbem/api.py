@@ -27,7 +27,7 @@ from pbem.campaign import (
     protected,
 )
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
-from pbem.errors import CampaignError, InputFileError, Rejected, UsageError
+from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
 from pbem.game import Phase, apply_all, clone, dormant, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
@@ -421,13 +421,40 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     sealed values decide (which of his face-down units may go where). A file without
     problems may still have warnings (`Checked.warnings`): orders that will do nothing."""
     campaign = Campaign.settled(root)
-    checked = _check(campaign, campaign.state(), paths, draft=True, key=key)
+    state = campaign.state()
+    checked = _check(campaign, state, paths, draft=True, key=key)
+    _behind(campaign, state, checked)
     if key is None and getattr(campaign.game, "sees_sealed", False):
         for c in checked:  # the rules that read sealed values were left out: say so
             c.notes.append(f"{c.path}: the rules also check what only your sealed values decide "
                            "(which of your face-down units may go where): add --key YOUR.key to "
                            "check those as the referee will")
     return checked
+
+
+def _behind(campaign: Campaign, state: dict[str, Any], checked: list[Checked]) -> None:
+    """A file refused whose `head:` this clone has never had: the clone is behind the
+    referee's (the file came with a later report), so its check is not the referee's. Said
+    once per file, with the way forward."""
+    from pbem.log import entry_hash
+
+    known: set[str] | None = None
+    for c in checked:
+        if c.ok:
+            continue
+        try:
+            head = yamlio.load_untrusted(c.raw_bytes, str(c.path)).data.get("head")
+        except (PbemError, AttributeError):
+            continue
+        if not isinstance(head, str) or not head or head in state.get("heads", []):
+            continue
+        if known is None:
+            known = {entry_hash(e) for e in campaign.entries()}
+        if not any(k.startswith(head) for k in known):
+            c.notes.append(f"{c.path}: the log head it names ({head[:16]}...) is not in this "
+                           f"clone, which is at step {state['seq']}: the file was written after "
+                           "it. Bring the clone up to date (git pull) and check again; the "
+                           "referee checks against the latest step")
 
 
 def _rejected(checked: list[Checked]) -> Rejected:
