@@ -161,6 +161,11 @@ def test_a_tiny_campaign_from_new_to_audit_final(tiny: Callable[..., Result],
         assert f"goal was {goal}" in last["public", "text"], faction
     assert "Changes" in last["public", "md"] and "score.blue" in last["public", "md"]
     assert "The game is over." in last["blue", "text"]
+    # the result first, each side's score, and nothing left to order
+    winner = {"blue": "Blue", "gold": "Gold"}.get(s["result"]["winners"][0], s["result"]["winners"][0])
+    for (who, fmt), text in last.items():
+        assert "ORDERS TEMPLATE" not in text and "Orders template" not in text, (who, fmt)
+        assert f"{winner} won" in text, (who, fmt)
 
     r = tiny("-C", root, "audit", "--json")
     assert r.code == 0 and json.loads(r.out)["ok"], r.out

@@ -447,6 +447,28 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
             "text": "\n".join(head) + "\n" + str(yamlio.dump(body))}
 
 
+def final(result: dict[str, Any], names: dict[str, str], style: dict[str, Any]) -> dict[str, Any]:
+    """The game's end as a report tells it first: the headline (who won and why) and a
+    table of each faction's scores, one column for each value of the result given by
+    faction (victory points, levels...), titled by the game's templates/report.yaml
+    `result:` labels when it has them."""
+    winners = [names.get(str(w), str(w)) for w in result.get("winners") or []]
+    reason = str(result.get("reason") or "")
+    headline = (f"{' and '.join(winners)} won" if winners else "nobody won") + (
+        f": {reason}" if reason else "")
+    labels = style.get("result") or {}
+    columns = [k for k, v in result.items()
+               if isinstance(v, dict) and v and set(map(str, v)) <= set(names)]
+    order = list(labels)  # the game's labels give the columns' order too
+    columns.sort(key=lambda k: order.index(k) if k in order else len(order))
+    rows = [[names[f], *(result[k].get(f) for k in columns)] for f in names
+            if any(f in result[k] for k in columns)]
+    return {"headline": headline, "winners": winners, "reason": reason,
+            "columns": ["Faction", *(str(labels.get(k) or k.replace("_", " ").capitalize())
+                                     for k in columns)],
+            "rows": rows}
+
+
 SEALED_SUFFIX = " (sealed until the phase resolves)"
 
 
@@ -586,7 +608,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "orders_templates": (_orders_templates(root, who, awaiting, status,
                                                campaign.config.get("seed"), campaign.players(),
                                                parts["orders_note"], standing_comments(campaign, awaiting))
-                             if current else []),
+                             if current and not status.get("over") else []),
+        # the game's end: who won, why, and each faction's score as the result gives it
+        "over": final(status.get("result") or {}, names, style) if status.get("over") else None,
         "map_svg": parts["map_svg"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",
