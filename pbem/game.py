@@ -156,6 +156,14 @@ class Game(Protocol):
     certain now. pbem asks only for a file with no problems; `pbem check` and `pbem apply`
     print each as `FILE:LINE: WARNING: message` and still accept the file (exit 0). A game
     without it gives none (`pbem.game.order_warnings`).
+
+    A report opens with a short summary of the turn: the game picks what belongs in it
+    from a step's events with::
+
+        headlines(data, events) -> list[str]
+
+    short phrases (who attacked where and who won, what was taken, a leader lost), from
+    events every reader of the report may see (`pbem.game.headlines`; [] without it).
     """
 
     id: str
@@ -242,6 +250,12 @@ def order_warnings(game: Any, data: GameData, state: State, faction: str,
     something ([] without the hook)."""
     own = getattr(game, "warnings", None)
     return [] if own is None else list(own(data, state, faction, orders))
+
+
+def headlines(game: Any, data: GameData, events: list[Event]) -> list[str]:
+    """The phrases of a step's events for a report's summary ([] without the hook)."""
+    own = getattr(game, "headlines", None)
+    return [] if own is None else [str(line) for line in own(data, events)]
 
 
 def standing_lines(offer: list[dict[str, Any]]) -> list[str]:

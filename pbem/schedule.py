@@ -247,6 +247,49 @@ def deadline_of(campaign: Campaign, state: dict[str, Any] | None = None,
     }
 
 
+def timezone_of(campaign: Campaign, faction: str) -> str | None:
+    """The time zone a faction's player reads deadlines in: campaign.yaml
+    `mail: {timezones: {FACTION: Area/City}}` (`default:` for the others), or None (UTC)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    mail = campaign.config.get("mail") or {}
+    zones = mail.get("timezones") if isinstance(mail, dict) else None
+    if not zones:
+        return None
+    where = "campaign.yaml: mail: timezones"
+    if not isinstance(zones, dict):
+        raise CampaignError(f"{where}: expected a mapping of factions to time zones, e.g. "
+                            "{red: Europe/Berlin, default: UTC}")
+    unknown = sorted(set(map(str, zones)) - set(campaign.factions()) - {"default"})
+    if unknown:
+        raise CampaignError(f"{where}: {', '.join(unknown)} is not a faction of this campaign "
+                            f"(factions: {', '.join(campaign.factions())}, or default)")
+    name = zones.get(faction, zones.get("default"))
+    if name is None:
+        return None
+    try:
+        ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CampaignError(f"{where}: {faction if faction in zones else 'default'}: "
+                            f"{name!r} is not a time zone (e.g. Europe/Berlin, America/New_York)") from None
+    return str(name)
+
+
+def local_time(iso: str, zone: str | None) -> str:
+    """A deadline as its reader reads it: 'Tue 8 Dec 2026, 19:00 CET (18:00 UTC)', or in UTC
+    alone without a zone."""
+    from zoneinfo import ZoneInfo
+
+    when = _parse_iso(iso)
+    utc = when.astimezone(UTC)
+    if zone is None or zone == "UTC":
+        return f"{utc:%a} {utc.day} {utc:%b %Y, %H:%M} UTC"
+    there = when.astimezone(ZoneInfo(zone))
+    same_day = there.date() == utc.date()
+    return (f"{there:%a} {there.day} {there:%b %Y, %H:%M} {there.tzname()} "
+            f"({'' if same_day else f'{utc:%a} {utc.day} {utc:%b}, '}{utc:%H:%M} UTC)")
+
+
 def _iso(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="seconds")
 

@@ -14,6 +14,8 @@ Settings in campaign.yaml (all optional):
       remote: origin                        # where `pbem publish` pushes
       limits: {parts: 20, depth: 10, name: 100, size: 1048576}   # what `inbox` reads of a
                                             #   mail: files, MIME depth, name length, bytes
+      timezones: {red: Europe/Berlin, default: UTC}   # each player's deadlines in their
+                                            #   own time as well as UTC, in their reports
       policy: awaited                       # who gets a report: awaited (when their orders
                                             #   are awaited, and one digest as each turn
                                             #   begins) | every (every phase), or per faction

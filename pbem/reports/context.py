@@ -447,6 +447,26 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
             "text": "\n".join(head) + "\n" + str(yamlio.dump(body))}
 
 
+SUMMARY_MOST = 14  # headlines in a summary; the rest are counted
+
+
+def _summary(campaign: Campaign, data: Any, entries: list[dict[str, Any]], turn: int, who: str,
+             status: dict[str, Any]) -> dict[str, Any]:
+    """What a report says first: the game's headlines of the turn shown (Game.headlines),
+    and the deadline in the reader's own time zone as well as UTC."""
+    from pbem.game import headlines
+    from pbem.schedule import local_time, timezone_of
+
+    said: list[str] = []
+    for entry in entries:
+        if entry["turn"] == turn:
+            said += headlines(campaign.game, data, list(entry.get("events") or []))
+    zone = timezone_of(campaign, who) if who in campaign.factions() else None
+    deadline = status.get("deadline")
+    return {"headlines": said[:SUMMARY_MOST], "more": max(0, len(said) - SUMMARY_MOST),
+            "deadline": local_time(deadline, zone) if deadline else None, "timezone": zone}
+
+
 def final(result: dict[str, Any], names: dict[str, str], style: dict[str, Any]) -> dict[str, Any]:
     """The game's end as a report tells it first: the headline (who won and why) and a
     table of each faction's scores, one column for each value of the result given by
@@ -563,7 +583,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
     parts = _game_parts(game, data, view, before, who, style, pending)
     changes = parts["changes"]
     who_name = names.get(who, who.capitalize())
+    summary = _summary(campaign, data, win.entries, shown_turn, who, status)
     return {
+        "summary": summary,
         "hand": parts["hand"],
         # the hands the report shows, each with its holder (a player's report of several
         # factions shows each faction's: seat_context)
@@ -610,7 +632,8 @@ def build_context(root: Path, who: str, turn: int | None = None,
                                                parts["orders_note"], standing_comments(campaign, awaiting))
                              if current and not status.get("over") else []),
         # the game's end: who won, why, and each faction's score as the result gives it
-        "over": final(status.get("result") or {}, names, style) if status.get("over") else None,
+        "over": (final(status.get("result") or {}, names, style)
+                 if status.get("over") and current else None),
         "map_svg": parts["map_svg"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",

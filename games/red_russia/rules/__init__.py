@@ -39,6 +39,7 @@ from . import (
     wasted,
 )
 from . import board as board_
+from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
 from .board import MAJORS, WHITES
@@ -201,6 +202,11 @@ class RedRussia:
         """The standing instructions of ORDERS.md with their values in force, in the
         phases whose orders file takes them (purchase, action)."""
         return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
+
+    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
+        """What the turn's summary says of a step: battles and their ends, zones taken,
+        leaders lost, minors activated, cards played (rules/headlines.py)."""
+        return headlines_.headlines(data, events)
 
     def todo(self, data: GameData, state: State, faction: str) -> list[str]:
         """The pieces to place at set-up (3.0, 20.5) and the units arriving now (5.2), each
