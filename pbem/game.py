@@ -164,6 +164,16 @@ class Game(Protocol):
 
     short phrases (who attacked where and who won, what was taken, a leader lost), from
     events every reader of the report may see (`pbem.game.headlines`; [] without it).
+
+    A run of a step's events may be told as a box (a battle: who fought, each round's dice
+    and why they hit), when the game gives them with::
+
+        boxes(data, state, events) -> list[dict]
+
+    `state` the game state before the step; each box `first` and `last` (the indexes of
+    the events it covers), `title`, `columns`, `rows` (a table of text) and `told` (the
+    indexes of the events the table tells: the others of the run are listed under it as
+    the log tells them). Public events only (`pbem.game.boxes`; [] without it).
     """
 
     id: str
@@ -256,6 +266,12 @@ def headlines(game: Any, data: GameData, events: list[Event]) -> list[str]:
     """The phrases of a step's events for a report's summary ([] without the hook)."""
     own = getattr(game, "headlines", None)
     return [] if own is None else [str(line) for line in own(data, events)]
+
+
+def boxes(game: Any, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+    """The boxes a step's events are told in ([] without the hook)."""
+    own = getattr(game, "boxes", None)
+    return [] if own is None else list(own(data, state, events))
 
 
 def standing_lines(offer: list[dict[str, Any]]) -> list[str]:

@@ -99,7 +99,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
                     cwd=tmp_path)
     assert declared.returncode == 0, declared.stderr
     for dependency in ("typer", "PyYAML", "Jinja2", "cryptography", "GitPython", "jsonschema",
-                       "filelock"):
+                       "filelock", "resvg-py"):
         assert dependency in declared.stdout, f"the wheel does not declare {dependency}"
 
     elsewhere = tmp_path / "elsewhere"

@@ -447,6 +447,34 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
             "text": "\n".join(head) + "\n" + str(yamlio.dump(body))}
 
 
+def _boxed(campaign: Campaign, entries: list[dict[str, Any]], entry: dict[str, Any],
+           told: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A step's events as the report lists them: the runs the game tells as boxes
+    (Game.boxes: a battle's forces and dice as a table) replaced by their box, whose notes
+    are the run's other events as the log tells them."""
+    from pbem.game import boxes
+
+    raw = list(entry.get("events") or [])
+    if not raw or entry["type"] != "resolve" or getattr(campaign.game, "boxes", None) is None:
+        return told
+    before = _snapshot(campaign, entries, entry["seq"] - 1)["game"]
+    found = sorted(boxes(campaign.game, campaign.data, before, raw), key=lambda x: x["first"])
+    out: list[dict[str, Any]] = []
+    i = 0
+    for box in found:
+        first, last = int(box["first"]), int(box["last"])
+        if first < i or last < first or last >= len(told):
+            continue  # a box that overlaps another, or points past the events: left out
+        out += told[i:first]
+        shown = set(box.get("told") or [])
+        out.append({"type": "box", "text": box["title"],
+                    "box": {"title": box["title"], "columns": box["columns"], "rows": box["rows"],
+                            "notes": [told[k]["text"] for k in range(first, last + 1)
+                                      if k not in shown]}})
+        i = last + 1
+    return out + told[i:]
+
+
 SUMMARY_MOST = 14  # headlines in a summary; the rest are counted
 
 
@@ -559,8 +587,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
         by_seq.setdefault(item["seq"], []).append(item)
     steps = []
     for entry in win.entries:
-        events = [{"type": e.get("type"), "text": game.summary(data, e)}
-                  for e in entry.get("events") or []]
+        events = _boxed(campaign, all_entries, entry,
+                        [{"type": e.get("type"), "text": game.summary(data, e)}
+                         for e in entry.get("events") or []])
         steps.append({
             "seq": entry["seq"], "turn": entry["turn"], "turn_name": _turn_name(data, entry["turn"]),
             "phase": entry["phase"], "type": entry["type"], "faction": entry.get("faction"),

@@ -39,6 +39,7 @@ from . import (
     wasted,
 )
 from . import board as board_
+from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
@@ -202,6 +203,11 @@ class RedRussia:
         """The standing instructions of ORDERS.md with their values in force, in the
         phases whose orders file takes them (purchase, action)."""
         return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
+
+    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+        """Each battle of a step as a box: the forces, each round's dice and why they hit
+        (rules/boxes.py)."""
+        return boxes_.boxes(data, state, events)
 
     def headlines(self, data: GameData, events: list[Event]) -> list[str]:
         """What the turn's summary says of a step: battles and their ends, zones taken,
