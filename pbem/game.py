@@ -115,7 +115,10 @@ class Game(Protocol):
       texts) by templates/hand.<ext>.j2 (default: []);
     - "secrets": the sealed values to list as such, a part of `secrets` (default: all);
     - "orders_note": the lines (no "# ") under the header of the orders template the
-      report offers (default: pbem's note on the bot's example).
+      report offers (default: pbem's note on the bot's example);
+    - "own": the reader's order of battle, `{"lines": [text], "tables": [{"title",
+      "columns", "rows"}]}` (every unit and its values and state, what it may buy and at
+      what cost, what arrives when), or None (default: None).
 
     A power that enters mid-game is a faction `describe` marks `dormant: true`: it has no
     seat at `pbem new` (no player, key or mail; not asked to contribute) until a recorded

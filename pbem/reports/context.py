@@ -212,7 +212,7 @@ def _value_text(value: Any) -> str:
 # what only the game knows (Game.report), or the neutral default for a game without it
 
 # the parts a game's `report` may give; each one it leaves out gets the default below
-PARTS = ("position", "changes", "map_svg", "hand", "secrets", "orders_note")
+PARTS = ("position", "changes", "map_svg", "hand", "secrets", "orders_note", "own")
 # pbem's own keys of a view (the reader; the contribution round), not the game's position
 OWN_KEYS = ("who", "contribute")
 EXAMPLE_NOTE = [
@@ -241,6 +241,7 @@ def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, An
         "hand": lambda: [],
         "secrets": lambda: pending,
         "orders_note": lambda: EXAMPLE_NOTE,
+        "own": lambda: None,
     }
     return {part: given[part] if part in given else defaults[part]() for part in PARTS}
 
@@ -619,6 +620,8 @@ def build_context(root: Path, who: str, turn: int | None = None,
         # the hands the report shows, each with its holder (a player's report of several
         # factions shows each faction's: seat_context)
         "hands": [{"faction": who, "who_name": who_name, "hand": parts["hand"]}] if parts["hand"] else [],
+        # the reader's order of battle (Game.report's "own": lines and tables), by faction
+        "owns": [{"faction": who, "who_name": who_name, **parts["own"]}] if parts["own"] else [],
         "campaign": campaign.id,
         "game": {"id": campaign.config["game"], "name": data["game"]["name"]},
         "who": who,
@@ -700,6 +703,7 @@ def seat_context(root: Path, factions: list[str],
         "awaited": any(c["awaited"] for c in contexts),
         "todo": [line for c in contexts for line in c["todo"]],
         "hands": hands,
+        "owns": [o for c in contexts for o in c["owns"]],
         "secrets": sorted(secrets.values(), key=lambda s: (s.get("seq", 0), str(s.get("id")))),
         "orders_templates": several or awaited or templates,
     }

@@ -31,6 +31,7 @@ from . import (
     minors,
     movement,
     naval,
+    order_of_battle,
     play,
     politics,
     setup,
@@ -180,8 +181,10 @@ class RedRussia:
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
-        """The position tables, changes, map and hand of a report (rules/report.py)."""
-        return report_.report(data, view, before, who, style, secrets)
+        """The position tables, changes, map and hand of a report (rules/report.py), and
+        the reader's order of battle (rules/order_of_battle.py)."""
+        return {**report_.report(data, view, before, who, style, secrets),
+                "own": order_of_battle.own(data, view, who)}
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return PHASE_TABLE.bot(data, state, faction, rng)
