@@ -35,6 +35,7 @@ from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
 from . import board, civil_war, combat, economy, movement, naval, revolution
+from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
 
@@ -505,6 +506,17 @@ class AxisAndAllies1914(TableGame):
         """The standing instructions of ORDERS.md the power may set, with their values in
         force, in a power's turn (the armistice's and the evacuation only with their option)."""
         return standing_.offer(data, state, faction) if state["phase"] in standing_.PHASES else []
+
+    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
+        """What the turn's summary says of a step: battles on land and at sea and how they
+        ended, territories captured or liberated, capitals taken, the USA entering, the
+        revolution's steps, the end (rules/headlines.py)."""
+        return headlines_.headlines(data, events)
+
+    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
+        """What the power's turn file must still cover: the war's opening attack, the
+        armistice's deadline, where its purchase may be mobilized (rules/headlines.py)."""
+        return headlines_.todo(data, state, faction)
 
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)

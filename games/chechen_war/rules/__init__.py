@@ -42,6 +42,7 @@ from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clo
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 from . import ambush, arrival, combat, endturn, movement, setup
+from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
 from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, hex_in, units
@@ -492,6 +493,18 @@ class ChechenWar(TableGame):
         """The Russian's standing instructions (ORDERS.md, "Movement") with their values in
         force, in the segments whose file records them (movement, combat, supports)."""
         return standing_.offer(state, faction) if state["phase"] in standing_.PHASES else []
+
+    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
+        """What the turn's summary says of a step: ambushes and combats with their results,
+        hexes taken, leaders lost, morale, the random event, the ceasefire, reinforcements
+        (counts only for the Chechen's), the end (rules/headlines.py)."""
+        return headlines_.headlines(data, events)
+
+    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
+        """The units to set up and where (4.2.1, 4.3.1; the Chechen's tokens as counts,
+        4.2.2), the reinforcements to place now (13.2, 13.3), the attacks a supports file
+        answers (10.9): rules/headlines.py."""
+        return headlines_.todo(data, state, faction)
 
     def summary(self, data: GameData, event: Event) -> str:
         kind = event["type"]
