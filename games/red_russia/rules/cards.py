@@ -36,6 +36,12 @@ from .turn import seating
 NOT_WITH_POLAND_MAJOR = ("greater-poland", "curzon-intervenes")
 
 CZECH_FORMED = "czech-legion-formed"  # 3.0: removed when the Czech Legion rule is not used
+# 19.3: "if this rule is not used, the Siberian faction may remove two infantry units (any)"
+CZECH_QUITS = "czech-legion-quits"
+# 13.53: "If Poland is a fully activated minor faction", Curzon makes it neutral again
+ONLY_FULLY_ACTIVE = ("curzon-intervenes",)
+# the places a card's remove_units takes its counters from first (the effect's note)
+FIRST_FROM = {"north-russia-evacuation": ("Murmansk", "Archangel", "White Sea", "White Sea box")}
 
 
 def deck(data: GameData) -> dict[str, dict[str, Any]]:

@@ -392,8 +392,9 @@ def _not_buyable(state: State, faction: str, kind: str, pid: str | None) -> str 
     status = state["units"][pid]["status"]
     if pid in buyable(state, faction, kind):
         return None
-    if status == "card":
-        return f"{pid} enters only by the \"Tank\" card (15.4)"
+    if status == "card":  # set aside for a card: the Tank (15.4), or the event that brings it
+        return (f"{pid} enters only by the \"Tank\" card (15.4)" if kind == "tank" else
+                f"{pid} is set aside for the event card that brings it (20.4)")
     if status == "eliminated" and kind == "fleet":
         return f"{pid} is a fleet: once destroyed, it cannot be rebuilt (5.3)"
     if status == "removed":

@@ -25,7 +25,8 @@ records it with `pbem adjust`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import pools
@@ -33,9 +34,21 @@ from pbem.kit.fold import Fold
 from pbem.names import suggest
 
 from .board import MAJORS, board
-from .cards import NOT_WITH_POLAND_MAJOR, deck, holder, holders, seat_of, year
-from .common import defenders_of, order_items, poland_major
+from .cards import (
+    CZECH_QUITS,
+    FIRST_FROM,
+    NOT_WITH_POLAND_MAJOR,
+    ONLY_FULLY_ACTIVE,
+    deck,
+    holder,
+    holders,
+    seat_of,
+    year,
+)
+from .common import defenders_of, minor_state, order_items, poland_major
 from .politics import FIRST_MINOR_TURN
+
+T = TypeVar("T")
 
 AUTOMATED = ("money", "manpower", "ori", "flag", "add_units", "remove_units", "tank", "leader",
              "replace_leader", "rail", "minor", "infighting", "coup_de_main", "cossack_raid",
@@ -249,7 +262,8 @@ def faction_of(effect: dict[str, Any], play: dict[str, Any]) -> str:
 
 def happened(state: State, effect: dict[str, Any]) -> str | None:
     """The flag of an effect's `unless` once its event has happened (a flag set by a card
-    stays set), which makes a money or manpower effect void; None otherwise."""
+    stays set): the loss is then not halved (cards.yaml; 10.93: Semenov corruption under
+    Kolchak as supreme ruler); None otherwise."""
     flag = effect.get("unless")
     return str(flag) if flag and (state.get("flags") or {}).get(flag) else None
 
@@ -265,6 +279,33 @@ def minor_refused(state: State, effect: dict[str, Any]) -> str | None:
     return None
 
 
+def minor_unchanged(state: State, play: dict[str, Any], effect: dict[str, Any]) -> str | None:
+    """Why a card that makes a minor neutral again leaves one under limited control as it
+    is: the card needs it fully activated (13.53 Curzon intervenes); None otherwise."""
+    now = minor_state(state, effect["minor"])["status"]
+    if effect["status"] == "neutral" and play["card"] in ONLY_FULLY_ACTIVE and now == "limited":
+        return f"{effect['minor']} is not a fully activated minor (13.53)"
+    return None
+
+
+class _Labelled:
+    """The card's dice labels for a rule another phase shares (12.2's recall): each label
+    under the effect's own, so that no die is asked twice under one label."""
+
+    def __init__(self, rng: Rng, prefix: str) -> None:
+        self._rng = rng
+        self._prefix = prefix
+
+    def roll(self, label: str, sides: int = 6) -> int:
+        return self._rng.roll(f"{self._prefix}:{label}", sides)
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        return self._rng.shuffle(f"{self._prefix}:{label}", items)
+
+    def choice(self, label: str, items: Sequence[T]) -> T:
+        return self._rng.choice(f"{self._prefix}:{label}", items)
+
+
 def effect_events(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
                   rng: Rng, label: str) -> list[Event]:
     """14.6: one effect of a card, as events (the card's own text is in cards.yaml)."""
@@ -272,13 +313,10 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
     why = f"{play['card']} (14.6)"
     if do in ("money", "manpower"):
         faction = faction_of(effect, play)
-        flag = happened(state, effect)
-        if flag is not None:
-            return [{"type": "note", "zone": "", "text": f"{play['card']}: no effect, {flag} has happened"}]
         if "dice" in effect:
             rolls = pools.roll(rng, label, int(effect["dice"]))
             amount = sum(rolls)
-            if effect.get("halve"):
+            if effect.get("halve") and happened(state, effect) is None:
                 amount //= 2
             amount = -amount if effect.get("lose") else amount
         else:
@@ -324,7 +362,7 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
         return [{"type": "leader_wounded", "leader": leader, "zone": state["units"][leader]["zone"],
                  "why": why}]
     if do == "minor":
-        refused = minor_refused(state, effect)
+        refused = minor_refused(state, effect) or minor_unchanged(state, play, effect)
         if refused is not None:
             return [{"type": "note", "zone": "", "text": f"{why}: no effect, {refused}"}]
         controller = faction_of({"faction": effect.get("controller", "self")}, play)
@@ -332,7 +370,12 @@ def effect_events(data: GameData, state: State, play: dict[str, Any], effect: di
                         "controller": None if effect["status"] == "neutral" else controller,
                         "until": int(state["turn"]) if effect["status"] == "limited" else None,
                         "result": "card", "why": why}
-        return [event]
+        if effect["status"] != "neutral" or minor_state(state, effect["minor"])["status"] == "neutral":
+            return [event]
+        # 12.2: its units outside the zones it controls go at once to the nearest of them
+        from .politics import recall
+
+        return [event, *recall(board(data), state, effect["minor"], _Labelled(rng, label))]
     decide = effect.get("decide") or TO_REFEREE.get(do, f"carry out {do}")
     return [{"type": "referee_decides", "card": play["card"], "faction": play["faction"],
              "target": play.get("target"), "zone": play.get("zone"), "decide": decide,
@@ -621,17 +664,26 @@ def waiting_tanks(data: GameData, state: State, faction: str) -> list[str]:
 
 
 def set_aside(data: GameData, state: State, faction: str, spec: dict[str, Any]) -> list[str]:
-    """20.4, 19.3: the faction's counters set aside at set-up for a card, as `spec` names them."""
-    return _matching(state, faction, spec, ("removed",), board(data))
+    """20.4, 19.3: the faction's counters set aside at set-up for a card, as `spec` names them
+    (status removed; card for those a reconstructed card brings, README ruling 62)."""
+    return _matching(state, faction, spec, ("removed", "card"), board(data))
+
+
+def _weakest(b: Any, state: State, uid: str) -> tuple[bool, list[int], str]:
+    """README ruling 38: reduced counters first, then the weakest (attack, then defence)."""
+    reduced = bool(state["units"][uid]["reduced"])
+    return not reduced, list(b.counters[uid]["reduced" if reduced else "full"]), uid
 
 
 def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: dict[str, Any],
                   why: str) -> list[Event]:
     """add_units: counters set aside for a card at set-up (20.4, 19.3) join the faction's
-    pool; tank: the faction's tanks (15.4); remove_units: counters never or no longer in
-    play first (set aside, eliminated, in the pool), then the weakest on the map, reduced
-    first (the rulebook leaves the choice to the owner; by mail pbem makes it, see the
-    game's README). Counters removed by a card are out of the game (status gone)."""
+    pool; tank: the faction's tanks (15.4); remove_units: those on the map at the places
+    the card names first (FIRST_FROM), then counters never or no longer in play (set
+    aside, eliminated, in the pool), then the weakest on the map, reduced first (the
+    rulebook leaves the choice to the owner; by mail pbem makes it, see the game's
+    README); Czech Legion quits without its rule takes any two infantry (19.3). Counters
+    removed by a card are out of the game (status gone)."""
     b = board(data)
     faction = faction_of(effect, play)
     spec = effect.get("units") or {}
@@ -649,13 +701,19 @@ def _units_effect(data: GameData, state: State, play: dict[str, Any], effect: di
             events.append({"type": "note", "zone": "", "text": f"{why}: only {len(found)} of {count} "
                            f"counters of {faction} were set aside for a card"})
     else:
+        if play["card"] == CZECH_QUITS and not state["options"].get("czech_legion"):
+            spec = {k: v for k, v in spec.items() if k != "full"}  # 19.3: any two infantry
+        first = FIRST_FROM.get(play["card"], ())
         off = [u for status in ("removed", "eliminated", "pool", "bought")
                for u in _matching(state, faction, spec, (status,), b)]
-        on = sorted(_matching(state, faction, spec, ("map",), b),
-                    key=lambda u: (not state["units"][u]["reduced"], u))
-        chosen = (off + on)[:count]
+        on = sorted(_matching(state, faction, spec, ("map",), b), key=lambda u: _weakest(b, state, u))
+        there = [u for u in on if state["units"][u]["zone"] in first]  # the effect's note
+        chosen = (there + off + [u for u in on if u not in there])[:count]
         if chosen:
             events.append({"type": "units_out", "faction": faction, "units": chosen, "why": why})
+        if len(chosen) < count:
+            events.append({"type": "note", "zone": "", "text": f"{why}: only {len(chosen)} of {count} "
+                           f"counters of {faction} were left to remove"})
     if effect.get("money"):
         sign = 1 if effect["do"] == "add_units" else -1
         events.append({"type": "card_resources", "faction": faction, "money": sign * int(effect["money"]),

@@ -70,6 +70,7 @@ def setup(data: GameData, options: dict[str, Any], rng: Rng) -> State:
                 if d["region"] == cut["region"] and d["type"] == cut["type"]:
                     d["count"] -= 1
                     break
+    _set_aside_for_cards(data, b, state, options)
     for faction in MAJORS:
         _draw(b, state, rng, faction, draws[faction])
         for fixed in spec[faction].get("fixed", []):
@@ -102,6 +103,39 @@ def _remove(b: Board, state: State, faction: str, removals: list[dict[str, Any]]
             raise ValueError(f"units.yaml has too few {r['full']} {r['type']} counters for {faction}")
         for uid in match[: r["count"]]:
             units[uid]["status"] = "removed"
+
+
+def _set_aside_for_cards(data: GameData, b: Board, state: State, options: dict[str, Any]) -> None:
+    """A card adds to a pool only counters set aside for it (20.4; README ruling 62): every
+    counter a card's `add_units` names that 20.4 and 19.3 have not set aside already (status
+    removed) waits for its card, before the draw (status card, as the tanks of 15.4: the Don
+    Cossacks, the Izhevsk workers). A card out of the deck (3.0 Czech Legion formed without
+    its rule, an option not used) sets none aside."""
+    from .cards import CZECH_FORMED
+
+    units = state["units"]
+    claimed: set[str] = set()
+    for card in data["cards"]["cards"]:
+        if (card["id"] == CZECH_FORMED and not options.get("czech_legion")) or (
+                card.get("option") and not options.get(card["option"])):
+            continue
+        for effect in card["effect"]:
+            faction = effect.get("faction")
+            if effect["do"] != "add_units" or faction not in MAJORS:
+                continue
+            spec = effect["units"]
+            fits = [u for u in sorted(units) if u not in claimed and units[u]["faction"] == faction
+                    and units[u]["type"] == spec["type"]
+                    and ("full" not in spec or list(b.counters[u]["full"]) == list(spec["full"]))]
+            # those set aside already (20.4, 19.3) first, then from the pool
+            mine = ([u for u in fits if units[u]["status"] == "removed"]
+                    + [u for u in fits if units[u]["status"] == "pool"])[: spec["count"]]
+            if len(mine) < spec["count"]:
+                raise ValueError(f"units.yaml has too few counters of {faction} for {card['id']}")
+            for uid in mine:
+                if units[uid]["status"] == "pool":
+                    units[uid]["status"] = "card"
+            claimed.update(mine)
 
 
 def _draw(b: Board, state: State, rng: Rng, faction: str, draws: list[dict[str, Any]]) -> None:

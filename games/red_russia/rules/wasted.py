@@ -3,8 +3,7 @@
 `validate` refuses what the rules forbid; this finds what they allow for nothing:
 
 - a card whose every effect is void when it is played (14.6): a minor faction that may not
-  enter play before the third turn (12.1), Poland played as a major faction (13.54), a
-  flag that has already cancelled it, a leader who is not there to come or to be wounded
+  enter play before the third turn (12.1), Poland played as a major faction (13.54), a leader who is not there to come or to be wounded
   (10.4, 10.6), no tank or counter waiting for the card (15.4, 20.4), a battle card on a
   zone without a railway hub (2.1) or where the file fights no battle, a Coup de main
   that cannot take its zone (9.0), a Cossack Raid with no Red zone in reach (15.3);
@@ -101,8 +100,7 @@ def futile(data: GameData, state: State, card: dict[str, Any], effect: dict[str,
     faction = play.faction_of(effect, card)
     units = state["units"]
     if do in ("money", "manpower"):
-        flag = play.happened(state, effect)
-        return None if flag is None else f"{flag} has happened ({_rule(data, card)})"
+        return None  # an `unless` flag only stops the halving (10.93): the card still acts
     if do == "minor":  # the turn, and Poland as a major (set in the victory phase), hold
         return play.minor_refused(state, effect)
     if do == "wound_leader":

@@ -137,7 +137,7 @@ def test_19_3_czech_legion_formed_adds_the_two_set_aside_units_and_six_money() -
     assert after["money"]["siberian"] == money + 6
 
 
-def test_10_93_semenov_corruption_halves_two_dice_of_money_until_the_kolchak_coup() -> None:
+def test_10_93_semenov_corruption_halves_two_dice_of_money_but_under_kolchak() -> None:
     state, _ = holding("semenov-corruption")
     state["cards"]["hands"]["siberian"] = state["cards"]["hands"].pop("red")
     money = state["money"]["siberian"]
@@ -145,9 +145,10 @@ def test_10_93_semenov_corruption_halves_two_dice_of_money_until_the_kolchak_cou
     change = next(e for e in events if e["type"] == "card_resources")
     assert change["dice"] == [3, 3] and change["money"] == -3  # (3 + 3) // 2, lost
     assert fold(state, events)["money"]["siberian"] == money - 3
-    state["flags"] = {"kolchak_coup": True}
+    state["flags"] = {"kolchak_coup": True}  # 10.93: then the loss is not halved
     events = played(state, "siberian", "semenov-corruption")
-    assert not [e for e in events if e["type"] == "card_resources"]
+    change = next(e for e in events if e["type"] == "card_resources")
+    assert change["dice"] == [3, 3] and change["money"] == -6
 
 
 def test_7_6_a_rail_card_adds_movements_for_this_turn_only() -> None:
