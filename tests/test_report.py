@@ -335,4 +335,4 @@ def test_no_line_of_a_plain_text_report_runs_on(golden: Path) -> None:
         longest = max(text.splitlines(), key=len)
         assert len(longest) <= 160, (who, longest)
     changes = render(golden, "public", "text").split("Resources:\n", 1)[1].split("\n\n", 1)[0]
-    assert changes.splitlines()[1] == "  Reds: Money 30 -> 5 (-25), Manpower 40 -> 32 (-8), VP -9"
+    assert changes.splitlines()[1] == "  Reds: Money 30 -> 6 (-24), Manpower 40 -> 32 (-8), VP -5"

@@ -12,7 +12,7 @@ from typing import Any
 from pbem.game import Event, GameData, State
 
 from .board import HARD_ROUTES, Board, board
-from .fold import apply_with
+from .fold import APPLY, RECORD_ONLY, apply_with
 from .forces import fort_now, leaders_at, units_at
 from .headlines import names
 
@@ -54,6 +54,8 @@ def _why(group: dict[str, Any], side: str, r: int, defended_after_route: bool) -
 
 def boxes(data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
     """A box for each battle among a step's events, from its `attack` to its `battle_over`."""
+    if not any(e.get("type") == "attack" for e in events):
+        return []  # no battle in the step (the set-up's, a purchase...): nothing to fold
     b = board(data)
     called = names(data)
     out: list[dict[str, Any]] = []
@@ -97,5 +99,6 @@ def boxes(data: GameData, state: State, events: list[Event]) -> list[dict[str, A
             del open_["difficult"]
             out.append(open_)
             open_ = None
-        work = apply_with(b, work, e)
+        if kind in APPLY or kind in RECORD_ONLY:  # an event of the engine's own is not the game's
+            work = apply_with(b, work, e)
     return out

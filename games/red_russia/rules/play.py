@@ -194,11 +194,20 @@ def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segm
 
 def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) -> bool:
     """A card pbem plays for a player who asked it to (`play_cards: auto`): of this phase,
-    playable now, and with effects that need no choice beyond the default target."""
+    playable now, with effects that need no choice beyond the default target, and not one
+    whose every effect would be void now (README ruling 63: kept in the hand, as `pbem
+    check` would have warned a player who played it, rules/wasted.py)."""
+    from .wasted import futile
+
     card = deck(data)[card_id]
-    return bool(not card["immediate"] and _card_phase_ok(card, segment)
-                and all(e["do"] in AUTOMATED and e["do"] not in CHOOSE for e in card["effect"])
-                and any(playable(data, state, f, card_id) is None for f in seat_of(state, who)))
+    if not (not card["immediate"] and _card_phase_ok(card, segment)
+            and all(e["do"] in AUTOMATED and e["do"] not in CHOOSE for e in card["effect"])
+            and any(playable(data, state, f, card_id) is None for f in seat_of(state, who))):
+        return False
+    faction = _as(data, state, who, card_id)
+    play = {"holder": who, "faction": faction, "card": card_id,
+            "target": default_target(state, faction), "zone": None}
+    return not all(futile(data, state, play, effect, None, ()) for effect in card["effect"])
 
 
 def default_target(state: State, faction: str) -> str:

@@ -70,7 +70,6 @@ def setup(data: GameData, options: dict[str, Any], rng: Rng) -> State:
                 if d["region"] == cut["region"] and d["type"] == cut["type"]:
                     d["count"] -= 1
                     break
-    _set_aside_for_cards(data, b, state, options)
     for faction in MAJORS:
         _draw(b, state, rng, faction, draws[faction])
         for fixed in spec[faction].get("fixed", []):
@@ -89,6 +88,7 @@ def setup(data: GameData, options: dict[str, Any], rng: Rng) -> State:
         units[leader].update(status="setup", place={"minor": minor}, by=placer)
     _allies(b, state, rng)
     state["white_reducer"] = rng.choice("setup:white-reducer", list(WHITES))
+    _set_aside_for_cards(data, b, state, options)  # after every draw: the draws are the rules'
     return state
 
 
@@ -108,9 +108,11 @@ def _remove(b: Board, state: State, faction: str, removals: list[dict[str, Any]]
 def _set_aside_for_cards(data: GameData, b: Board, state: State, options: dict[str, Any]) -> None:
     """A card adds to a pool only counters set aside for it (20.4; README ruling 62): every
     counter a card's `add_units` names that 20.4 and 19.3 have not set aside already (status
-    removed) waits for its card, before the draw (status card, as the tanks of 15.4: the Don
-    Cossacks, the Izhevsk workers). A card out of the deck (3.0 Czech Legion formed without
-    its rule, an option not used) sets none aside."""
+    removed) waits for its card (status card, as the tanks of 15.4: the Don Cossacks, the
+    Izhevsk workers), taken from the pool once the set-up is drawn, so that the draws are
+    the rules' own (5.1); when the draw took every such counter, the card has fewer (or
+    none). A card out of the deck (3.0 Czech Legion formed without its rule, an option not
+    used) sets none aside."""
     from .cards import CZECH_FORMED
 
     units = state["units"]
@@ -130,8 +132,6 @@ def _set_aside_for_cards(data: GameData, b: Board, state: State, options: dict[s
             # those set aside already (20.4, 19.3) first, then from the pool
             mine = ([u for u in fits if units[u]["status"] == "removed"]
                     + [u for u in fits if units[u]["status"] == "pool"])[: spec["count"]]
-            if len(mine) < spec["count"]:
-                raise ValueError(f"units.yaml has too few counters of {faction} for {card['id']}")
             for uid in mine:
                 if units[uid]["status"] == "pool":
                     units[uid]["status"] = "card"

@@ -469,3 +469,19 @@ def test_14_2_play_when_is_checked(entry: dict[str, Any], expected: str) -> None
     state = position({"red-inf-01": "Moscow"})
     got = messages(state, "red", orders(standing={"play_when": [entry]}))
     assert any(expected in m for m in got), got
+
+
+@pytest.mark.parametrize(("turn", "played_now"), [(2, False), (3, True)])
+def test_14_2_pbem_plays_no_card_for_a_player_that_would_do_nothing(turn: int, played_now: bool) -> None:
+    """README ruling 63: `play_cards: auto` keeps a card whose every effect is void now (a
+    minor faction before the third turn, 12.1) in the hand, and plays it once it acts."""
+    state, faction = holding("ukrainian-directorate", turn=turn)
+    assert faction == "siberian"
+    state["standing"][faction]["play_cards"] = "auto"
+    events = play.play_segment(data(), state, [], "political", OpenSecrets(), FixedRng(*[3] * 10))
+    assert [e["card"] for e in events if e["type"] == "card_played"] == (
+        ["ukrainian-directorate"] if played_now else [])
+    if played_now:
+        assert any(e["type"] == "minor_status" and e["minor"] == "ukraine" for e in events)
+    else:
+        assert fold(state, events)["cards"]["hands"][faction] == state["cards"]["hands"][faction]
