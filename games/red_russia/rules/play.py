@@ -25,7 +25,7 @@ records it with `pbem adjust`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
@@ -192,13 +192,16 @@ def play_segment(data: GameData, state: State, plays: list[dict[str, Any]], segm
     return fold.events
 
 
+# the tests of a card whose every effect would be void if played now (rules/wasted.py),
+# given by the composition root (rules/__init__.py): wasted.py reads this module
+VOID: list[Callable[[GameData, State, dict[str, Any]], bool]] = []
+
+
 def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) -> bool:
     """A card pbem plays for a player who asked it to (`play_cards: auto`): of this phase,
     playable now, with effects that need no choice beyond the default target, and not one
     whose every effect would be void now (README ruling 63: kept in the hand, as `pbem
     check` would have warned a player who played it, rules/wasted.py)."""
-    from .wasted import futile
-
     card = deck(data)[card_id]
     if not (not card["immediate"] and _card_phase_ok(card, segment)
             and all(e["do"] in AUTOMATED and e["do"] not in CHOOSE for e in card["effect"])
@@ -207,7 +210,7 @@ def _auto(data: GameData, state: State, who: str, card_id: str, segment: str) ->
     faction = _as(data, state, who, card_id)
     play = {"holder": who, "faction": faction, "card": card_id,
             "target": default_target(state, faction), "zone": None}
-    return not all(futile(data, state, play, effect, None, ()) for effect in card["effect"])
+    return not any(void(data, state, play) for void in VOID)
 
 
 def default_target(state: State, faction: str) -> str:

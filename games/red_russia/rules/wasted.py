@@ -91,6 +91,12 @@ def _fought(data: GameData, body: dict[str, Any]) -> set[str]:
     return zones
 
 
+def void_card(data: GameData, state: State, card: dict[str, Any]) -> bool:
+    """Whether every effect of a card played as `card` says ({holder, faction, card,
+    target, zone}) would be void now: pbem's `play_cards: auto` keeps it (ruling 63)."""
+    return all(futile(data, state, card, effect, None, ()) for effect in deck(data)[card["card"]]["effect"])
+
+
 def futile(data: GameData, state: State, card: dict[str, Any], effect: dict[str, Any],
            fought: set[str] | None, paths: Sequence[Sequence[str]]) -> str | None:
     """Why one effect of a played card will do nothing, with its rule, or None when it may
