@@ -89,19 +89,25 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
+def isolate(mp: pytest.MonkeyPatch, home: Path) -> None:
+    """HOME, git's configuration and identity away from the real ones: every test has it
+    (the autouse fixture below); a module-scoped fixture, which runs before it, calls it
+    with its own `pytest.MonkeyPatch.context()`."""
+    mp.setenv("HOME", str(home))
+    mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        mp.setenv(key, "pbem test")
+    for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        mp.setenv(key, "test@pbem.invalid")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
                    _session_cache: Path) -> None:
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    isolate(monkeypatch, tmp_path_factory.mktemp("home"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(_session_cache))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-        monkeypatch.setenv(key, "pbem test")
-    for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-        monkeypatch.setenv(key, "test@pbem.invalid")
     monkeypatch.setenv("PBEM_LOCK_WAIT", "30")
 
 

@@ -12,12 +12,18 @@ from conftest import Result, git, play
 from pbem import api, yamlio
 
 
-def test_check_on_a_clone_is_the_referees_apply(
-        new_campaign: Callable[..., Path], tmp_path: Path, pbem: Callable[..., Result]) -> None:
+def cloned(new_campaign: Callable[..., Path], tmp_path: Path) -> tuple[Path, Path]:
+    """A campaign at turn 1's purchase phase, and a player's clone of it."""
     root = new_campaign()
     play(root, until_turn=1, phase="purchase")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(root), str(clone))
+    return root, clone
+
+
+def test_check_on_a_clone_is_the_referees_apply(
+        new_campaign: Callable[..., Path], tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    root, clone = cloned(new_campaign, tmp_path)
     state = yamlio.read_trusted(root / "state.yaml")["game"]
     left = sum(1 for u in state["units"].values()
                if u["faction"] == "red" and u["type"] == "cav" and u["status"] in ("pool", "eliminated"))
@@ -36,10 +42,7 @@ def test_check_on_a_clone_is_the_referees_apply(
 
 def test_a_clone_behind_the_referee_says_so(
         new_campaign: Callable[..., Path], tmp_path: Path, pbem: Callable[..., Result]) -> None:
-    root = new_campaign()
-    play(root, until_turn=1, phase="purchase")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(root), str(clone))
+    root, clone = cloned(new_campaign, tmp_path)
     seq = api.status(root)["seq"]
     status = play(root, until=lambda s: s["seq"] > seq and s["phase"] != "purchase")
     faction = status["awaiting"][0]

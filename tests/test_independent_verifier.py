@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from tests import verifier as v
+from tests.conftest import isolate
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "verifying.md"
@@ -89,14 +90,8 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory,
               make: Callable[[Path], Path], name: str) -> Iterator[Path]:
     """A campaign built once for the module, with conftest's isolation (HOME, git config,
     identity)."""
-    home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as mp:
-        for key, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-                           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
-                           "GIT_AUTHOR_NAME": "pbem test", "GIT_COMMITTER_NAME": "pbem test",
-                           "GIT_AUTHOR_EMAIL": "test@pbem.invalid",
-                           "GIT_COMMITTER_EMAIL": "test@pbem.invalid"}.items():
-            mp.setenv(key, value)
+        isolate(mp, tmp_path_factory.mktemp("home"))
         yield make(tmp_path_factory.mktemp(name) / name)
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import Result, play  # noqa: E402
+from conftest import Result, isolate, play  # noqa: E402
 from screenshots import png_colours, screenshot  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "report"
@@ -37,16 +37,8 @@ EXT = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
 @pytest.fixture(scope="module")
 def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Module fixtures run before the autouse HOME fixture, so they isolate git themselves."""
-    home = tmp_path_factory.mktemp("report-home")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(home))
-        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-        for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-            mp.setenv(key, "pbem test")
-        for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-            mp.setenv(key, "test@pbem.invalid")
+        isolate(mp, tmp_path_factory.mktemp("report-home"))
         yield
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Result, play
+from conftest import Result, isolate, play
 from position import GAME, FixedRng, OpenSecrets, data, messages, orders, position, problems
 from position import standing as standing_
 
@@ -579,13 +579,7 @@ def stages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stages]:
 
     base = tmp_path_factory.mktemp("rr-orders-doc")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HOME", str(base))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        mp.setenv("GIT_CONFIG_GLOBAL", str(base / ".gitconfig"))
-        for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-            mp.setenv(key, "pbem test")
-        for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-            mp.setenv(key, "test@pbem.invalid")
+        isolate(mp, base)
         (base / "cy.card").write_text(keygen_files(base / "cy"))
         cy, keys, root = base / "cy_ed25519", base / "keys", base / "camp"
         api.new_campaign(root, "red_russia", seed="orders-doc", name="rr-doc", keys_dir=keys,
