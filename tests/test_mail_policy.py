@@ -105,6 +105,9 @@ def test_mail_policy_settings(camp: Path) -> None:
         policy({"reds": "every"})
     assert "reds is not a faction of this campaign" in unknown.value.message
     assert "red, siberian, south, north, or default" in unknown.value.message
+    with pytest.raises(CampaignError) as two:
+        policy({"reds": "every", "whites": "every"})
+    assert "mail: policy: reds, whites is not a faction of this campaign" in two.value.message
 
 
 # ---------------------------------------------------------------------------------------

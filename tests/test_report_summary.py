@@ -53,13 +53,35 @@ def test_each_players_time_zone() -> None:
 
 @pytest.mark.parametrize(("zones", "message"), [
     ({"reds": "Europe/Berlin"}, "reds is not a faction of this campaign (factions: red, south, or default)"),
-    ({"red": "Europe/Berlinn"}, "red: 'Europe/Berlinn' is not a time zone"),
-    ("Europe/Berlin", "expected a mapping of factions to time zones"),
+    ({"reds": "UTC", "whites": "UTC"}, "reds, whites is not a faction of this campaign"),
+    ({"red": "Europe/Berlinn"}, "red: 'Europe/Berlinn' is not a time zone (e.g. Europe/Berlin, "
+                                "America/New_York)"),
+    ({"default": "Mars/Base"}, "default: 'Mars/Base' is not a time zone"),
+    ("Europe/Berlin", "expected a mapping of factions to time zones, e.g. "
+                      "{red: Europe/Berlin, default: UTC}"),
 ])
 def test_a_wrong_time_zone_is_named(zones: Any, message: str) -> None:
     with pytest.raises(CampaignError) as bad:
         timezone_of(Config({"timezones": zones}), "red")  # type: ignore[arg-type]
-    assert "campaign.yaml: mail: timezones" in bad.value.message and message in bad.value.message
+    assert bad.value.message.startswith(f"campaign.yaml: mail: timezones: {message}")
+
+
+def test_mail_settings_that_are_no_mapping_give_no_time_zone() -> None:
+    assert timezone_of(Config("nonsense"), "red") is None  # type: ignore[arg-type]
+
+
+def test_utc_is_utc_whatever_the_referees_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert local_time("2026-12-08T18:00:00+00:00", None) == "Tue 8 Dec 2026, 18:00 UTC"
+        assert local_time("2026-12-08T18:00:00+00:00", "Europe/Berlin") == \
+            "Tue 8 Dec 2026, 19:00 CET (18:00 UTC)"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
 
 
 def battle(attacker_left: bool, defender_left: bool) -> list[dict[str, Any]]:
