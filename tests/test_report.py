@@ -328,3 +328,25 @@ def test_no_line_of_a_plain_text_report_runs_on(golden: Path) -> None:
         assert len(longest) <= 160, (who, longest)
     changes = render(golden, "public", "text").split("Resources:\n", 1)[1].split("\n\n", 1)[0]
     assert changes.splitlines()[1] == "  Reds: Money 30 -> 6 (-24), Manpower 40 -> 32 (-8), VP -5"
+
+
+def test_a_box_in_bbcode_is_its_rows_without_padding() -> None:
+    """A forum post must stay short: a box's rows a line each, the cells side by side; a
+    row with an empty label continues the row above (a wrapped cell); a row that would run
+    past the width is told as its label and a line for each cell."""
+    from pbem.reports.render import _box_lines
+
+    columns = ["", "Reds (attacker)", "Whites"]
+    rows = [["Units", "red-inf-01 5-2", "south-inf-01 4-2"], ["Fortification", "", "1 (8.5)"],
+            ["Round 1", "units 6+: 6 1", None]]
+    assert _box_lines(rows, columns) == (
+        "               Reds (attacker) | Whites\n"
+        "Units          red-inf-01 5-2 | south-inf-01 4-2\n"
+        "Fortification  - | 1 (8.5)\n"
+        "Round 1        units 6+: 6 1 | -")
+    wrapped = [["Reds", "a step lost: inf-01,", "58 money"], ["", "inf-02", ""], ["Whites", "none", "7 money"]]
+    assert _box_lines(wrapped, ["", "Maintained", "Collected"], wide=30) == (
+        "Reds\n  Maintained: a step lost: inf-01, inf-02\n  Collected: 58 money\n"
+        "Whites\n  Maintained: none\n  Collected: 7 money")
+    assert _box_lines(wrapped, ["", "Maintained", "Collected"]).splitlines()[1] == (
+        "Reds    a step lost: inf-01, inf-02 | 58 money")

@@ -38,6 +38,30 @@ def _text_table(rows: list[list[Any]], headers: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _box_lines(rows: list[list[Any]], headers: list[str], wide: int = 160) -> str:
+    """A box's rows for BBCode, with no column padding, so that a forum post of a turn's
+    battles stays short: a row whose label is empty continues the row above (a cell wrapped
+    over several rows). Each row a line, its label then its cells side by side (an empty one
+    as -), the sides named in the first line; or, when a row would run past `wide`
+    characters, each row as its label and then a line for each cell, named by its column."""
+    merged: list[list[str]] = []
+    for row in rows:
+        cells = ["" if c is None else str(c) for c in row]
+        if merged and not cells[0]:
+            merged[-1] = [merged[-1][0]] + [f"{a} {b}".strip() for a, b in zip(merged[-1][1:], cells[1:], strict=True)]
+        else:
+            merged.append(cells)
+    width = max([len(r[0]) for r in merged] or [0])
+    lines = [" " * width + "  " + " | ".join(map(str, headers[1:]))]
+    lines += [r[0].ljust(width) + "  " + " | ".join(c or "-" for c in r[1:]) for r in merged]
+    if max(len(line) for line in lines) > wide:
+        lines = []
+        for r in merged:
+            lines.append(r[0])
+            lines += [f"  {h}: {c}" for h, c in zip(headers[1:], r[1:], strict=True) if c]
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _md_cell(value: Any) -> str:
     return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
 
@@ -69,6 +93,7 @@ def _environment(game_folder: Path, fmt: str) -> Any:
         keep_trailing_newline=True,
     )
     env.filters["texttable"] = _text_table
+    env.filters["boxlines"] = _box_lines
     env.filters["mdcell"] = _md_cell
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
     env.filters["dash"] = lambda v: "-" if v is None else v

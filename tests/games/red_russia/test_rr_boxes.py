@@ -66,3 +66,157 @@ def test_no_battle_no_box() -> None:
     assert boxes(data(), state, []) == []
     assert boxes(data(), state, [{"type": "moved", "faction": "red", "units": ["red-inf-01"], "cost": 1,
                                   "path": ["Moscow", "Tver"]}]) == []
+
+
+# ---------------------------------------------------------------------------------------
+# 9.2-9.5, 13.3 sieges as boxes
+
+
+def fort_of(zone: str) -> int:
+    return int(importlib.import_module("pbem_game_red_russia.board").board(data()).zones[zone]["fort"])
+
+
+def besieged(pieces: dict[str, str], *sieges: dict[str, Any], dice: list[int],
+             actor: str = "red", control: dict[str, str] | None = None,
+             hits_before: dict[str, int] | None = None
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`actor` besieges as `sieges` say, with exactly these dice; the state before and the events."""
+    state = position(pieces, actor=actor, control=control)
+    state["standing"] = standing_()
+    for zone, hits in (hits_before or {}).items():
+        state.setdefault("siege", {})[zone] = {"faction": actor, "hits": hits}
+    rng = FixedRng(*dice)
+    events = GAME.resolve(data(), state, {actor: orders(*({"siege": s} for s in sieges))}, rng,
+                          OpenSecrets())
+    return state, events
+
+
+def test_9_2_a_siege_in_a_box_its_rounds_and_the_hits_on_the_fortification() -> None:
+    # Kazan (Red, fortification 2): round 1 one six (1 of 2), the fortification's two dice
+    # miss; round 2 one six more: 2 hits reach the fortification, Kazan is taken (9.2)
+    state, events = besieged({"siberian-inf-01": "Kazan"}, {"zone": "Kazan", "rounds": 2},
+                             dice=[6, 5, 5, 5, 5] + [1, 1] + [6, 1, 1, 1, 1] + [5, 5], actor="siberian")
+    kinds = [e["type"] for e in events]
+    (box,) = boxes(data(), state, events)
+    assert box["title"] == ("Siege of Kazan (Reds, fortification 2): Siberian Whites, "
+                            "2 rounds paid, 2 money")
+    assert box["columns"] == ["", "Siberian Whites (besieger)", "Fortification of Kazan"]
+    units, leaders, fort, r1, r2 = box["rows"]
+    assert units[0] == "Units" and units[1].startswith("siberian-inf-01 ") and units[2] == ""
+    assert leaders == ["Leaders", "none", ""]
+    assert fort == ["Fortification", "", "2 (9.2)"]
+    assert r1 == ["Round 1", "units 6+: 6 5 5 5 5 = 1 hit; 1 of 2 on the fortification (9.2)",
+                  "fortification 6+: 1 1 = 0 hits"]
+    assert r2 == ["Round 2", "units 6+: 6 1 1 1 1 = 1 hit; 2 of 2 on the fortification (9.2)",
+                  "fortification 6+: 5 = 0 hits"]
+    assert (box["first"], box["last"]) == (kinds.index("siege"), kinds.index("control"))
+    told = [i for i, k in enumerate(kinds) if k in ("siege", "combat_round", "siege_hits")]
+    assert box["told"] == told  # the zone taken stays a line under the table
+
+
+def test_9_3_13_3_why_the_fortification_hits_on_five_and_the_hits_before() -> None:
+    # Helsinki (Finland's, fortification 2) with one hit from an earlier round: Finnish
+    # fortifications hit on 5-6 (13.3); the hit before is said
+    state, events = besieged({"red-inf-01": "Helsinki"}, {"zone": "Helsinki", "rounds": 1},
+                             dice=[1, 1, 1, 1, 1] + [5] + [4] * (fort_of("Helsinki") - 2),
+                             control={"Helsinki": "finland"},
+                             hits_before={"Helsinki": 1})
+    (box,) = boxes(data(), state, events)
+    fort = fort_of("Helsinki")
+    assert box["title"].startswith(f"Siege of Helsinki (Finland, fortification {fort}): Reds, 1 round paid")
+    assert box["rows"][2] == ["Fortification", "", f"{fort} (9.2); 1 hit on it before"]
+    assert box["rows"][3] == ["Round 1", f"units 6+: 1 1 1 1 1 = 0 hits; 1 of {fort} on the fortification (9.2)",
+                              "fortification 5+ (Finnish 13.3): " + " ".join(["5"] + ["4"] * (fort - 2))
+                              + " = 1 hit"]
+
+
+def test_9_2_two_sieges_two_boxes_each_ending_with_its_own_events() -> None:
+    state, events = besieged({"red-inf-01": "Ufa", "red-inf-02": "Samara"},
+                             {"zone": "Ufa", "rounds": 2}, {"zone": "Samara", "rounds": 1},
+                             dice=[6, 1, 1, 1, 1] + [1] + [6, 1, 1, 1, 1] + [1])
+    kinds = [e["type"] for e in events]
+    ufa, samara = boxes(data(), state, events)
+    first, second = [i for i, k in enumerate(kinds) if k == "siege"]
+    assert (ufa["first"], samara["first"]) == (first, second)
+    assert ufa["last"] == second - 1 and events[ufa["last"]]["type"] == "control"
+    assert events[samara["last"]] == {"type": "control", "zone": "Samara", "faction": "red",
+                                      "from": "siberian", "why": "siege (9.2)"}
+    assert ufa["title"].startswith("Siege of Ufa (Siberian Whites, fortification 1)")
+    assert samara["title"].endswith("1 round paid, 1 money")
+
+
+def test_9_4_a_pyrrhic_siege_keeps_its_losses_and_the_leaders_fate_in_its_box() -> None:
+    # a reduced red-inf-01 and Stalin besiege Ufa: one hit each way; the unit is gone, the
+    # siege lifted (9.4), Stalin's leader test (10.4): all of it in the box's run
+    state = position({"red-inf-01": "Ufa", "stalin": "Ufa"}, reduced=("red-inf-01",))
+    state["standing"] = standing_()
+    events = GAME.resolve(data(), state, {"red": orders({"siege": {"zone": "Ufa", "rounds": 2}})},
+                          FixedRng(*([6, 5, 5, 5, 5] + [6] + [6, 5, 4])), OpenSecrets())
+    kinds = [e["type"] for e in events]
+    (box,) = boxes(data(), state, events)
+    assert box["rows"][1] == ["Leaders", "stalin (level 2)", ""]
+    assert "(reduced)" in box["rows"][0][1]
+    assert box["last"] == kinds.index("leader_loss")
+    assert kinds.index("siege_lifted") not in box["told"]
+
+
+def test_9_3_the_fortification_hits_on_five_after_the_besiegers_difficult_route() -> None:
+    # 9.3 "Add 1 to the result of the first round only, if the besiegers enter the zone this
+    # turn by a difficult or very difficult route"
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    start, zone = next((a, z) for a, routes in sorted(b.routes.items()) for z, kind in sorted(routes.items())
+                       if kind in ("difficult", "very_difficult") and int(b.zones[z].get("fort") or 0) == 1
+                       and not b.zones[z].get("iron_cross") and not b.zones[a].get("iron_cross"))
+    state2 = position({"red-inf-01": start}, control={zone: "south", start: "red"})
+    state2["standing"] = standing_()
+    body = orders({"move": {"units": ["red-inf-01"], "to": zone}}, {"siege": {"zone": zone, "rounds": 2}})
+    events = GAME.resolve(data(), state2, {"red": body}, FixedRng(*([1] * 5 + [5] + [1] * 5 + [5])),
+                          OpenSecrets())
+    (box,) = boxes(data(), state2, events)
+    rounds = [row for row in box["rows"] if row[0].startswith("Round")]
+    assert rounds[0][2] == "fortification 5+ (+1 after a difficult route 9.3): 5 = 1 hit"
+    assert rounds[1][2] == "fortification 6+: 5 = 0 hits"
+
+
+# ---------------------------------------------------------------------------------------
+# 4.7-4.9 the winter as one box
+
+
+def test_4_7_to_4_9_the_winter_a_faction_a_row() -> None:
+    events = [
+        {"type": "segment", "rule": "4.7", "name": "winter attrition"},
+        {"type": "attrition", "faction": "red", "zone": "Kotlas", "unit": "red-inf-08", "count": 2,
+         "limit": 0, "zone_of": "own"},
+        {"type": "attrition", "faction": "red", "zone": "Kotlas", "unit": "red-inf-19", "count": 2,
+         "limit": 0, "zone_of": "own", "eliminated": True},
+        {"type": "attrition", "faction": "red", "zone": "Perm", "unit": "red-cav-01", "count": 3,
+         "limit": 1, "zone_of": "enemy"},
+        {"type": "segment", "rule": "4.8", "name": "maintenance"},
+        {"type": "maintenance", "faction": "south", "units": 2, "paid": 2, "money": 2, "manpower": 2},
+        {"type": "maintenance", "faction": "red", "units": 3, "paid": 1, "money": 1, "manpower": 1},
+        {"type": "unmaintained", "faction": "red", "unit": "red-inf-08", "zone": "Kotlas", "eliminated": True},
+        {"type": "unmaintained", "faction": "red", "unit": "allied-inf-01", "zone": "Perm"},
+        {"type": "segment", "rule": "4.9", "name": "money and manpower"},
+        {"type": "collected", "faction": "south", "money": 16, "manpower": 13, "zones": 7, "outnumbered": []},
+        {"type": "collected", "faction": "red", "money": 58, "manpower": 62, "zones": 35,
+         "outnumbered": ["Samarkand"]},
+        {"type": "phase", "turn": 4, "phase": "purchase"},
+    ]
+    (box,) = boxes(data(), position({}), events)
+    assert (box["first"], box["last"]) == (0, 11)
+    assert box["told"] == list(range(12))  # the next turn's phase stays a line
+    assert box["title"] == "Winter: attrition, maintenance, money and manpower (4.7-4.9)"
+    assert box["columns"] == ["", "Attrition (5.5)", "Maintained (5.6)", "Collected (6.3)"]
+    assert box["rows"] == [
+        ["Reds", "Kotlas (2 units, limit 0): inf-08,", "1 of 3 units (1 money, 1 manpower); a",
+         "58 money, 62 manpower from 35 zones;"],
+        ["", "inf-19 (eliminated); Perm (3 units,", "step lost: allied-inf-01; eliminated:",
+         "nothing from Samarkand"],
+        ["", "limit 1, not its own): cav-01", "inf-08", ""],
+        ["Southern Whites", "none", "2 of 2 units (2 money, 2 manpower)", "16 money, 13 manpower from 7 zones"],
+    ]
+
+
+def test_a_step_with_no_battle_siege_or_winter_has_no_box() -> None:
+    assert boxes(data(), position({}), [{"type": "segment", "rule": "4.4", "name": "initiative"},
+                                        {"type": "phase", "turn": 4, "phase": "action"}]) == []
