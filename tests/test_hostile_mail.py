@@ -569,3 +569,63 @@ def test_a_limit_set_in_the_campaign_is_applied_and_told(pbem: Callable[..., Res
     assert entry["outcome"] == "rejected" and "multiparts more than 3 deep" in entry["problems"][0]
     assert "multiparts more than 3 deep" in reply_to(camp, "<deep@example.org>")
     assert_good_applied(camp, result)
+
+
+# ---------------------------------------------------------------------------------------
+# a seat with no address, a faction the campaign does not have, what the record keeps
+
+
+def test_unsigned_orders_for_a_seat_with_no_address_are_refused_signed_ones_taken(tmp_path: Path) -> None:
+    """Siberia has no player's address (the moderator plays it, hot-seat): no sender can prove
+    unsigned orders for it, whoever sends them; orders signed with its key are proved by
+    the key. The inbox's record keeps each mail's subject, when pbem took it and its Date:."""
+    import datetime as dt
+
+    from pbem.mail import loop
+
+    root = tmp_path / "camp"
+    api.new_campaign(root, "red_russia", contributions=False, hot_seat=True, seed="no-address", name="camp",
+                     keys_dir=tmp_path / "keys", players=["south,north=Cy <cy@example.org>"])
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    sent = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
+    siberian = orders(root, "siberian", tmp_path / "drafts")
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(player_mail("Cy <cy@example.org>", "siberian orders", mid="<cy-siberian@example.org>", files=[siberian],
+                        date=sent).as_bytes())
+    head = tree_state(root)[0]
+    result = loop.inbox(root, maildir=tmp_path / "Maildir", now=now)
+    (entry,) = result["messages"]
+    assert entry["outcome"] == "rejected" and entry["problems"] == [
+        "orders-siberian.yaml: siberian has no mail address in this campaign, so its orders are taken by "
+        "mail only when signed with its key"], entry
+    assert tree_state(root)[0] == head
+    kept = assert_recorded(root, "<cy-siberian@example.org>")
+    assert (kept["subject"], kept["at"], kept["dated"]) == ("siberian orders", "2026-03-01T12:00:00+00:00",
+                                                          "2026-03-01T09:30:00+00:00")
+    assert "siberian has no mail address" in reply_to(root, "<cy-siberian@example.org>")
+    signed = orders(root, "siberian", tmp_path / "drafts2", key=tmp_path / "keys" / "siberian_ed25519")
+    box.add(player_mail("Cy <cy@example.org>", "siberian orders, signed", mid="<cy-siberian-2@example.org>",
+                        files=[signed], date=sent).as_bytes())
+    taken = by_id(loop.inbox(root, maildir=tmp_path / "Maildir", now=now))["<cy-siberian-2@example.org>"]
+    assert taken["outcome"] == "accepted", taken
+    assert (taken["subject"], taken["at"], taken["dated"]) == ("siberian orders, signed", "2026-03-01T12:00:00+00:00",
+                                                             "2026-03-01T09:30:00+00:00")
+    assert "siberian" in api.status(root)["received"]
+
+
+def test_orders_for_a_faction_the_campaign_has_not_are_refused_by_apply_not_a_crash(
+        camp: Path, tmp_path: Path) -> None:
+    """A file naming a faction this campaign does not have: `pbem apply`'s own words, no
+    crash, nothing quarantined."""
+    from pbem.mail import loop
+
+    path = orders(camp, "south", tmp_path / "drafts")
+    path.write_text(path.read_text().replace("faction: south", "faction: makhno"))
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(player_mail(CY, "makhno orders", mid="<cy-makhno@example.org>", files=[path]).as_bytes())
+    head = tree_state(camp)[0]
+    (entry,) = loop.inbox(camp, maildir=tmp_path / "Maildir")["messages"]
+    assert entry["outcome"] == "rejected" and "quarantine" not in entry, entry
+    assert len(entry["problems"]) == 1 and "makhno" in entry["problems"][0], entry
+    assert "crash" not in entry["problems"][0].lower()
+    assert tree_state(camp)[0] == head

@@ -772,8 +772,13 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
     factions = campaign.factions()
     for name, named in incoming.factions():  # none: `pbem apply` reports the missing key
         for faction in named:
-            owner = str(factions.get(faction, {}).get("email") or "").lower()
-            if owner and owner != incoming.sender and name not in incoming.signatures:
+            if faction not in factions or name in incoming.signatures:
+                continue  # an unknown faction: `pbem apply` says so; signed: the key proves them
+            owner = str(factions[faction].get("email") or "").lower()
+            if not owner:  # a seat with no address (the moderator's own, hot-seat): no sender proves it
+                problems.append(f"{name}: {faction} has no mail address in this campaign, so "
+                                "its orders are taken by mail only when signed with its key")
+            elif owner != incoming.sender:
                 problems.append(f"{name}: unsigned orders for {faction} must come from its "
                                 "player's address; sign them or send them from that address")
     policy = late_policy(campaign)
