@@ -41,7 +41,8 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
-from . import ambush, arrival, combat, endturn, movement, setup
+from . import ambush, arrival, combat, endturn, movement, order_of_battle, setup
+from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
@@ -442,9 +443,7 @@ class ChechenWar(TableGame):
         b = board(data)
         stacks: dict[str, list[str]] = {}
         for unit, where in sorted(state["russians"].items()):  # public (10.6), with values (2.8)
-            spec = units(data)[unit]
-            values = spec["reduced"] if where.get("reduced") and "reduced" in spec else spec
-            told = f"{spec['name']} ({values['cf']}-{values['mf']}" + (", reduced)" if where.get("reduced") else ")")
+            told = order_of_battle.counter(data, unit, bool(where.get("reduced")))
             stacks.setdefault(b.label(where["hex"]), []).append(told)
         places = {"underground": "underground", "next_turn": "back next turn", "eliminated": "eliminated"}
         leaders = {data["units"]["leaders"][x]["name"]: places.get(where, b.label(where) if where in b.terrain
@@ -475,8 +474,10 @@ class ChechenWar(TableGame):
             **({"your reinforcement pool (13.1)": ", ".join(
                 f"{units(data)[u]['name']} ({units(data)[u]['cf']}-{units(data)[u]['mf']})"
                 for u in state["pool"]) or "empty"} if who in (RUSSIAN, "referee") else {}),
-            **({"your tokens": {t: b.label(v["hex"]) for t, v in sorted(state["tokens"].items())
-                                if not v.get("revealed")},
+            # the Chechen's tokens, those face up with the unit the combat revealed (10.6)
+            **({"your tokens": {t: b.label(v["hex"]) + (f", face up: {units(data)[v['unit']]['name']}"
+                                                        if v.get("revealed") else "")
+                                for t, v in sorted(state["tokens"].items())},
                 "your recruitment box": [n["id"] if isinstance(n, dict) else str(n)
                                          for n in state["recruits"][CHECHEN]]}
                if who in (CHECHEN, "referee") else {}),
@@ -484,6 +485,8 @@ class ChechenWar(TableGame):
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        """The map, the Chechen's own units as his key opens them, and the reader's order
+        of battle (rules/report.py, rules/order_of_battle.py)."""
         return dict(report_.report(data, view, who, secrets))
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
@@ -499,6 +502,11 @@ class ChechenWar(TableGame):
         hexes taken, leaders lost, morale, the random event, the ceasefire, reinforcements
         (counts only for the Chechen's), the end (rules/headlines.py)."""
         return headlines_.headlines(data, events)
+
+    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+        """Each combat and each ambush of a step as a table: the forces, supports, leaders,
+        shifts and modifiers with their rules, every die and its result (rules/boxes.py)."""
+        return boxes_.boxes(data, state, events)
 
     def todo(self, data: GameData, state: State, faction: str) -> list[str]:
         """The units to set up and where (4.2.1, 4.3.1; the Chechen's tokens as counts,

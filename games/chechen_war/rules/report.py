@@ -5,6 +5,9 @@ face-down counters, those revealed by an attack named), drawn by pbem.kit.hexmap
 The map shows each reader only what the view gives them: the Russian stacks (public: 10.6)
 and, for the Chechen units, how many face-down counters stand in each hex; the Chechen's own
 identities are in his report's secrets part, never on a map another player receives.
+
+The reader's order of battle (the "own" part) is rules/order_of_battle.py's: the Chechen's
+from his own units as his key opens them (`own_units`), nobody else's from any secret.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 from pbem.game import GameData
 from pbem.kit.hexmap import Badge, Cell, Lines, svg
 
+from . import order_of_battle
 from .board import CHECHEN, board, units
 
 TERRAIN = {"clear": "#eef0d8", "rough": "#d9cfa3", "mountain": "#b8a27a", "town": "#e6b8a2",
@@ -70,7 +74,8 @@ def own_units(data: GameData, view: dict[str, Any], secrets: list[dict[str, Any]
     values. Nobody else's report holds them: the nodes are the reader's own."""
     if who not in (CHECHEN, "referee"):
         return []
-    where = dict(view.get("your tokens") or {})
+    where = {t: w for t, w in (view.get("your tokens") or {}).items()
+             if ", face up: " not in str(w)}  # face up: revealed (10.6), no longer a secret
     box = {node: k for k, node in enumerate(view.get("your recruitment box") or [], start=1)}
     out = []
     for s in secrets:
@@ -91,4 +96,5 @@ def report(data: GameData, view: dict[str, Any], who: str,
            secrets: list[dict[str, Any]]) -> dict[str, Any]:
     hand = own_units(data, view, secrets, who)
     listed = [s for s in secrets if not (hand and s["kind"] == "unit" and s["owner"] == CHECHEN)]
-    return {"map_svg": map_svg(data, view), "hand": hand, "secrets": listed}
+    return {"map_svg": map_svg(data, view), "hand": hand, "secrets": listed,
+            "own": order_of_battle.own(data, view, who, hand)}

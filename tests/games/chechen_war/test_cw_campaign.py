@@ -200,7 +200,9 @@ def test_a_russian_attack_by_mail_keeps_its_markers_secret_until_the_chechen_ans
     assert (status["phase"], status["awaiting"]) == ("chechen-movement", ["chechen"])
     after = Campaign.open(root).state()["game"]
     shown = reports(pbem, root, "russian")
-    assert "Russian markers: airstrike" in shown and f"combat on {b.label(there)}" in shown
+    # the combat told as a box (rules/boxes.py): its title, the markers opened at the die
+    assert f"Combat on {b.label(there)}: the Russian attacks the Chechen" in shown
+    assert "airstrike (2 columns)" in shown
     units = load_data("chechen_war")["units"]["units"]
     # the attacked unit, face up now or eliminated to the cup: public; every other stays hidden
     public = [*after["cup_known"], *(t["unit"] for t in after["tokens"].values() if isinstance(t["unit"], str))]
