@@ -34,7 +34,8 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
-from . import board, civil_war, combat, economy, movement, naval, revolution
+from . import board, civil_war, combat, economy, movement, naval, order_of_battle, revolution
+from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
@@ -496,8 +497,9 @@ class AxisAndAllies1914(TableGame):
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
-        """The map of the HTML report (rules/report.py); pbem's defaults for the rest."""
-        return report_.report(data, view)
+        """The map of the HTML report (rules/report.py) and, for a power, its order of battle
+        (rules/order_of_battle.py); pbem's defaults for the rest."""
+        return {**report_.report(data, view), "own": order_of_battle.own(data, view, who)}
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
@@ -512,6 +514,11 @@ class AxisAndAllies1914(TableGame):
         ended, territories captured or liberated, capitals taken, the USA entering, the
         revolution's steps, the end (rules/headlines.py)."""
         return headlines_.headlines(data, events)
+
+    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+        """Each land and sea battle of a step as a box: the forces, every die with what it
+        hits on and why, the hits and the losses (rules/boxes.py)."""
+        return boxes_.boxes(data, state, events, lambda s, e: self.apply(data, s, e))
 
     def todo(self, data: GameData, state: State, faction: str) -> list[str]:
         """What the power's turn file must still cover: the war's opening attack, the

@@ -165,17 +165,27 @@ def todo(data: GameData, state: State, faction: str) -> list[str]:
                        "moves end are removed (armistice 2e)")
     cheapest = min(int(u["cost"]) for u in board.unit_types(data).values())
     if int(state["treasury"].get(faction, 0)) >= cheapest:
-        land = economy.mobilize_places(data, state, faction, "infantry")
-        sea = economy.mobilize_places(data, state, faction, "transport")
-        if land or sea:
-            goes = [f"land units and fighters in {_places(data, land)}" if land else
-                    "no land units or fighters (no factory held)",
-                    f"ships in {_places(data, sea)}" if sea else "no ships (no port held)"]
-            out.append(f"mobilize what you buy ({state['treasury'][faction]} IPC): {'; '.join(goes)}")
+        goes = mobilization(data, state, faction)
+        if goes is not None:
+            out.append(f"mobilize what you buy ({state['treasury'][faction]} IPC): {goes}")
         else:
             out.append(f"buy nothing: {_called(data, faction)} has no factory or port to "
                        "mobilize in now")
     return out
+
+
+def mobilization(data: GameData, state: State, faction: str) -> str | None:
+    """Where the power's purchase may be mobilized now (SOURCES.md 4.8: land units and
+    fighters at its factories, ships next to its ports; economy.mobilize_places), as one
+    phrase ("land units and fighters in Vienna; ships in SZ 18"), or None: nowhere. The
+    turn file's todo and the order of battle (rules/order_of_battle.py) both say it."""
+    land = economy.mobilize_places(data, state, faction, "infantry")
+    sea = economy.mobilize_places(data, state, faction, "transport")
+    if not land and not sea:
+        return None
+    return "; ".join([f"land units and fighters in {_places(data, land)}" if land else
+                      "no land units or fighters (no factory held)",
+                      f"ships in {_places(data, sea)}" if sea else "no ships (no port held)"])
 
 
 def _places(data: GameData, places: list[str]) -> str:
