@@ -41,9 +41,11 @@ def demo_game(game_id: str | None = None) -> str:
 
 
 def demo_players(game_id: str) -> list[str]:
-    """One player per faction, at an address that can never receive mail (RFC 2606)."""
+    """One player per faction seated at the start, at an address that can never receive
+    mail (RFC 2606); a power that enters mid-game (dormant) is seated by the rules then."""
     desc = get_game(game_id).describe(load_data(game_id))
-    return [f"{f['id']}={f['name']} <{f['id']}@demo.invalid>" for f in desc["factions"]]
+    return [f"{f['id']}={f['name']} <{f['id']}@demo.invalid>" for f in desc["factions"]
+            if not f.get("dormant")]
 
 
 def write_reports(root: Path, folder: Path) -> dict[str, Any]:

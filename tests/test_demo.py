@@ -102,3 +102,17 @@ def test_the_demo_plays_the_game_that_says_demo_and_refuses_an_unknown_one(
     monkeypatch.setattr(demo, "load_data", no_demo)
     r = pbem("demo", tmp_path / "e")
     assert r.code == 2 and "no bundled game says demo: true in its game.yaml; name one with --game" in r.err
+
+
+def test_demo_plays_every_bundled_game(tmp_path: Path, pbem: Callable[..., Result]) -> None:
+    """`pbem demo --game ID` for each game pbem ships, a power that enters mid-game
+    (A&A 1914's Soviets) included: it is seated by the rules, never at the start."""
+    from pbem.game import game_ids
+
+    for game in game_ids():
+        root = tmp_path / game
+        r = pbem("demo", root, "--game", game, "--turns", "1")
+        assert r.code == 0, (game, r.err)
+        assert "audit: OK" in r.out, game
+        factions = Campaign.open(root).factions()
+        assert all(not v.get("email") for v in factions.values() if v.get("dormant")), game
