@@ -154,6 +154,10 @@ def battle(data: GameData, state: State, pid: str, territory: str, rng: Rng,
     here = state["units"].get(territory, {})
     attackers = _force(data, state, territory, [pid])
     defenders = _force(data, state, territory, [o for o in here if board.side(data, o) != mine])
+    if not any(n for units in defenders.values() for n in units.values()):
+        # no unit defends it: no battle, no coastal defence, bombardment or round of dice;
+        # the attacker's land units take it
+        return _outcome(data, state, pid, territory, attackers, defenders)
     air: list[dict[str, Any]] = []
     a_lost: dict[str, dict[str, int]] = {}
     d_lost: dict[str, dict[str, int]] = {}

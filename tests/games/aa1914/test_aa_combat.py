@@ -151,6 +151,25 @@ def test_an_attacker_wiped_out_leaves_the_territory_to_its_holder() -> None:
     assert after["control"]["venice"] == "italy" and after["contested"] == []
 
 
+def test_an_empty_enemy_territory_is_taken_without_a_battle_or_a_die() -> None:
+    # no unit defends Venice: no battle event and no die (the attacker's artillery, tank and
+    # fighter would roll in a battle); the moving land units take it
+    s = position("austria_hungary", {
+        "tyrolia": {"austria_hungary": {"infantry": 1, "artillery": 1, "tank": 1}},
+        "venice": {"italy": {}}}, turn=4)
+    rng = Dice()
+    events, after = play(s, rng, move("tyrolia", "venice", {"infantry": 1, "artillery": 1, "tank": 1}))
+    assert rng.labels == [] and of(events, "battle") == []
+    assert of(events, "control") == [{"type": "control", "where": "venice", "power": "austria_hungary",
+                                      "contested": False, "taken_from": "italy"}]
+    assert after["control"]["venice"] == "austria_hungary"
+    # one Italian infantry there: the battle is fought, every die rolled
+    s["units"]["venice"] = {"italy": {"infantry": 1}}
+    rng = Dice(6, 6, 6, 6)
+    events, _ = play(s, rng, move("tyrolia", "venice", {"infantry": 1, "artillery": 1, "tank": 1}))
+    assert len(of(events, "battle")) == 1 and len(rng.labels) == 4
+
+
 def test_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() -> None:
     s = position("austria_hungary", {
         "tyrolia": {"austria_hungary": {"infantry": 1, "artillery": 1, "fighter": 1}},

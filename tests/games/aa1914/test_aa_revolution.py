@@ -461,7 +461,7 @@ def test_allied_units_left_in_russia_after_their_next_move_are_removed() -> None
     s = after_armistice("britain")
     # Livonia is contested: pg 15 would keep Britain's infantry to its own territories; 2e
     # lifts it, and Germany's empty Karelia (2a) is taken by Britain, not handed to Russia
-    events, after = play(s, move("livonia", "karelia", {"infantry": 1}), dice=(6,))
+    events, after = play(s, move("livonia", "karelia", {"infantry": 1}))  # empty: no battle
     assert of(events, "armistice_deadline") == [{
         "type": "armistice_deadline", "power": "britain",
         "removed": {"sevastopol": {"infantry": 1}}}]
@@ -484,7 +484,7 @@ def test_the_contested_restriction_still_holds_for_a_power_not_leaving_russia() 
 
 def test_a_power_that_left_in_time_loses_nothing() -> None:
     s = after_armistice("france")
-    events, after = play(s, move("finland", "karelia", {"infantry": 1}), dice=(6,))
+    events, after = play(s, move("finland", "karelia", {"infantry": 1}))
     assert told(events, "armistice_deadline") == [
         "the armistice (original step 2e): France's units have left Russia in time"]
     assert here(after, "finland") == {"russia": {"infantry": 1}}
