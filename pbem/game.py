@@ -279,6 +279,8 @@ def boxes(game: Any, data: GameData, state: State, events: list[Event]) -> list[
 
 def standing_lines(offer: list[dict[str, Any]]) -> list[str]:
     """An offer as the comment lines (no "# ") of an orders template."""
+    import textwrap
+
     if not offer:
         return []
     lines = ["Standing instructions: each answers a question in advance and is kept until you",
@@ -288,8 +290,11 @@ def standing_lines(offer: list[dict[str, Any]]) -> list[str]:
         value = item.get("value")
         shown = f"{item['key']}: {_flow(value)}" if value is not None else (
             f"{item['key']} not set ({item['default']})")
-        lines.append(f"  {shown}  [{item['values']}; {item['rule']}]")
-        lines.append(f"      {item['saves']}")
+        lines += textwrap.wrap(f"  {shown}  [{item['values']}; {item['rule']}]", 148,
+                               subsequent_indent="      ", break_long_words=False,
+                               break_on_hyphens=False)
+        lines += textwrap.wrap(f"      {item['saves']}", 148, subsequent_indent="      ",
+                               break_long_words=False, break_on_hyphens=False)
     return lines
 
 

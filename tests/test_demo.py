@@ -116,3 +116,10 @@ def test_demo_plays_every_bundled_game(tmp_path: Path, pbem: Callable[..., Resul
         assert "audit: OK" in r.out, game
         factions = Campaign.open(root).factions()
         assert all(not v.get("email") for v in factions.values() if v.get("dormant")), game
+        # every plain-text report reads in a mail window: lists and tables wrapped, no line
+        # runs on (an A&A position line ran to 1,800 characters, a battle's round to 300)
+        texts = sorted((root / ".pbem" / "reports").glob("*.txt"))
+        assert texts, game
+        for path in texts:
+            longest = max(path.read_text().splitlines(), key=len)
+            assert len(longest) <= 160, (path.name, longest)

@@ -350,3 +350,20 @@ def test_a_box_in_bbcode_is_its_rows_without_padding() -> None:
         "Whites\n  Maintained: none\n  Collected: 7 money")
     assert _box_lines(wrapped, ["", "Maintained", "Collected"]).splitlines()[1] == (
         "Reds    a step lost: inf-01, inf-02 | 58 money")
+
+
+def test_a_wide_text_table_is_wrapped_within_its_width() -> None:
+    """A table wider than the limit: the narrow columns keep their width, the wide ones share
+    what is left, each cell wrapped on words (a unit id is never cut at its hyphens)."""
+    from pbem.reports.render import _text_table
+
+    rows = [["Round 1", "infantry hit on 1-2: 6 1 = 1 hit", "red-inf-01 red-inf-02 red-inf-03 red-inf-04"],
+            ["Hits", "1", "0"]]
+    assert _text_table(rows, ["", "Attacker", "Defender"], limit=60) == (
+        "         Attacker                  Defender\n"
+        "-------  ------------------------  ------------------------\n"
+        "Round 1  infantry hit on 1-2: 6 1  red-inf-01 red-inf-02\n"
+        "         = 1 hit                   red-inf-03 red-inf-04\n"
+        "Hits     1                         0")
+    assert _text_table(rows, ["", "Attacker", "Defender"]).splitlines()[2] == (
+        "Round 1  infantry hit on 1-2: 6 1 = 1 hit  red-inf-01 red-inf-02 red-inf-03 red-inf-04")

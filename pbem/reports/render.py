@@ -22,19 +22,46 @@ FORMATS = {"text": "txt", "html": "html", "md": "md", "bbcode": "bbcode"}
 PICTURE = "png"  # `pbem report --format png`: the map alone, as a picture
 
 
-def _text_table(rows: list[list[Any]], headers: list[str]) -> str:
-    """Rows as fixed-width columns (numbers right-aligned), for plain-text mail and BBCode."""
+TEXT_WIDTH = 150  # a plain-text table is wrapped to this width (a mail reader's window)
+
+
+def _column_widths(natural: list[int], limit: int) -> list[int]:
+    """Columns within `limit` characters with two spaces between them: a narrow column keeps
+    its width, the wide ones share what is left equally (at least 12 each)."""
+    budget = limit - 2 * (len(natural) - 1)
+    if sum(natural) <= budget:
+        return natural
+    fixed: dict[int, int] = {}
+    while True:
+        left = [i for i in range(len(natural)) if i not in fixed]
+        share = max(12, (budget - sum(fixed.values())) // max(1, len(left)))
+        narrow = [i for i in left if natural[i] <= share]
+        if not narrow:
+            return [fixed.get(i, share) for i in range(len(natural))]
+        fixed.update({i: natural[i] for i in narrow})
+
+
+def _text_table(rows: list[list[Any]], headers: list[str], limit: int = TEXT_WIDTH) -> str:
+    """Rows as fixed-width columns (numbers right-aligned), for plain-text mail and BBCode;
+    a table wider than `limit` has its widest cells wrapped over lines of their own."""
+    import textwrap
+
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    widths = _column_widths([max(len(r[i]) for r in cells) for i in range(len(headers))], limit)
     numeric = [all(r[i].lstrip("+-").isdigit() or r[i] in ("", "-") for r in cells[1:])
                for i in range(len(headers))]
 
-    def fmt(row: list[str]) -> str:
-        parts = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(row, widths, numeric, strict=True)]
-        return "  ".join(parts).rstrip()
+    def fmt(row: list[str]) -> list[str]:
+        parts = [textwrap.wrap(c, max(1, w), break_long_words=False, break_on_hyphens=False) or [""]
+                 for c, w in zip(row, widths, strict=True)]
+        return ["  ".join((part[k] if k < len(part) else "").rjust(w) if num else
+                          (part[k] if k < len(part) else "").ljust(w)
+                          for part, w, num in zip(parts, widths, numeric, strict=True)).rstrip()
+                for k in range(max(len(part) for part in parts))]
 
-    lines = [fmt(cells[0]), "  ".join("-" * w for w in widths)]
-    lines += [fmt(r) for r in cells[1:]]
+    lines = [*fmt(cells[0]), "  ".join("-" * w for w in widths)]
+    for r in cells[1:]:
+        lines += fmt(r)
     return "\n".join(lines)
 
 

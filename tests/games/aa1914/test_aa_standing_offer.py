@@ -126,9 +126,10 @@ def test_the_value_in_force_and_the_default() -> None:
         "  losses: [artillery, infantry]  [[infantry, artillery, tank, fighter], in any order; "
         "SOURCES.md 3.1, 3.3]",
         "      which of your land units and fighters are lost first in a land battle",
+        # a line past 148 characters goes on, indented, on the next (a mail window's width)
         "  sea_losses not set (battleship (a sound one damaged), submarine, cruiser, "
-        "damaged_battleship, transport)  [[battleship, submarine, cruiser, damaged_battleship, "
-        "transport], in any order; SOURCES.md 6.5, 6.6]",
+        "damaged_battleship, transport)  [[battleship, submarine, cruiser,",
+        "      damaged_battleship, transport], in any order; SOURCES.md 6.5, 6.6]",
         "      which of your ships take hits first in a sea battle",
         "  sea_withdraw: {after_round: 2, when_outnumbered: true}  [never | {after_round: N, "
         "when_outnumbered: true} (either or both); SOURCES.md 6.1]",
