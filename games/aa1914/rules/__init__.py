@@ -37,6 +37,7 @@ from pbem.names import suggest
 from . import board, civil_war, combat, economy, movement, naval, order_of_battle, revolution
 from . import boxes as boxes_
 from . import headlines as headlines_
+from . import position as position_
 from . import report as report_
 from . import standing as standing_
 
@@ -497,9 +498,12 @@ class AxisAndAllies1914(TableGame):
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
-        """The map of the HTML report (rules/report.py) and, for a power, its order of battle
+        """The map of the HTML report (rules/report.py), the position and the changes in
+        short (rules/position.py) and, for a power, its order of battle
         (rules/order_of_battle.py); pbem's defaults for the rest."""
-        return {**report_.report(data, view), "own": order_of_battle.own(data, view, who)}
+        return {**report_.report(data, view), "position": position_.position(data, view),
+                "changes": position_.changes(before, view),
+                "own": order_of_battle.own(data, view, who)}
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
