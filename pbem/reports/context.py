@@ -449,16 +449,17 @@ def _several_template(root: Path, seat: list[str], status: dict[str, Any],
 
 
 def _boxed(campaign: Campaign, entries: list[dict[str, Any]], entry: dict[str, Any],
-           told: list[dict[str, Any]]) -> list[dict[str, Any]]:
+           told: list[dict[str, Any]], state: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """A step's events as the report lists them: the runs the game tells as boxes
     (Game.boxes: a battle's forces and dice as a table) replaced by their box, whose notes
-    are the run's other events as the log tells them."""
+    are the run's other events as the log tells them. `state` is the engine state before
+    the step when the caller has it (else it is read from git, or folded)."""
     from pbem.game import boxes
 
     raw = list(entry.get("events") or [])
     if not raw or entry["type"] != "resolve" or getattr(campaign.game, "boxes", None) is None:
         return told
-    before = _snapshot(campaign, entries, entry["seq"] - 1)["game"]
+    before = (state if state is not None else _snapshot(campaign, entries, entry["seq"] - 1))["game"]
     found = sorted(boxes(campaign.game, campaign.data, before, raw), key=lambda x: x["first"])
     out: list[dict[str, Any]] = []
     i = 0
@@ -587,10 +588,21 @@ def build_context(root: Path, who: str, turn: int | None = None,
     for item in secrets:
         by_seq.setdefault(item["seq"], []).append(item)
     steps = []
+    # the state before each step of the window, folded from the one before the window (a
+    # lookup in git for each step costs a `git log` of the whole history)
+    from pbem.log import Folder
+
+    folder: Folder | None = Folder(game, data, state=win.before) if win.before else None
     for entry in win.entries:
         events = _boxed(campaign, all_entries, entry,
                         [{"type": e.get("type"), "text": game.summary(data, e)}
-                         for e in entry.get("events") or []])
+                         for e in entry.get("events") or []],
+                        folder.state if folder is not None else None)
+        if folder is not None:
+            try:
+                folder.fold(entry)
+            except Exception:  # noqa: BLE001 - an undo of a step before the window: git then
+                folder = None
         steps.append({
             "seq": entry["seq"], "turn": entry["turn"], "turn_name": _turn_name(data, entry["turn"]),
             "phase": entry["phase"], "type": entry["type"], "faction": entry.get("faction"),
