@@ -1104,3 +1104,43 @@ def test_resolve_nmr_records_the_policy_used(camp: Path, cli: Callable[..., Resu
     assert entry["nmr_policy"] == {actor: "disorder"}
     assert "disorder" in entry["summary"]
     assert api.audit(camp)["ok"]
+
+
+def test_every_problem_of_a_mail_is_told_and_the_record_names_no_temporary_folder(
+        camp: Path, tmp_path: Path) -> None:
+    """A late mail under `late: reject` from an address that is not the player's: both
+    problems; a file naming a faction the campaign has not and then one of Cy's, unsigned
+    from Ann: the one of Cy's is still checked; bad orders: the record keeps pbem apply's
+    headline, and its problems name the file as sent, not where pbem checked it."""
+    set_config(camp, deadlines={"hours": 72}, late="reject")
+    start = opened(camp)
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    box.add(player_mail("Ann <ann@example.org>", "south, late", mid="<late-ann@x>",
+                        files=[orders_file(camp, "south", drafts)],
+                        date=start + dt.timedelta(hours=80)).as_bytes())
+    two = drafts / "two" / "orders-two.yaml"
+    two.parent.mkdir()
+    body = yamlio.read_trusted(orders_file(camp, "south", drafts / "two"))
+    body["faction"] = ["makhno", "south"]
+    yamlio.write_atomic(two, yamlio.dump(body))
+    box.add(player_mail("Ann <ann@example.org>", "two", mid="<two-ann@x>", files=[two],
+                        date=start + dt.timedelta(hours=1)).as_bytes())
+    bad = drafts / "bad"
+    bad.mkdir()
+    box.add(player_mail("Cy <cy@example.org>", "bad", mid="<bad-cy@x>", files=[bad_orders(camp, bad)],
+                        date=start + dt.timedelta(hours=1)).as_bytes())
+    box.flush()
+    result = {r["message_id"]: r for r in mailloop.inbox(
+        camp, mbox=tmp_path / "mbox", now=start + dt.timedelta(hours=90))["messages"]}
+    wrong = ("unsigned orders for south must come from its player's address; sign them or send "
+             "them from that address")
+    assert result["<late-ann@x>"]["problems"] == [
+        f"orders-south.yaml: {wrong}",
+        f"orders-south.yaml: sent {schedule._iso(start + dt.timedelta(hours=80))}, after the deadline "
+        f"of south ({schedule._iso(start + dt.timedelta(hours=72))}); this campaign takes no late orders"]
+    assert result["<two-ann@x>"]["problems"] == [f"orders-two.yaml: {wrong}"]
+    record = yamlio.read_trusted(camp / ".pbem" / "inbox.yaml")["messages"]["<bad-cy@x>"]
+    assert record["outcome"] == "rejected" and record["error"] == "rejected: 1 problem; nothing was recorded"
+    assert all(p.startswith("orders-south.yaml:") for p in record["problems"]), record["problems"]
