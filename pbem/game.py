@@ -141,6 +141,14 @@ class Game(Protocol):
     (a line on what setting it saves: a mail round trip, a loss where you do not want it),
     or [] in a phase whose orders file takes none (`pbem.game.standing_offer`).
 
+    Every orders template shows, above the standing instructions, the examples of the
+    game's ORDERS.md for the orders the faction's file takes now (`pbem.game.order_forms`),
+    when the game names their sections with::
+
+        orders_sections(data, state, faction) -> list[tuple[str, list[int] | None]]
+
+    each the start of a section heading and which of its yaml blocks (None: all).
+
     What an awaited faction's orders file must still cover this phase (the units it drew
     and must place, and where each may go; the units arriving now), shown by `pbem status`
     and in the faction's report, when the game gives it with::
@@ -275,6 +283,45 @@ def boxes(game: Any, data: GameData, state: State, events: list[Event]) -> list[
     """The boxes a step's events are told in ([] without the hook)."""
     own = getattr(game, "boxes", None)
     return [] if own is None else list(own(data, state, events))
+
+
+def orders_examples(text: str, heading: str) -> list[str]:
+    """The ```yaml blocks of the section of a game's ORDERS.md whose heading starts with
+    `heading` ("## Movement"), in their order; [] when there is no such section."""
+    import re
+
+    for section in re.split(r"\n(?=## )", text):
+        if section.startswith(f"## {heading}"):
+            return [block.rstrip("\n") for block in re.findall(r"```yaml\n(.*?)```", section, re.S)]
+    return []
+
+
+def order_forms(game: Any, data: GameData, state: State, faction: str) -> list[str]:
+    """The examples of the game's ORDERS.md for what the faction's orders file takes now, as
+    the comment lines (no "# ") of an orders template, so that a player writes a turn's
+    orders from the report alone. The game names them with
+
+        orders_sections(data, state, faction) -> list[tuple[str, list[int] | None]]
+
+    each a section heading of ORDERS.md (its start) and which of its yaml blocks (None: all);
+    [] without the hook or when the faction's file takes nothing now."""
+    own = getattr(game, "orders_sections", None)
+    wanted = [] if own is None else list(own(data, state, faction))
+    doc = data.folder / "ORDERS.md"
+    if not wanted or not doc.is_file():
+        return []
+    text = doc.read_text(encoding="utf-8")
+    lines: list[str] = []
+    for heading, picks in wanted:
+        blocks = orders_examples(text, heading)
+        for k in (range(len(blocks)) if picks is None else picks):
+            if k < len(blocks):
+                lines += [""] if lines else []
+                lines += [f"  {line}" for line in blocks[k].splitlines()]
+    if not lines:
+        return []
+    return ["The orders this phase takes, as ORDERS.md shows them (its examples: put your own",
+            "units, places and numbers):", *lines]
 
 
 def standing_lines(offer: list[dict[str, Any]]) -> list[str]:

@@ -412,11 +412,14 @@ def _orders_templates(root: Path, who: str, awaiting: list[str], status: dict[st
 
 
 def standing_comments(campaign: Campaign, factions: list[str]) -> dict[str, list[str]]:
-    """The standing instructions each faction's orders file may set now, as comment lines."""
-    from pbem.game import standing_lines, standing_offer
+    """What each faction's orders template says under its header, as comment lines: the
+    forms of the orders its file takes now (ORDERS.md's examples: Game.orders_sections),
+    then the standing instructions it may set (Game.standing_offer)."""
+    from pbem.game import order_forms, standing_lines, standing_offer
 
     state = campaign.state()["game"]
-    return {f: standing_lines(standing_offer(campaign.game, campaign.data, state, f))
+    return {f: order_forms(campaign.game, campaign.data, state, f)
+            + standing_lines(standing_offer(campaign.game, campaign.data, state, f))
             for f in factions}
 
 

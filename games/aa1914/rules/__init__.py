@@ -508,6 +508,11 @@ class AxisAndAllies1914(TableGame):
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}
 
+    def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
+        """ORDERS.md's examples of a power's turn file: buy, move, attack, mobilize
+        (pbem.game.order_forms)."""
+        return [("The orders", None)] if state.get("phase") == "turn" else []
+
     def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
         """The standing instructions of ORDERS.md the power may set, with their values in
         force, in a power's turn (the armistice's and the evacuation only with their option)."""

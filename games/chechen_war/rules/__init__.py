@@ -285,6 +285,16 @@ def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Order
     return [*events, {"type": "phase", "phase": after, "turn": state["turn"]}]
 
 
+# ORDERS.md's sections (their headings' start) and yaml blocks each segment's file takes
+ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
+    "setup-russian": [("Set-up", [0])], "setup-chechen": [("Set-up", [1])],
+    "russian-movement": [("Movement", [0, 2])], "chechen-movement": [("Movement", [1])],
+    "chechen-ambush": [("Ambushes", None)],
+    "russian-combat": [("Combat", [0])], "chechen-supports": [("Combat", [1])],
+    "chechen-combat": [("Combat", [2])], "russian-supports": [("Combat", [3])],
+    "end-of-turn": [("End of the turn", None)],
+}
+
 PHASES = PhaseTable({
     "setup-russian": PhaseRules(
         "Russian set-up (4.2.1, 4.3.1)",
@@ -491,6 +501,11 @@ class ChechenWar(TableGame):
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return self.bot(data, state, faction, rng)
+
+    def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
+        """The sections of ORDERS.md whose examples the side's orders template shows in
+        this segment (pbem.game.order_forms)."""
+        return ORDERS_SECTIONS.get(str(state.get("phase")), [])
 
     def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
         """The Russian's standing instructions (ORDERS.md, "Movement") with their values in

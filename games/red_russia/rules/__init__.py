@@ -113,6 +113,18 @@ PHASES: dict[str, tuple[str, str]] = {
 }
 
 
+# ORDERS.md's sections (their headings' start) and yaml blocks each phase's orders take
+ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
+    "setup-place": [("Set-up", [0])], "setup-place-red": [("Set-up", [0])],
+    "setup-reduce": [("Set-up", [1])], "setup-reduce-red": [("Set-up", [1])],
+    "purchase": [("Card phase", [0])],
+    "initiative": [("Questions by mail", [0])],
+    "action": [("Action phase: movement", None), ("Action phase: minor", None),
+               ("Action phase: fleets", None), ("Action phase: battles", None)],
+    "decision": [("Questions by mail", [0])],
+}
+
+
 class RedRussia:
     id = "red_russia"
     name = "Red Russia: The Russian Civil War 1918-1921"
@@ -202,6 +214,11 @@ class RedRussia:
         if own and name_takes_standing(state["phase"]):
             body["standing"] = dict(own)
         return body
+
+    def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
+        """The sections of ORDERS.md whose examples the faction's orders template shows now
+        (pbem.game.order_forms)."""
+        return ORDERS_SECTIONS.get(str(state.get("phase")), [])
 
     def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
         """The standing instructions of ORDERS.md with their values in force, in the
