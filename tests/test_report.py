@@ -367,3 +367,69 @@ def test_a_wide_text_table_is_wrapped_within_its_width() -> None:
         "Hits     1                         0")
     assert _text_table(rows, ["", "Attacker", "Defender"]).splitlines()[2] == (
         "Round 1  infantry hit on 1-2: 6 1 = 1 hit  red-inf-01 red-inf-02 red-inf-03 red-inf-04")
+
+
+PROBE = """<script>
+(function () {
+  const out = {viewport: [window.innerWidth, window.innerHeight]};
+  const h2 = (start) => [...document.querySelectorAll("h2")].find((h) => h.textContent.startsWith(start));
+  const seen = (el) => !!el && el.getClientRects().length > 0 && el.checkVisibility();
+  const top = (el) => (el ? el.getBoundingClientRect().top : null);
+  out.summary_top = top(h2("Summary"));
+  const awaited = document.querySelector("p.awaited");
+  out.awaited_top = top(awaited);
+  out.awaited = awaited ? awaited.textContent : null;
+  out.order_of_battle = seen(h2("Your order of battle"));
+  out.hand = seen(h2("Your hand"));
+  const template = [...document.querySelectorAll("pre")].find((p) => p.textContent.includes("# Orders template for north"));
+  out.template = seen(template);
+  out.forms = !!template && template.textContent.includes("The orders this phase takes");
+  const svg = document.querySelector(".map svg");
+  out.labels = svg ? [...svg.querySelectorAll("text")].filter((t) => {
+    const box = t.getBBox(); return box.width > 0 && box.height > 0 && seen(t);
+  }).map((t) => t.textContent.trim()) : [];
+  out.details_open = [...document.querySelectorAll("details")].filter((d) => d.open).length;
+  out.dice_shown = [...document.querySelectorAll("details table")].some(seen);
+  out.scroll_width = document.documentElement.scrollWidth;
+  const probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify(out);
+  document.body.appendChild(probe);
+})();
+</script>"""
+
+
+def test_what_a_player_must_see_in_chromium(golden: Path, tmp_path: Path,
+                                            require_tool: Callable[[str], None]) -> None:
+    """North, whose orders are awaited, opens the HTML report in a browser window of
+    1200 x 900: the summary and what is awaited are on the first screen; the map draws every
+    zone's name; the order of battle, the hand and the orders template, with the forms of
+    the phase's orders, are shown; the dice of the appendix are folded away; nothing makes
+    the page scroll sideways."""
+    import html
+    import json
+    import subprocess
+
+    from pbem.campaign import Campaign
+    from pbem.reports.render import render
+
+    require_tool("chromium")
+    page = tmp_path / "report.html"
+    page.write_text(render(golden, "north", "html").replace("</body>", PROBE + "</body>"))
+    proc = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900",
+         "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', proc.stdout, re.S)
+    assert found, proc.stderr[-2000:]
+    seen = json.loads(html.unescape(found.group(1)))
+    height = seen["viewport"][1]
+    assert 0 < seen["summary_top"] < height, seen["summary_top"]
+    assert 0 < seen["awaited_top"] < height and seen["awaited"].startswith("Your orders are awaited"), seen
+    assert seen["order_of_battle"] and seen["hand"] and seen["template"] and seen["forms"], seen
+    zones = set(Campaign.open(golden).data["map"]["zones"])
+    assert zones <= set(seen["labels"]), sorted(zones - set(seen["labels"]))
+    assert seen["details_open"] == 0 and not seen["dice_shown"]
+    assert seen["scroll_width"] <= seen["viewport"][0], seen["scroll_width"]
