@@ -1144,3 +1144,53 @@ def test_every_problem_of_a_mail_is_told_and_the_record_names_no_temporary_folde
     record = yamlio.read_trusted(camp / ".pbem" / "inbox.yaml")["messages"]["<bad-cy@x>"]
     assert record["outcome"] == "rejected" and record["error"] == "rejected: 1 problem; nothing was recorded"
     assert all(p.startswith("orders-south.yaml:") for p in record["problems"]), record["problems"]
+
+
+def test_the_answer_to_accepted_orders_tells_every_step_warning_and_lateness(camp: Path, tmp_path: Path) -> None:
+    """pbem's answer to a player's accepted orders, word for word: the files, each faction's
+    step, each phase the orders completed, the warnings of legal orders that do nothing, and
+    the lateness the referee sees; threaded to the player's mail."""
+    from pbem.mail import transport as m
+
+    campaign = Campaign.open(camp)
+    box = mailloop.outbox_of(campaign)
+    sent = player_mail("Cy <cy@example.org>", "orders", mid="<cy-orders@x>", files=[
+        orders_file(camp, "south", tmp_path / "a"), orders_file(camp, "north", tmp_path / "b")])
+    sent["References"] = "<first@x>"
+    msg = m.parse(sent.as_bytes())
+    incoming = m.extract(msg)
+    assert incoming is not None
+    done = {"files": ["orders-south.yaml", "orders-north.yaml"], "outcome": "accepted",
+            "recorded": [{"faction": "south", "seq": 7}, {"faction": "north", "seq": 8}],
+            "resolved": [{"turn": 1, "phase": "purchase", "seq": 9}],
+            "warnings": ["orders-south.yaml:8: WARNING: the move ends where it began"],
+            "late": [{"file": "orders-north.yaml", "faction": "north", "dated": "2026-03-04T10:00:00+00:00",
+                      "deadline": "2026-03-04T09:00:00+00:00"}]}
+    now = dt.datetime(2026, 3, 4, 11, 0, tzinfo=dt.UTC)
+    mid = mailloop._reply(campaign, box, msg, incoming, done, now)
+    (record,) = [r for r in journal(camp)["messages"] if r.get("in_reply_to") == "<cy-orders@x>"]
+    assert record["message_id"] == mid and record["outcome"] == "accepted, late"
+    answer = parse(camp / ".pbem" / "outbox" / record["file"])
+    assert answer["Subject"] == "Re: orders [accepted, late]"
+    assert answer["In-Reply-To"] == "<cy-orders@x>"
+    assert answer["References"].split() == ["<first@x>", "<cy-orders@x>"]
+    assert (answer["Auto-Submitted"], answer["X-Pbem-Kind"], answer["X-Pbem-Late"]) == ("auto-replied", "reply", "yes")
+    body = answer.get_body(preferencelist=("plain",))
+    assert body is not None
+    assert body.get_content() == (
+        "Dear Cy,\n\n"
+        "Your orders (orders-south.yaml, orders-north.yaml) were accepted:\n"
+        "  south: recorded as step 7\n"
+        "  north: recorded as step 8\n"
+        "  turn 1 purchase resolved (step 9)\n"
+        "\n"
+        "Legal, but these will do nothing:\n"
+        "  orders-south.yaml:8: WARNING: the move ends where it began\n"
+        "\n"
+        "They came late, and the referee sees that they did:\n"
+        "  orders-north.yaml: sent 2026-03-04T10:00:00+00:00, the deadline of north was "
+        "2026-03-04T09:00:00+00:00\n"
+        "\n-- \npbem referee\n")
+    # the same answer again (a killed inbox): not queued twice
+    assert mailloop._reply(campaign, box, msg, incoming, done, now) == mid
+    assert len([r for r in journal(camp)["messages"] if r.get("in_reply_to") == "<cy-orders@x>"]) == 1
