@@ -1,5 +1,6 @@
 """A faction's order of battle in its own report (Game.report's "own" part): every unit and
-leader it has, where, with its counter values and whether reduced; what it may buy from
+leader it has, where, with its counter values and whether reduced; at set-up the pieces it
+drew and must place, each with the zones it may go to (3.0, 20.5); what it may buy from
 its pool and at what cost (5.3); what it bought and when each arrives (5.2); its money and
 manpower. From the reader's view, so nothing another faction's report would not show."""
 
@@ -9,8 +10,9 @@ from typing import Any
 
 from pbem.game import GameData
 
-from .board import MAJORS, board
+from .board import MAJORS, Board, board
 from .economy import costs
+from .setup import allowed_places, to_place
 
 STATES = {"map": "on the map", "bought": "bought", "pool": "in the pool",
           "eliminated": "eliminated (may be bought again, 5.3)"}
@@ -47,7 +49,12 @@ def own(data: GameData, view: dict[str, Any], who: str) -> dict[str, Any] | None
     arriving = sorted([pid, u["type"], int(u.get("arrives") or 0)] for pid, u in mine.items()
                       if u.get("status") == "bought")
     money, manpower = (view.get("money") or {}).get(who), (view.get("manpower") or {}).get(who)
-    tables = [{"title": "On the map", "columns": ["Unit", "Type", "Zone", "Values", ""], "rows": rows}]
+    tables = [{"title": "On the map", "columns": ["Unit", "Type", "Zone", "Values", ""], "rows": rows}] \
+        if rows else []
+    drawn = _drawn(b, view, who)
+    if drawn:
+        tables.insert(0, {"title": "Drawn at set-up, to place (3.0, 20.5)",
+                          "columns": ["Piece", "Type", "Values", "May go to"], "rows": drawn})
     if buyable:
         tables.append({"title": "To buy (5.3) and repair (5.4)",
                        "columns": ["Type", "In the pool", "Costs", "Arrives", "Repair"],
@@ -55,4 +62,24 @@ def own(data: GameData, view: dict[str, Any], who: str) -> dict[str, Any] | None
     if arriving:
         tables.append({"title": "Bought, arriving (5.2)", "columns": ["Unit", "Type", "On turn"],
                        "rows": arriving})
-    return {"lines": [f"Money {money}, manpower {manpower}."], "tables": tables}
+    lines = [f"Money {money}, manpower {manpower}."]
+    if not rows:
+        lines.append("No unit of yours is on the map yet.")
+    return {"lines": lines, "tables": tables}
+
+
+def _drawn(b: Board, view: dict[str, Any], who: str) -> list[list[Any]]:
+    """The pieces `who` drew at set-up and must place now (its own, the minors' and the
+    allied units it drew), each with its values and the zones it may go to (3.0, 20.5)."""
+    if "units" not in view or "control" not in view:
+        return []
+    out = []
+    for pid in to_place(view, who):
+        u = view["units"][pid]
+        if u["type"] == "leader":
+            values = f"level {b.leaders[pid]['level']}"
+        else:
+            full = b.counters[pid]["full"]
+            values = f"{full[0]}-{full[1]}"
+        out.append([pid, u["type"], values, ", ".join(sorted(allowed_places(b, view, pid))) or "no zone open"])
+    return out

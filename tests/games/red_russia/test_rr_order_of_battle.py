@@ -50,3 +50,33 @@ def test_another_factions_units_are_not_in_it() -> None:
     told = own(data(), GAME.view(data(), state, "south"), "south")
     assert told is not None
     assert [row[0] for row in told["tables"][0]["rows"]] == ["south-inf-01"]
+
+
+def test_3_0_at_set_up_the_pieces_drawn_each_with_where_it_may_go() -> None:
+    # the Siberians' set-up (3.0): the pieces they drew, their own and those they place for
+    # the Allies and Poland (20.5), each with its values and the zones open to it; no empty
+    # table of units on the map
+    from pbem.dice import KeyedRng
+
+    setup = importlib.import_module("pbem_game_red_russia.setup")
+    state = GAME.setup(data(), {}, KeyedRng(b"\x07" * 32))
+    told = own(data(), GAME.view(data(), state, "siberian"), "siberian")
+    assert told is not None
+    assert told["lines"] == [f"Money {state['money']['siberian']}, manpower {state['manpower']['siberian']}.",
+                             "No unit of yours is on the map yet."]
+    drawn = told["tables"][0]
+    assert drawn["title"] == "Drawn at set-up, to place (3.0, 20.5)"
+    assert drawn["columns"] == ["Piece", "Type", "Values", "May go to"]
+    b = board(data())
+    pieces = setup.to_place(state, "siberian")
+    assert [row[0] for row in drawn["rows"]] == pieces and pieces
+    for pid, kind, values, where in drawn["rows"]:
+        assert kind == state["units"][pid]["type"]
+        full = b.counters[pid]["full"] if kind != "leader" else None
+        assert values == (f"level {b.leaders[pid]['level']}" if full is None else f"{full[0]}-{full[1]}")
+        assert where == ", ".join(sorted(setup.allowed_places(b, state, pid)))
+    assert "On the map" not in [t["title"] for t in told["tables"]]
+    # the Reds place after the Whites: their pieces drawn are listed already, with their zones
+    reds = own(data(), GAME.view(data(), state, "red"), "red")
+    assert reds is not None
+    assert [row[0] for row in reds["tables"][0]["rows"]] == setup.to_place(state, "red")
