@@ -26,16 +26,20 @@ def fought(pieces: dict[str, str], *moves: dict[str, Any], dice: int = 6,
 
 
 def test_8_5_a_probe_in_a_box() -> None:
-    state, events = fought({"red-inf-01": "Moscow", "trotsky": "Moscow", "south-inf-01": "Tver"},
+    state, events = fought({"red-inf-01": "Moscow", "trotsky": "Moscow", "south-inf-01": "Tver",
+                            "kutepov": "Tver"},
                            {"move": {"units": ["red-inf-01", "trotsky"], "to": "Tver"}})
     (box,) = boxes(data(), state, events)
     kinds = [e["type"] for e in events]
     assert (box["first"], box["last"]) == (kinds.index("attack"), kinds.index("battle_over"))
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    assert box["rows"][1][2] == f"kutepov (level {b.leaders['kutepov']['level']})"  # the defender's, apart
+    assert box["rows"][2][1] == ""
     assert box["title"] == "Battle of Tver: Reds attack Southern Whites (probe, up to 1 round, 1 money)"
     assert box["columns"] == ["", "Reds (attacker)", "Southern Whites"]
     units, leaders, fort, round1 = box["rows"]
     assert units[0] == "Units" and units[1].startswith("red-inf-01 ") and units[2].startswith("south-inf-01 ")
-    assert leaders == ["Leaders", "trotsky (level 3)", "none"]
+    assert leaders[:2] == ["Leaders", "trotsky (level 3)"]
     assert fort[0] == "Fortification" and fort[2].endswith(" (8.5)")
     assert round1[0] == "Round 1"
     assert "Trotsky 5+ (10.83): 6 6 6 = 3 hits" in round1[1]
@@ -196,27 +200,118 @@ def test_4_7_to_4_9_the_winter_a_faction_a_row() -> None:
         {"type": "maintenance", "faction": "red", "units": 3, "paid": 1, "money": 1, "manpower": 1},
         {"type": "unmaintained", "faction": "red", "unit": "red-inf-08", "zone": "Kotlas", "eliminated": True},
         {"type": "unmaintained", "faction": "red", "unit": "allied-inf-01", "zone": "Perm"},
+        {"type": "unmaintained", "faction": "red", "unit": "red-inf-03", "zone": "Perm"},
         {"type": "segment", "rule": "4.9", "name": "money and manpower"},
         {"type": "collected", "faction": "south", "money": 16, "manpower": 13, "zones": 7, "outnumbered": []},
         {"type": "collected", "faction": "red", "money": 58, "manpower": 62, "zones": 35,
-         "outnumbered": ["Samarkand"]},
+         "outnumbered": ["Samarkand", "Verny"]},
+        {"type": "attrition", "faction": "north", "zone": "Kem", "unit": "north-inf-01", "count": 2,
+         "limit": 1, "zone_of": "own"},
+        {"type": "segment", "rule": "4.1", "name": "card phase"},
         {"type": "phase", "turn": 4, "phase": "purchase"},
     ]
     (box,) = boxes(data(), position({}), events)
-    assert (box["first"], box["last"]) == (0, 11)
-    assert box["told"] == list(range(12))  # the next turn's phase stays a line
+    assert (box["first"], box["last"]) == (0, 13)
+    assert box["told"] == list(range(14))  # another segment and the next turn's phase stay lines
     assert box["title"] == "Winter: attrition, maintenance, money and manpower (4.7-4.9)"
     assert box["columns"] == ["", "Attrition (5.5)", "Maintained (5.6)", "Collected (6.3)"]
     assert box["rows"] == [
         ["Reds", "Kotlas (2 units, limit 0): inf-08,", "1 of 3 units (1 money, 1 manpower); a",
          "58 money, 62 manpower from 35 zones;"],
-        ["", "inf-19 (eliminated); Perm (3 units,", "step lost: allied-inf-01; eliminated:",
-         "nothing from Samarkand"],
-        ["", "limit 1, not its own): cav-01", "inf-08", ""],
+        ["", "inf-19 (eliminated); Perm (3 units,", "step lost: allied-inf-01, inf-03;",
+         "nothing from Samarkand, Verny"],
+        ["", "limit 1, not its own): cav-01", "eliminated: inf-08", ""],
         ["Southern Whites", "none", "2 of 2 units (2 money, 2 manpower)", "16 money, 13 manpower from 7 zones"],
+        ["Northern/Asiatic Whites", "Kem (2 units, limit 1): inf-01", "-", "-"],
     ]
 
 
 def test_a_step_with_no_battle_siege_or_winter_has_no_box() -> None:
     assert boxes(data(), position({}), [{"type": "segment", "rule": "4.4", "name": "initiative"},
                                         {"type": "phase", "turn": 4, "phase": "action"}]) == []
+
+
+# ---------------------------------------------------------------------------------------
+# why each group of dice hits on its number, word for word (cases from a bounded mutation
+# run of rules/boxes.py)
+
+_boxes = importlib.import_module("pbem_game_red_russia.boxes")
+
+
+def group(what: str, hit: int, *values: int) -> dict[str, Any]:
+    return {"what": what, "hit": hit, "values": list(values), "hits": sum(v >= hit for v in values)}
+
+
+WHY = [
+    # (group, side, round, after a difficult route, Finnish fort) -> the cell
+    (group("tanks", 5, 5, 4), "atk", 1, False, False, "tanks 5+ (tanks 8.91): 5 4 = 1 hit"),
+    (group("tanks", 6, 5, 6), "atk", 2, False, False, "tanks 6+: 5 6 = 1 hit"),
+    (group("aircraft", 5, 5, 6), "atk", 1, False, False, "aircraft 5+ (first fire 8.93): 5 6 = 2 hits"),
+    (group("Trotsky", 5, 5), "def", 1, True, False, "Trotsky 5+ (10.83): 5 = 1 hit"),
+    (group("Stalin's commissars", 6, 6, 6), "atk", 1, False, False,
+     "Stalin's commissars 6+ (doubled 10.82): 6 6 = 2 hits"),
+    (group("leaders", 6, 3), "atk", 1, False, False, "leaders 6+: 3 = 0 hits"),
+    (group("white-terror", 5, 5), "atk", 1, False, False, "white-terror 5+ (battle card 14.6): 5 = 1 hit"),
+    (group("units", 5, 5, 1), "def", 1, True, False, "units 5+ (+1 after a difficult route 8.5): 5 1 = 1 hit"),
+    (group("units", 6, 5, 1), "def", 2, True, False, "units 6+: 5 1 = 0 hits"),
+    (group("units", 6, 5), "atk", 1, True, False, "units 6+: 5 = 0 hits"),
+    (group("tanks", 4, 4), "def", 1, True, False,
+     "tanks 4+ (tanks 8.91, +1 after a difficult route 8.5): 4 = 1 hit"),
+    (group("fortification", 5, 5), "def", 1, False, True, "fortification 5+ (Finnish 13.3): 5 = 1 hit"),
+    (group("fortification", 6, 5), "def", 2, False, True, "fortification 6+: 5 = 0 hits"),
+    (group("fortification", 4, 4), "def", 1, True, True,
+     "fortification 4+ (Finnish 13.3, +1 after a difficult route 9.3): 4 = 1 hit"),
+]
+
+
+def test_8_5_9_3_10_82_10_83_13_3_14_6_why_each_group_hits_on_its_number() -> None:
+    for g, side, r, route, finnish, told in WHY:
+        assert _boxes._why(g, side, r, route, finnish) == told, told
+    # a fortification is Finnish only when the box says so
+    assert _boxes._why(group("fortification", 5, 5), "def", 1, False) == "fortification 5+: 5 = 1 hit"
+
+
+def test_the_units_and_leaders_of_a_box_with_their_values() -> None:
+    state = position({"red-inf-01": "Moscow", "red-cav-02": "Moscow", "trotsky": "Moscow", "stalin": "Moscow"},
+                     reduced=("red-cav-02",))
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    inf, cav = b.counters["red-inf-01"]["full"], b.counters["red-cav-02"]["reduced"]
+    assert _boxes._units(b, state, ["red-inf-01", "red-cav-02"]) == (
+        f"red-inf-01 {inf[0]}-{inf[1]}, red-cav-02 {cav[0]}-{cav[1]} (reduced)")
+    assert _boxes._units(b, state, []) == "none"
+    assert _boxes._leaders(b, ["trotsky", "stalin"]) == (
+        f"trotsky (level {b.leaders['trotsky']['level']}), stalin (level {b.leaders['stalin']['level']})")
+    assert _boxes._leaders(b, []) == "none"
+    assert _boxes._short("red", ["red-inf-01", "allied-inf-02"]) == "inf-01, allied-inf-02"
+
+
+def test_9_2_a_siege_of_a_neutral_zone_with_a_leader_and_hits_before() -> None:
+    # a neutral zone (no holder): "neutral" in the title; the besieging leader in the box
+    # with his level; two hits before, in the plural
+    b = importlib.import_module("pbem_game_red_russia.board").board(data())
+    zone = next(z for z, spec in sorted(b.zones.items()) if int(spec.get("fort") or 0) == 3
+                and spec.get("kind", "land") == "land" and not spec.get("home"))
+    state, events = besieged({"red-inf-01": zone, "trotsky": zone}, {"zone": zone, "rounds": 1},
+                             dice=[1] * 30, control={zone: None}, hits_before={zone: 2})
+    (box,) = boxes(data(), state, events)
+    assert box["title"] == f"Siege of {zone} (neutral, fortification 3): Reds, 1 round paid, 1 money"
+    assert box["rows"][1] == ["Leaders", f"trotsky (level {b.leaders['trotsky']['level']})", ""]
+    assert box["rows"][2] == ["Fortification", "", "3 (9.2); 2 hits on it before"]
+    kinds = [e["type"] for e in events]
+    assert box["last"] == kinds.index("leader_loss")  # Trotsky's test after the siege (10.4), in the box
+
+
+def test_8_3_9_2_a_battle_then_a_siege_in_one_step_each_its_box() -> None:
+    # Red assaults Tver (2 rounds, 3 money), then besieges Kazan: two boxes, in their order
+    state = position({"red-inf-01": "Tver", "south-inf-01": "Tver", "red-inf-02": "Kazan"},
+                     control={"Tver": "red", "Kazan": "siberian"})
+    state["standing"] = standing_()
+    body = orders({"attack": {"zone": "Tver"}}, {"siege": {"zone": "Kazan", "rounds": 1}})
+    body["secret"] = {"spend": {"Tver": 3}}
+    events = GAME.resolve(data(), state, {"red": body}, FixedRng(*[6] * 80), OpenSecrets())
+    battle, siege = boxes(data(), state, events)
+    assert battle["title"] == "Battle of Tver: Reds attack Southern Whites (assault, up to 2 rounds, 3 money)"
+    assert [row[0] for row in battle["rows"]][:2] == ["Units", "Leaders"]
+    assert "Fortification" not in [row[0] for row in battle["rows"]]  # Tver is the attacker's own
+    assert siege["title"].startswith("Siege of Kazan (Siberian Whites, fortification ")
+    assert battle["last"] < siege["first"]
