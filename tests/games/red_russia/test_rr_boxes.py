@@ -315,3 +315,15 @@ def test_8_3_9_2_a_battle_then_a_siege_in_one_step_each_its_box() -> None:
     assert "Fortification" not in [row[0] for row in battle["rows"]]  # Tver is the attacker's own
     assert siege["title"].startswith("Siege of Kazan (Siberian Whites, fortification ")
     assert battle["last"] < siege["first"]
+
+
+def test_8_0_a_battle_against_two_white_factions_names_both() -> None:
+    # Red attacks Tver where Southern and Siberian units stand together: the box's title and
+    # its defenders' column name both, joined by "and"
+    state, events = fought({"red-inf-01": "Moscow", "south-inf-01": "Tver", "siberian-inf-01": "Tver"},
+                           {"move": {"units": ["red-inf-01"], "to": "Tver"}})
+    (box,) = boxes(data(), state, events)
+    attack = next(e for e in events if e["type"] == "attack")
+    assert sorted(attack["defenders"]) == ["siberian", "south"]
+    assert box["title"].startswith("Battle of Tver: Reds attack Siberian Whites and Southern Whites (")
+    assert box["columns"][2] == "Siberian Whites and Southern Whites"
