@@ -433,3 +433,33 @@ def test_what_a_player_must_see_in_chromium(golden: Path, tmp_path: Path,
     assert zones <= set(seen["labels"]), sorted(zones - set(seen["labels"]))
     assert seen["details_open"] == 0 and not seen["dice_shown"]
     assert seen["scroll_width"] <= seen["viewport"][0], seen["scroll_width"]
+
+
+def test_a_text_tables_numbers_blanks_long_ids_and_its_width_at_the_limit() -> None:
+    """Numbers right-aligned (signed ones too), an empty cell for None, a unit id longer than
+    its column kept whole and never cut at its hyphens, a number column blank on a wrapped
+    row's further lines; a table exactly as wide as the limit is not wrapped, one character
+    more is (the cases of a bounded mutation run of pbem/reports/render.py)."""
+    from pbem.reports.render import _box_lines, _text_table
+
+    rows = [["red", 12, "+3"], ["south", None, "-"]]
+    assert _text_table(rows, ["Faction", "Money", "Change"]) == (
+        "Faction  Money  Change\n"
+        "-------  -----  ------\n"
+        "red         12      +3\n"
+        "south                -")
+    long = [["Units", "allied-inf-01-reserve allied-inf-02", 7]]
+    assert _text_table(long, ["", "Who", "N"], limit=30) == (
+        "       Who                    N\n"
+        "-----  ---------------------  -\n"
+        "Units  allied-inf-01-reserve  7\n"
+        "       allied-inf-02")
+    exact = [["a" * 10, "b" * 10]]  # 10 + 2 + 10 = 22 characters
+    assert _text_table(exact, ["x", "y"], limit=22).splitlines()[2] == "a" * 10 + "  " + "b" * 10
+    assert len(_text_table([["a" * 10, "b c d e f g h i j k"]], ["x", "y"], limit=21).splitlines()) == 4
+    # a box with no rows: its sides named, no label column; a row exactly as wide as the
+    # limit stays a line
+    assert _box_lines([], ["", "Reds", "Whites"]) == "  Reds | Whites"
+    row = [["R", "x" * 10, "y" * 10]]  # "R  " + 10 + " | " + 10 = 26 characters
+    assert _box_lines(row, ["", "A", "B"], wide=26).splitlines()[1] == "R  " + "x" * 10 + " | " + "y" * 10
+    assert _box_lines(row, ["", "A", "B"], wide=25).splitlines()[1] == "  A: " + "x" * 10

@@ -48,6 +48,8 @@ def _text_table(rows: list[list[Any]], headers: list[str], limit: int = TEXT_WID
 
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
     widths = _column_widths([max(len(r[i]) for r in cells) for i in range(len(headers))], limit)
+    # a column is never narrower than its longest word: an id is not cut, nor does it overflow
+    widths = [max([w, *(len(word) for r in cells for word in r[i].split())]) for i, w in enumerate(widths)]
     numeric = [all(r[i].lstrip("+-").isdigit() or r[i] in ("", "-") for r in cells[1:])
                for i in range(len(headers))]
 
