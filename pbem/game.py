@@ -13,6 +13,7 @@ import functools
 import importlib.util
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -76,6 +77,9 @@ class Phase:
     # the secret parts of this phase's orders stay sealed until `pbem unseal`, not only to
     # the end of the turn (which units are which among face-down counters)
     keep_secret: bool = False
+    # the JSON Schema of the secret part of this phase's orders (pbem/orders.py checks a file
+    # against it before the rules see it); None: the phase takes no secret part
+    secret: Mapping[str, Any] | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -149,7 +149,8 @@ def check_orders(
     (powers that enter mid-game, not yet seated), whose orders nobody may send. `sees`: what
     opens the sealed values the checker may read (pbem.crypto.sealed.opener: the referee's key
     at apply, a player's at `check --key`), for a game whose rules check orders against them
-    (`Game.sees_sealed`)."""
+    (`Game.sees_sealed`): only the values sealed to the file's own factions, and only once its
+    signature is found good; before that the rules judge it on what is public."""
     try:
         raw = yamlio.read_input(path, what=ORDERS_FILE)
         doc = yamlio.load_untrusted(raw, str(path))
@@ -189,16 +190,20 @@ def check_orders(
         )
     names = _check_factions(checked, factions, phase, players, unseated)
     _check_bodies(checked, names)
+    _check_own_words(checked, names, phase)
     salts = _check_salt(checked, names, signing)
     if problems:
         return checked
     checked.parts = [Part(f, body_of(data_, f), secret_of(data_, f), *salts[f]) for f in names]
     if signing is not None:
         _check_signature(checked, signing)
-    if sees is not None and getattr(game, "sees_sealed", False):
+    if sees is not None and getattr(game, "sees_sealed", False) and not problems:
+        # judged against sealed values only once the file is known to be its factions' (its
+        # signature theirs, or unsigned where that is allowed), and then only against theirs:
+        # what the rules answer must never tell a sender what his key cannot open
         from pbem.crypto import sealed
 
-        game_state = sealed.substitute(game_state, sees)
+        game_state = sealed.substitute(game_state, _theirs(sees, set(names)))
     bodies = {part.faction: _full(part) for part in checked.parts}
     for part in checked.parts:
         try:
@@ -215,6 +220,18 @@ def check_orders(
     if not problems:
         _warn(checked, game, data, game_state, bodies)
     return checked
+
+
+def _theirs(sees: Any, owners: set[str]) -> Any:
+    """`sees` (a `value_of` for pbem.crypto.sealed.substitute) for the sealed values of
+    `owners` alone: any other node stays sealed (LookupError), whoever holds the key."""
+
+    def value_of(node: dict[str, Any]) -> Any:
+        if node.get("owner") not in owners:
+            raise LookupError(f"sealed {node.get('kind')} {node.get('id')} is not theirs")
+        return sees(node)
+
+    return value_of
 
 
 def _full(part: Part) -> dict[str, Any]:
@@ -384,6 +401,91 @@ def _check_bodies(checked: Checked, names: list[str]) -> None:
                     problems.append(f"{doc.where(('orders',))}: no orders for {faction}, which the "
                                     f"header names: add '{faction}: [...]' under 'orders' ([] for "
                                     "none)")
+
+
+# the fields pbem writes when it seals a value (pbem.crypto.sealed.seal): a player's file never
+# holds them, since a rule that met one would take the value as sealed by pbem and checked
+RESERVED = ("sealed", "commitment")
+
+
+def _check_own_words(checked: Checked, names: list[str], phase: Phase) -> None:
+    """What a player writes is his own: no field of pbem's sealing anywhere in his orders,
+    standing instructions or secret part, and a secret part only in a phase that takes one,
+    of the shape its schema gives (`Phase.secret`). The rules then see in a secret part only
+    what a player may write, checked like the rest of his file."""
+    assert checked.doc is not None
+    doc, data, problems = checked.doc, checked.doc.data, checked.problems
+    several_ = checked.several
+    for faction in names if several_ else [""]:
+        mine: yamlio.Path_ = (faction,) if several_ else ()  # a file for several: by faction
+        for key in BODY_KEYS:
+            for path, name in _reserved(_own(data, key, faction), (key, *mine)):
+                problems.append(f"{doc.where(path)}: {name!r} is a field pbem writes when it seals "
+                                "a value, never one of yours: write the value itself (pbem seals "
+                                "your secret part when it records the file)")
+        secret = _own(data, "secret", faction)
+        if secret is None:
+            continue
+        where: yamlio.Path_ = ("secret", *mine)
+        if phase.secret is None:
+            problems.append(f"{doc.where(where)}: phase {phase.name} takes no secret part: leave "
+                            "'secret:' out of these orders")
+            continue
+        if not isinstance(secret, dict):
+            continue  # said already: a secret part is a mapping (_check_bodies)
+        for path, message in _schema_problems(phase.secret, secret):
+            problems.append(f"{doc.where((*where, *path))}: {message}")
+
+
+def _reserved(value: Any, path: yamlio.Path_) -> list[tuple[yamlio.Path_, str]]:
+    """Where pbem's sealing fields stand in a player's data, as (path, field)."""
+    found: list[tuple[yamlio.Path_, str]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in RESERVED:
+                found.append(((*path, key), str(key)))
+            found += _reserved(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _reserved(item, (*path, index))
+    return found
+
+
+_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+          "number": "a number", "boolean": "true or false", "null": "nothing"}
+
+
+def _schema_problems(schema: Any, value: Any) -> list[tuple[yamlio.Path_, str]]:
+    """A secret part against its phase's JSON Schema: (path inside the part, message) for each
+    problem, in the file's order. The schema's `description` says the part's whole shape."""
+    from jsonschema import Draft202012Validator
+
+    shape = schema.get("description", "")
+    out: list[tuple[yamlio.Path_, str]] = []
+    errors = sorted(Draft202012Validator(schema).iter_errors(value),
+                    key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors:
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties":
+            allowed = sorted(error.schema.get("properties") or {})
+            extra = [k for k in error.instance if k not in allowed]
+            for key in extra:
+                hint = suggest(str(key), allowed)
+                known = f"expected: {', '.join(allowed)}" if allowed else "expected none"
+                out.append(((*path, key), f"unknown key {key!r} in the secret part{hint} "
+                                          f"({known}); {shape}"))
+            continue
+        if error.validator == "type":
+            wanted = error.validator_value
+            names = [str(t) for t in (wanted if isinstance(wanted, list) else [wanted])]
+            words = " or ".join(_TYPES.get(t, t) for t in names)
+            message = f"expected {words}, not {shown(error.instance)}"
+        elif error.validator == "required":
+            message = f"missing {error.message.split(' ')[0]}"
+        else:
+            message = error.message
+        out.append((path, f"{message}; {shape}" if shape else message))
+    return out
 
 
 def signature_path(path: Path) -> Path:

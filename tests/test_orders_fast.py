@@ -16,7 +16,7 @@ from pbem.crypto import sshsig
 from pbem.game import Phase, Problem
 from pbem.randomness import salt_commitment
 
-PHASE = Phase("action", 3, ("south", "north"))
+PHASE = Phase("action", 3, ("south", "north"), secret={"type": "object"})  # takes any secret part
 FACTIONS = ["red", "south", "north"]
 DATA = object()  # the game's data, handed to its validation as it is
 SALT = "ab" * 16
@@ -285,6 +285,46 @@ def test_bodies_of_a_file_for_several_factions_of_the_wrong_type(tmp_path: Path)
     assert check(nobody).problems[-1] == (
         f"{nobody}:5: in a file for several factions 'orders' is a mapping by faction (orders: "
         "{FACTION: ...})")
+
+
+def test_pbems_sealing_fields_are_refused_in_every_part_of_every_faction(tmp_path: Path) -> None:
+    """A player never writes `sealed:` or `commitment:` (the rules would take such a part as
+    one pbem sealed and checked): in the orders, standing instructions and secret part of a
+    file for one faction or several, each at its line, and the rules are not asked."""
+    path = write(tmp_path, SEVERAL + "standing:\n  south: {x: {commitment: 1}}\nsecret:\n"
+                 "  north: {sealed: 2}\n")
+    game = Game()
+    assert check(path, game, players={"south": "Bob", "north": "Bob"}).problems == [
+        f"{path}:9: 'commitment' is a field pbem writes when it seals a value, never one of yours: "
+        "write the value itself (pbem seals your secret part when it records the file)",
+        f"{path}:11: 'sealed' is a field pbem writes when it seals a value, never one of yours: "
+        "write the value itself (pbem seals your secret part when it records the file)"]
+    assert game.seen == []
+    one = write(tmp_path, GOOD.replace("orders: []", "orders: [{a: [{sealed: 1}]}]"), "one.yaml")
+    assert check(one).problems == [
+        f"{one}:5: 'sealed' is a field pbem writes when it seals a value, never one of yours: "
+        "write the value itself (pbem seals your secret part when it records the file)"]
+
+
+def test_a_secret_part_only_where_the_phase_takes_one_and_of_its_shape(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD + "secret: {spend: 2}\n")
+    none = Phase("action", 3, ("south", "north"))
+    assert check(path, phase=none).problems == [
+        f"{path}:6: phase action takes no secret part: leave 'secret:' out of these orders"]
+    shaped = Phase("action", 3, ("south", "north"), secret={
+        "description": "the secret part is spend: N", "type": "object",
+        "additionalProperties": False, "required": ["spend"],
+        "properties": {"spend": {"type": "integer"}, "also": {"type": ["array", "boolean"]}}})
+    assert check(path, phase=shaped).problems == []
+    bad = write(tmp_path, GOOD + "secret: {spnd: 2, also: x}\n", "bad.yaml")
+    assert check(bad, phase=shaped).problems == [
+        f"{bad}:6: unknown key 'spnd' in the secret part; did you mean 'spend'? (expected: also, "
+        "spend); the secret part is spend: N",
+        f"{bad}:6: missing 'spend'; the secret part is spend: N",
+        f"{bad}:6: expected a list or true or false, not the text 'x'; the secret part is spend: N"]
+    several = write(tmp_path, SEVERAL + "secret:\n  north: {spend: x}\n", "several.yaml")
+    assert check(several, phase=shaped, players={"south": "Bob", "north": "Bob"}).problems == [
+        f"{several}:9: expected a whole number, not the text 'x'; the secret part is spend: N"]
 
 
 def test_where_and_body_of(tmp_path: Path) -> None:

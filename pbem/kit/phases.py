@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
 
@@ -42,6 +43,8 @@ class PhaseRules:
     bot: Bot | None = None
     default_orders: Bot | None = None
     keep_secret: bool = False  # its orders' secret parts stay sealed until unseal (Phase)
+    # the JSON Schema of its orders' secret part; None: a file with one is refused (Phase)
+    secret: Mapping[str, Any] | None = None
 
 
 class PhaseTable:
@@ -62,7 +65,7 @@ class PhaseTable:
         awaiting = tuple(rules.awaiting(data, state)) if rules.awaiting is not None else ()
         return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
                      over=bool(state.get("over")), result=state.get("result"),
-                     keep_secret=rules.keep_secret)
+                     keep_secret=rules.keep_secret, secret=rules.secret)
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         name, rules = self.rules(state)

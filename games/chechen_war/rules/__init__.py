@@ -307,7 +307,7 @@ PHASES = PhaseTable({
         "under secret: regulars: the hexes of your regular tokens",
         awaiting=_chechen, validate=lambda d, s, f, o: setup.check_chechen(d, s, o),
         resolve=_resolve_chechen, bot=lambda d, s, f, r: setup.bot_chechen(d, s, r),
-        keep_secret=True),  # which tokens are regulars: hidden from the Russian (10.6)
+        keep_secret=True, secret=setup.SECRET),  # which tokens are regulars: hidden from the Russian (10.6)
     "russian-movement": PhaseRules(
         "Russian Movement Segment (8.0)",
         "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
@@ -327,7 +327,8 @@ PHASES = PhaseTable({
         "supports: N, advance: [...]}}, the markers' kinds under secret: supports: "
         "{\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_attacks, resolve=_resolve_attacks,
-        bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []}),
+        bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []},
+        secret=combat.SECRET_KINDS),
     "chechen-supports": PhaseRules(
         "Chechen supports in the Russian Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N, "
@@ -349,14 +350,14 @@ PHASES = PhaseTable({
         "{0: ..., 1: ..., 2: ...}), or nothing",
         awaiting=_chechen, validate=_checks(combat.read_chechen_attacks),
         resolve=_resolve_chechen_attacks, bot=lambda d, s, f, r: combat.bot_chechen(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}),
+        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_ANSWERS),
     "russian-supports": PhaseRules(
         "Russian supports in the Chechen Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N}}, "
         "their kinds under secret: supports: {\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
         bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}),
+        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_KINDS),
     "end-of-turn": PhaseRules(
         "End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
         "the Russian: {ceasefire: true}, {reinforce: [POOL_UNIT, {flip: UNIT}, ...]}, "

@@ -348,6 +348,19 @@ def _pieces(b: Board, mine: dict[str, dict[str, Any]], value: Any, target: str, 
     return out
 
 
+# the secret parts of the combat files (pbem/orders.py checks their shape, these rules the rest)
+SECRET_KINDS = {
+    "description": 'the secret part is supports: {"CCRR": [KIND, ...]}, the kinds of the markers '
+                   "committed to each combat (10.9)",
+    "type": "object", "additionalProperties": False,
+    "properties": {"supports": {"type": "object", "additionalProperties": {"type": "array"}}},
+}
+SECRET_ANSWERS = {
+    "description": 'the secret part is supports: {"CCRR": {markers: N, leaders: [...]}}, or one '
+                   "such for each count the Russian may commit: {0: ..., 1: ..., 2: ...} (10.9)",
+    "type": "object", "additionalProperties": False,
+    "properties": {"supports": {"type": "object", "additionalProperties": {"type": "object"}}},
+}
 COUNTS = ("0", "1", "2")  # 10.9: the Russian commits none, one or two markers
 
 

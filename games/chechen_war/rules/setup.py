@@ -145,6 +145,15 @@ def check_chechen(data: GameData, state: State, orders: dict[str, Any]) -> list[
     return problems
 
 
+# the secret part of the Chechen's set-up (pbem/orders.py checks its shape, these rules the rest)
+SECRET = {
+    "description": 'the secret part of the Chechen set-up is regulars: ["CCRR", ...], the hex of '
+                   "each regular token (4.2.2)",
+    "type": "object", "required": ["regulars"], "additionalProperties": False,
+    "properties": {"regulars": {"type": "array"}},
+}
+
+
 def _check_regulars(data: GameData, b: Board, state: State, secret: Any, per_hex: Counter[str],
                     regulars: int, problems: list[Problem]) -> None:
     """The secret part: the hexes of the regular tokens. Sealed when the referee resolves; in

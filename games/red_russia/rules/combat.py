@@ -44,6 +44,15 @@ from .siege import PartisanHunt
 # validation (8.1-8.3, 6.4, 8.93, 18.1)
 
 
+# the secret part of an action file (pbem/orders.py checks its shape, check_attacks the rest)
+SECRET = {
+    "description": "the secret part is spend: {ZONE: 1, 3 or 5}, the money spent on each battle "
+                   "(8.3)",
+    "type": "object", "additionalProperties": False,
+    "properties": {"spend": {"type": "object"}},
+}
+
+
 def check_attacks(
     b: Board, state: State, faction: str, attacks: list[tuple[int, Any]], secret: Any,
     problems: list[Problem],
