@@ -18,9 +18,11 @@ one entry a token::
     secret:
       regulars: ["1324", "1324", "1523", ...]
 
-Identities are drawn by hidden randomness (`secrets.shuffle`: each cup's order keyed by the
-hidden secret, recomputed by `audit --final` after unseal): the first eight of the regulars'
-cup go to the regular tokens in the order they are placed, the militia's cup to the rest.
+Identities are drawn by hidden randomness (`secrets.shuffle`, keyed by the hidden secret and
+recomputed by `audit --final` after unseal; docs/fairness.md): a hidden order of all the
+tokens says which of each hex's tokens are its regulars (never the first placed: a token's id
+tells nothing of what it is), then the first eight of the regulars' cup go to the regular
+tokens in id order, the militia's cup to the rest.
 """
 
 from __future__ import annotations
@@ -196,19 +198,20 @@ def token_hexes(orders: dict[str, Any]) -> dict[str, str]:
 
 
 def assign(placed: dict[str, str], secret: dict[str, Any], regulars: Sequence[str],
-           militia: Sequence[str]) -> dict[str, str]:
-    """Each token's unit: the regulars' cup in its drawn order to the tokens the secret part
-    names as regulars (the first ones placed in each hex), the militia's cup to the rest."""
+           militia: Sequence[str], stack: Sequence[str]) -> dict[str, str]:
+    """Each token's unit. In each hex the regular tokens are the first ones of the hidden
+    order `stack` (a shuffle of every token) that stand there, as many as the secret part
+    names in that hex, so that a token's id says nothing of what it is (4.2.2: the tokens
+    "may not be examined"); then, token by token in id order, the regulars' cup in its drawn
+    order to the regular tokens and the militia's cup to the rest."""
     slots = Counter(secret["regulars"])
+    chosen: set[str] = set()
+    for token in stack:
+        if slots[placed[token]] > 0:
+            slots[placed[token]] -= 1
+            chosen.add(token)
     reg, mil = iter(regulars), iter(militia)
-    out: dict[str, str] = {}
-    for token, hex_id in placed.items():
-        if slots[hex_id] > 0:
-            slots[hex_id] -= 1
-            out[token] = next(reg)
-        else:
-            out[token] = next(mil)
-    return out
+    return {token: next(reg) if token in chosen else next(mil) for token in placed}
 
 
 def place_chechen(data: GameData, state: State, orders: dict[str, Any],
@@ -217,13 +220,14 @@ def place_chechen(data: GameData, state: State, orders: dict[str, Any],
     placed = token_hexes(orders)
     regular_cup = secrets.shuffle("setup:regulars", chechen(data, REGULAR))
     militia_cup = secrets.shuffle("setup:militia", chechen(data, MILITIA))
+    stack = secrets.shuffle("setup:tokens", list(placed))  # which of a hex's tokens are regulars
     secret = orders.get("secret")
 
-    def unit_of(token: str) -> Callable[[Any, Any, Any], str]:
-        return lambda s, r, m: assign(placed, s, r, m)[token]
+    def unit_of(token: str) -> Callable[[Any, Any, Any, Any], str]:
+        return lambda s, r, m, k: assign(placed, s, r, m, k)[token]
 
     nodes = {t: secrets.seal("unit", t, CHECHEN, int(state["turn"]),
-                             secrets.compute(unit_of(t), secret, regular_cup, militia_cup))
+                             secrets.compute(unit_of(t), secret, regular_cup, militia_cup, stack))
              for t in placed}
     n_reg, _ = tokens(data)
     return [{"type": "tokens_placed", "tokens": placed},

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import orders
-from pbem.crypto import sshsig
+from pbem.crypto import sealed, sshsig
 from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data
 
@@ -239,3 +240,50 @@ def test_each_secret_part_is_checked_against_its_phases_schema(
     state = position(phase, ALL_REGULAR)
     assert check(path, state, keys) == expected
 
+
+# --- token ids say nothing of what they hide -----------------------------------------------
+
+
+class Keyed(sealed._Secrets):
+    """The referee's hidden randomness under a given hidden key, the values kept in the nodes."""
+
+    def __init__(self, key: bytes) -> None:
+        super().__init__("cw")
+        self.key = key
+
+    def _value(self, node: dict[str, Any]) -> Any:
+        return node.get("value", sealed.HIDDEN)
+
+    def _hidden_key(self) -> bytes | None:
+        return self.key
+
+
+# 24 tokens: in Groznyi five with two regulars, in Gudermes five with all but one regular,
+# Argun two with one; the rest militia
+STACKS = {"1324": 5, "1321": 5, "1323": 4, "1523": 4, "1525": 4, "1327": 2}
+NAMED = ["1324"] * 2 + ["1321"] * 4 + ["1327"] + ["1323"]
+SEEDS = 300
+
+
+def test_4_2_2_which_of_a_stacks_tokens_are_regulars_is_drawn_not_their_order() -> None:
+    """Over many hidden keys, each token of a stack is a regular about as often as every other
+    one: its id (the order placed) tells nothing. Before, the first placed were the regulars
+    in every stack, every game."""
+    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s.update(phase="setup-chechen")
+    body = {"orders": [{"place": {"hex": h, "tokens": n}} for h, n in STACKS.items()],
+            "secret": {"regulars": NAMED}}
+    assert GAME.validate(data(), s, "chechen", body) == []
+    regular: Counter[str] = Counter()
+    for seed in range(SEEDS):
+        events = GAME.resolve(data(), s, {"chechen": body}, KeyedRng(b"\x00" * 32),
+                              Keyed(seed.to_bytes(32, "big")))
+        sealed_ = next(e for e in events if e["type"] == "identities_sealed")["tokens"]
+        regular.update(t for t, n in sealed_.items() if n["value"] in REGULARS)
+        assert sum(n["value"] in REGULARS for n in sealed_.values()) == len(NAMED)
+    placed = next(e for e in events if e["type"] == "tokens_placed")["tokens"]
+    for hex_id, n in STACKS.items():
+        share = NAMED.count(hex_id) / n  # each of the stack's tokens is a regular this often
+        mean, sd = SEEDS * share, (SEEDS * share * (1 - share)) ** 0.5
+        for token in (t for t, h in placed.items() if h == hex_id):
+            assert abs(regular[token] - mean) <= 4.5 * sd + 1e-9, (hex_id, token, regular[token], mean)

@@ -259,12 +259,16 @@ def test_identities_go_regulars_to_the_named_tokens_and_militia_to_the_rest() ->
     assert Counter(placed.values()) == Counter(PLACES)
     units = board.units(data())
     kinds = {t: units[n["value"]]["nationality"] for t, n in sealed.items()}
+    # the hidden order of the tokens (the stand-in reverses them) says which of each hex's
+    # tokens are regulars: the last four placed in each of 1324 (t01-t05) and 1321 (t06-t10)
     assert sorted(t for t, k in kinds.items() if k == "chechen_regular") == \
-        [f"t{k:02d}" for k in (1, 2, 3, 4, 6, 7, 8, 9)]  # the first four placed in each of 1324, 1321
+        [f"t{k:02d}" for k in (2, 3, 4, 5, 7, 8, 9, 10)]
     assert len({n["value"] for n in sealed.values()}) == 24  # no unit twice
-    # the cups as drawn (the stand-in reverses them): the last regulars first
+    # the cups as drawn (the stand-in reverses them): the last regulars first, in id order
     regulars = setup.chechen(data(), setup.REGULAR)
-    assert sealed["t01"]["value"] == regulars[-1] and sealed["t02"]["value"] == regulars[-2]
+    assert sealed["t02"]["value"] == regulars[-1] and sealed["t03"]["value"] == regulars[-2]
+    militia = setup.chechen(data(), setup.MILITIA)
+    assert sealed["t01"]["value"] == militia[-1] and sealed["t06"]["value"] == militia[-2]
     assert all(owner == "chechen" and kind == "unit" for kind, _, owner in sealer.sealed)
     assert events[1]["cup"] == 8
     after = s
