@@ -42,7 +42,7 @@ from pbem.log import (
     sealed_phase,
     undone_steps,
 )
-from pbem.orders import Checked, Signing, check_orders
+from pbem.orders import Checked, Signing, check_orders, signature_path
 
 # ---------------------------------------------------------------------------------------
 # games
@@ -403,9 +403,10 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
     factions = list(campaign.factions())
     sig = signing(campaign, state)
     sig.draft = draft
+    must_sign = {f for f, ok in sig.unsigned_ok.items() if not ok}
     if on_behalf:  # the referee enters orders a player gave otherwise: no signature to ask
         sig.unsigned_ok = {f: True for f in sig.unsigned_ok}
-    return [
+    checked = [
         check_orders(
             p, campaign_id=campaign.id, phase=phase, game=campaign.game, data=campaign.data,
             game_state=state["game"], factions=factions, signing=sig, players=campaign.players(),
@@ -413,6 +414,28 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
         )
         for p in paths
     ]
+    if is_pre_game(state["game"]):
+        for c in checked:
+            _contributes(c, must_sign, draft)
+    return checked
+
+
+def _contributes(c: Checked, must_sign: set[str], draft: bool) -> None:
+    """A contribution of a faction that signs its orders carries a salt: without one it would
+    be taken and add nothing to the key of the hidden draws (docs/fairness.md). `pbem sign`
+    adds it; a file signed with ssh-keygen alone has none. Before signing (`check`), nothing
+    is missing yet."""
+    if c.doc is None or (draft and not signature_path(c.path).exists()):
+        return
+    saltless = [p.faction for p in c.parts if p.salt is None and p.faction in must_sign]
+    if not saltless:
+        return
+    c.problems.append(
+        f"{c.doc.where(())}: the contribution of {' and '.join(saltless)} has no salt, so it "
+        "would add nothing to the key of the hidden draws: sign the file in your clone with "
+        "'pbem sign FILE --key YOUR_ed25519', which adds it, or add a line 'salt: ' with 64 "
+        "random hex digits (openssl rand -hex 32) before signing with ssh-keygen")
+    c.notes = [n for n in c.notes if "no dice salt of" not in n]
 
 
 def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checked]:

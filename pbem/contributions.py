@@ -79,8 +79,7 @@ WITHOUT = ("keyed by the referee's hidden secret alone: this campaign was made w
 
 
 # what is said of a campaign whose round the moderator resolved without some salts
-SHORT = ("the moderator drew the set-up without them (pbem resolve --without-salts), so "
-         "the referee's secret stood in for theirs")
+SHORT = "the set-up was drawn with no salt of theirs, so the referee's secret stood in for theirs"
 
 
 def short_of(campaign_state: dict[str, Any], contributors: list[str] | None) -> list[str]:

@@ -436,6 +436,37 @@ def test_nmr_never_resolves_the_round_without_every_salt(tmp_path: Path, given: 
     assert git(root, "rev-parse", "HEAD") == before and api.status(root)["phase"] == PHASE
 
 
+def test_a_contribution_signed_without_a_salt_is_refused_with_the_way_to_add_one(
+        tmp_path: Path) -> None:
+    """Signed with ssh-keygen alone (here its format, written in-process), a contribution has
+    no salt: it is refused, saying what is missing and how to add it, and nothing is recorded.
+    Before, it was taken, and status then said the moderator had drawn the set-up without it."""
+    from pbem.crypto import sshsig
+
+    root, keys = tmp_path / "c", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
+    path = tmp_path / "red-contribution.yaml"
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, "red", salts=False)))
+    assert "salt" not in path.read_text()
+    key = sshsig.load_private_key((keys / "red_ed25519").read_bytes(), "red_ed25519")
+    (tmp_path / "red-contribution.yaml.sig").write_text(
+        sshsig.sign(key, path.read_bytes(), "pbem-orders-v1"))
+    before = git(root, "rev-parse", "HEAD")
+    r = run_pbem("-C", root, "apply", path)
+    assert r.code == 1
+    assert (f"{path}:1: the contribution of red has no salt, so it would add nothing to the key "
+            "of the hidden draws: sign the file in your clone with 'pbem sign FILE --key "
+            "YOUR_ed25519', which adds it, or add a line 'salt: ' with 64 random hex digits "
+            "(openssl rand -hex 32) before signing with ssh-keygen") in r.err
+    assert git(root, "rev-parse", "HEAD") == before
+    assert api.status(root)["awaiting"] == ["north", "red", "siberian", "south"]
+    assert run_pbem("-C", root, "check", path).code == 1  # the player's own check says so too
+    (tmp_path / "red-contribution.yaml.sig").unlink()
+    assert run_pbem("-C", root, "check", path).code == 0  # before signing: nothing missing yet
+    api.sign(path, keys / "red_ed25519", root)  # pbem sign adds the salt
+    assert run_pbem("-C", root, "apply", path).code == 0
+
+
 def test_the_round_resolved_without_some_salts_says_so_everywhere(tmp_path: Path) -> None:
     root, keys = tmp_path / "c", tmp_path / "keys"
     api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
@@ -443,8 +474,8 @@ def test_the_round_resolved_without_some_salts_says_so_everywhere(tmp_path: Path
     r = run_pbem("-C", root, "resolve", "--without-salts")
     assert r.code == 0, r.err
     said = ("keyed by the referee's hidden secret and the salts of siberian; without the salts "
-            "of north, red, south: the moderator drew the set-up without them (pbem resolve "
-            "--without-salts), so the referee's secret stood in for theirs")
+            "of north, red, south: the set-up was drawn with no salt of theirs, so the referee's "
+            "secret stood in for theirs")
     assert api.status(root)["hidden_draws"] == said
     assert f"hidden draws: {said}" in run_pbem("-C", root, "status").out
     from pbem.reports.render import render
@@ -452,7 +483,7 @@ def test_the_round_resolved_without_some_salts_says_so_everywhere(tmp_path: Path
     for reader in ("public", "red", "siberian"):
         text = " ".join(render(root, reader, "text").split())
         assert ("Hidden draws (the set-up, every shuffle) are keyed without the salts of north, "
-                "red, south: the moderator drew the set-up without them") in text, reader
+                "red, south: the set-up was drawn with no salt of theirs") in text, reader
     audit = run_pbem("-C", root, "audit")
     assert audit.code == 0, audit.err
     assert f"hidden draws: {said}" in audit.out and "audit: OK" in audit.out
