@@ -526,12 +526,16 @@ def test_a_revealed_orders_file_committed_other_than_revealed(camp: Path) -> Non
 # turn tags
 
 
-def test_a_turn_tag_moved_to_another_commit(camp: Path) -> None:
-    right = git(camp, "rev-parse", "turn-0001")
-    git(camp, "tag", "-f", "turn-0001", "HEAD~3")
-    wrong = git(camp, "rev-parse", "HEAD~3")
-    assert cli_audit(camp) == [f"tag turn-0001 points at commit {wrong[:10]}, not at the commit "
-                               f"of log/000014.yaml ({right[:10]}), the step that began that turn"]
+@pytest.mark.parametrize(("tag", "step", "to"), [("turn-0001", 14, "HEAD~3"),
+                                                 ("turn-0002", 29, "turn-0002~1"),  # the newest
+                                                 ("turn-0002", 29, "HEAD")])
+def test_a_turn_tag_moved_to_another_commit(camp: Path, tag: str, step: int, to: str) -> None:
+    right = git(camp, "rev-parse", tag)
+    wrong = git(camp, "rev-parse", to)
+    assert wrong != right
+    git(camp, "tag", "-f", tag, wrong)
+    assert cli_audit(camp) == [f"tag {tag} points at commit {wrong[:10]}, not at the commit of "
+                               f"log/{step:06d}.yaml ({right[:10]}), the step that began that turn"]
 
 
 def test_a_turn_tag_deleted_or_made_up(camp: Path) -> None:

@@ -521,6 +521,24 @@ def test_unsigned_orders_of_a_hot_seat_faction_come_only_from_its_player(
     assert by_id(proved)["<ann-north@example.org>"]["outcome"] == "accepted", proved
 
 
+@pytest.mark.parametrize("sender", ["Cy <xcy@example.org>", "Cy <cy@example.org.evil.example>",
+                                    "Cy <cy@evil.example>", '"cy@example.org" <mallory@evil.example>',
+                                    "Mallory <mallory+cy@example.org>"])
+def test_an_address_that_only_looks_like_the_players_is_not_the_player(
+        pbem: Callable[..., Result], camp: Path, tmp_path: Path, sender: str) -> None:
+    """Unsigned orders of South are taken from Cy's address exactly: an address that holds
+    it, ends or begins like it, or a display name that shows it, is someone else."""
+    south = orders(camp, "south", tmp_path / "drafts")
+    mail = player_mail(sender, "south orders", mid="<lookalike@example.org>", files=[south])
+    head = tree_state(camp)[0]
+    result = run_inbox(pbem, camp, tmp_path / "box", "maildir", [mail.as_bytes()])
+    entry = by_id(result)["<lookalike@example.org>"]
+    assert entry["outcome"] == "rejected" and entry["problems"] == [
+        "orders-south.yaml: unsigned orders for south must come from its player's address; sign "
+        "them or send them from that address"], entry
+    assert tree_state(camp)[0] == head and "south" not in api.status(camp)["received"]
+
+
 @pytest.mark.parametrize("source", SOURCES)
 def test_a_players_address_matches_whatever_its_case(pbem: Callable[..., Result], tmp_path: Path,
                                                      source: str) -> None:
