@@ -206,3 +206,38 @@ def test_an_undo_after_a_seat_keeps_the_new_seat(
     assert state["settings"]["factions"]["south"]["player"] == "Dan"
     assert "north" not in state["pending"]
     assert pbem("-C", camp, "audit").code == 0
+
+
+def test_orders_signed_with_the_previous_players_key_after_a_new_seat_are_named_by_the_audit(
+        camp: Path, pbem: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dishonest referee whose pbem still takes Bob's key for South after Dan took the seat
+    records orders Bob signed: the audit checks each signature against the seat in force at
+    its step, Dan's, and names the step."""
+    from pbem.orders import Signing
+
+    play(camp, until=lambda s: s["phase"] == "action" and s["awaiting"] == ["south"])
+    bob = yamlio.read_trusted(camp / CONFIG)["factions"]["south"]["ssh"]
+    r = pbem("-C", camp, "seat", "south", "--player", "Dan <dan@example.org>",
+             "--key", tmp_path / "dan.card", "--reason", "Bob left the game")
+    assert r.code == 0, r.err
+    orders = tmp_path / "south.yaml"
+    body = api.bot(camp, "south", seed="x")
+    body["orders"] = []  # public orders, no secret part: the file and its .sig are committed
+    yamlio.write_atomic(orders, yamlio.dump(body))
+    assert pbem("-C", camp, "sign", orders, "--key", tmp_path / "keys" / "south_ed25519",
+                "--force").code == 0
+    honest = api.signing
+
+    def bobs_key(campaign: Any, state: dict[str, Any]) -> Signing:
+        found = honest(campaign, state)
+        found.keys["south"] = bob
+        return found
+
+    monkeypatch.setattr(api, "signing", bobs_key)
+    step = api.apply(camp, [orders]).recorded[0]["seq"]
+    monkeypatch.undo()
+    report = api.audit(camp)
+    assert not report["ok"]
+    assert [p for p in report["problems"] if "signature" in p] == [
+        f"log/{step:06d}.yaml: the signature of south's orders does not verify: the signature "
+        "was made with another key than the expected signer's"], report["problems"]
