@@ -198,8 +198,9 @@ def computed_round(root: Path) -> dict[str, str]:
 
 
 def test_every_worked_example_of_the_document_is_what_the_verifier_computes(
-        campaign: Path, round_campaign: Path) -> None:
-    doc, got = doc_values(), {**computed(campaign), **computed_round(round_campaign)}
+        campaign: Path, round_campaign: Path, chechen_war: Path) -> None:
+    doc, got = doc_values(), {**computed(campaign), **computed_round(round_campaign),
+                              **computed_chechen_war(chechen_war)}
     assert set(doc) == set(got), set(doc) ^ set(got)
     assert {k: got[k] for k in doc} == doc
 
@@ -346,3 +347,78 @@ def test_a_tampered_die_is_caught_even_when_the_referee_signs_it_again(campaign:
     assert "step 20: prev is not the hash of step 19" in report.problems
     assert any("log/000019.yaml: changed or removed" in p for p in report.problems)
     assert not any("signature" in p for p in report.problems)  # the new signature is good
+
+
+# --------------------------------------------------------------------------------------
+# the Chechen War's face-down units, recomputed as docs/fairness.md section 6 says
+
+CW_SEED = "verify-cw"
+
+
+def build_chechen_war(root: Path) -> Path:
+    """A Chechen War campaign with the contribution round, played by the bot to turn 5 (the
+    set-up, reinforcements drawn from the cup and placed), then unsealed."""
+    from pbem import api
+    from tests.conftest import play
+
+    api.new_campaign(root, "chechen_war", hot_seat=True, seed=CW_SEED, name=CW_SEED)
+    play(root, until_turn=5, seed="verify")
+    api.unseal(root, force=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def chechen_war(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield from _isolated(tmp_path_factory, build_chechen_war, CW_SEED)
+
+
+def chechen_cups() -> tuple[list[str], list[str]]:
+    """The Chechen regulars and militia of units.yaml, read here (not through pbem)."""
+    units = yaml.safe_load((ROOT / "games" / "chechen_war" / "units.yaml").read_text())["units"]
+    ids = {n: sorted(u for u, x in units.items() if x["side"] == "chechen" and x["nationality"] == n)
+           for n in ("chechen_regular", "chechen_militia")}
+    return ids["chechen_regular"], ids["chechen_militia"]
+
+
+def computed_chechen_war(root: Path) -> dict[str, str]:
+    """Section 13's values, computed by the verifier's own functions from the history."""
+    history = v.read_history(root)
+    e = {entry["seq"]: entry for entry in history.entries}
+    key = v.draw_key(history.entries)
+    assert key is not None
+    regulars, militia = chechen_cups()
+    placed = next(ev["tokens"] for ev in e[8]["events"] if ev["type"] == "tokens_placed")
+    secret = next(o["value"] for o in e[max(e)]["opened"] if o["node"]["kind"] == "orders-secret"
+                  and o["node"]["owner"] == "chechen" and "setup-chechen" in o["node"]["id"])
+    units = v._set_up(key, placed, secret, regulars, militia)
+    drawn = next(ev for ev in e[21]["events"] if ev["type"] == "drawn")
+    return {
+        "cw.draw_key": key.hex(),
+        "cw.regular_cup.first": " ".join(v.shuffle(key, "setup:regulars", regulars)[:3]),
+        "cw.tokens_order.first": " ".join(v.shuffle(key, "setup:tokens", sorted(placed))[:6]),
+        "cw.t02": units["t02"],
+        "cw.draw1.id": drawn["units"][0]["id"],
+    }
+
+
+def test_the_chechen_wars_hidden_draws_are_what_the_document_says(chechen_war: Path) -> None:
+    """Every unit sealed to the Chechen (the 24 tokens of the set-up, each unit drawn from the
+    cup, each recruit placed) is what docs/fairness.md's derivation gives from the draw key,
+    recomputed by the verifier without pbem."""
+    report = v.chechen_units(chechen_war, *chechen_cups())
+    assert report.problems == []
+    assert report.checked["tokens"] == 24
+    assert report.checked["draws"] > 0 and report.checked["arrivals"] > 0, report.checked
+
+
+def test_a_draw_from_another_key_is_caught(chechen_war: Path) -> None:
+    """The same check under a key one bit off finds the set-up and the draws wrong: the check
+    depends on the key, not only on the shape of the log."""
+    real = v.draw_key
+    try:
+        v.draw_key = lambda entries: bytes(b ^ (i == 0) for i, b in enumerate(real(entries) or b""))  # type: ignore[assignment]
+        report = v.chechen_units(chechen_war, *chechen_cups())
+    finally:
+        v.draw_key = real  # type: ignore[assignment]
+    assert any("token t" in p and "the draw gives" in p for p in report.problems)
+    assert any(":reinforcements:" in p for p in report.problems), report.problems

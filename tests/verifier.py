@@ -6,7 +6,9 @@ docs/fairness.md alone: the Python standard library and the `cryptography` packa
 small YAML reader below (exactly the block-style subset pbem writes) and checks every
 signature, the `prev` chain, the seed chain and its batch counter, every die, the salts of
 every batch, every published commitment opening and, after `pbem unseal`, the hidden secret,
-the set-up draws and every shuffled pile.
+the set-up draws and every shuffled pile. `chechen_units(root, ...)` recomputes every
+face-down unit of a Chechen War campaign after `pbem unseal` (its set-up, each draw from the
+cup, each arrival).
 """
 
 from __future__ import annotations
@@ -684,3 +686,107 @@ def _unseal(entries: list[dict[str, Any]], entry: dict[str, Any], report: Report
             report.problems.append("pile-1 is not the deck")
         if shuffle(key, f"cards:shuffle:{n}", sorted(order)) != order:
             report.problems.append(f"{node['id']}: its order is not the shuffle the hidden secret gives")
+
+
+# --------------------------------------------------------------------------------------
+# the Chechen War's face-down units (docs/fairness.md section 6, "The Chechen War's face-down
+# units are drawn the same way"), recomputed after unseal from the log and the snapshots
+
+
+def draw_key(entries: list[dict[str, Any]]) -> bytes | None:
+    """The key of the hidden draws once `unseal` has published the hidden secret: mixed with
+    the contributions where the round was held, the hidden key itself where it was not."""
+    hidden_hex = next((e["hidden"] for e in entries if e["type"] == "unseal"), None)
+    if hidden_hex is None:
+        return None
+    key = hmac.digest(bytes.fromhex(hidden_hex), b"pbem-hidden-v1", "sha256")
+    drawn = next((e for e in entries if e.get("hidden_draws")), None)
+    if drawn is not None:
+        key = hmac.digest(key, b"pbem-hidden-mix-v1"
+                          + hashlib.sha256(canonical_json(drawn.get("salts") or {})).digest(), "sha256")
+    return key
+
+
+def chechen_units(root: Path, regulars: list[str], militia: list[str]) -> Report:
+    """Every unit the Chechen War sealed to the Chechen, recomputed from the draw key: the
+    set-up's cups and which tokens are regulars, each draw from the cup, each arrival.
+    `regulars` and `militia`: the Chechen units of units.yaml by nationality."""
+    history = read_history(Path(root))
+    report = Report(problems=list(history.problems))
+    report.checked.update(tokens=0, draws=0, arrivals=0)
+    entries = history.entries
+    key = draw_key(entries)
+    if key is None:
+        report.problems.append("the campaign is not unsealed: no hidden secret to draw with")
+        return report
+    opened = {o["node"]["commitment"]: o["value"] for e in entries for o in e.get("opened") or []}
+
+    def unit(value: Any) -> Any:
+        """A unit id as state.yaml or an event holds it: in plain, or sealed and opened."""
+        if isinstance(value, dict) and "commitment" in value:
+            return opened.get(value["commitment"], f"(never opened: {value.get('id')})")
+        return value
+
+    everyone = sorted([*regulars, *militia])
+    secret_parts: dict[str, Any] = {}  # the Chechen's set-up file's secret part, as recorded last
+    box_nodes: dict[str, Any] = {}  # node id -> the unit drawn into the recruitment box
+    for entry in entries:
+        seq = entry["seq"]
+        if entry["type"] == "orders" and entry.get("phase") == "setup-chechen" \
+                and entry.get("faction") == "chechen":
+            secret_parts["chechen"] = unit(entry["pending"].get("secret"))
+        if entry["type"] != "resolve":
+            continue
+        events = entry.get("events") or []
+        placed = next((e["tokens"] for e in events if e["type"] == "tokens_placed"), None)
+        if placed is not None:
+            sealed_ = next(e["tokens"] for e in events if e["type"] == "identities_sealed")
+            want = _set_up(key, placed, secret_parts.get("chechen") or {}, regulars, militia)
+            for token, node in sealed_.items():
+                report.checked["tokens"] += 1
+                if unit(node) != want[token]:
+                    report.problems.append(f"step {seq}: token {token} holds {unit(node)}, the "
+                                           f"draw gives {want[token]}")
+        draws = [e for e in events if e["type"] == "drawn"]
+        if draws:
+            before = load_yaml(git(root, "show", f"{history.commit_of[seq]}~1:state.yaml")
+                               .decode("utf-8"))["game"]
+            taken = {unit(t["unit"]) for t in before["tokens"].values()}
+            taken |= {unit(n) for n in before["recruits"]["chechen"]}
+            for event in draws:
+                nodes = event["units"]
+                label = nodes[0]["id"].rsplit(":", 1)[0]
+                order = shuffle(key, label, [u for u in everyone if u not in taken])
+                for k, node in enumerate(nodes):
+                    report.checked["draws"] += 1
+                    if node["id"] != f"{label}:{k + 1}" or unit(node) != order[k]:
+                        report.problems.append(f"step {seq}: {node['id']} holds {unit(node)}, "
+                                               f"the draw gives {order[k]}")
+                    box_nodes[node["id"]] = unit(node)
+                    taken.add(unit(node))
+        for event in events:
+            if event["type"] == "arrived" and event.get("side") == "chechen":
+                for (token, node), came in zip(event["tokens"].items(), event["recruits"], strict=True):
+                    report.checked["arrivals"] += 1
+                    if unit(node) != box_nodes.get(came):
+                        report.problems.append(f"step {seq}: token {token} holds {unit(node)}, "
+                                               f"not the unit drawn as {came}")
+    return report
+
+
+def _set_up(key: bytes, placed: dict[str, str], secret: dict[str, Any], regulars: list[str],
+            militia: list[str]) -> dict[str, str]:
+    """The set-up's draw: the cups shuffled, the tokens' hidden order, each hex's regulars
+    the first of that order there, then each cup to its tokens in id order."""
+    regular_cup = shuffle(key, "setup:regulars", sorted(regulars))
+    militia_cup = shuffle(key, "setup:militia", sorted(militia))
+    left: dict[str, int] = {}
+    for hex_id in secret.get("regulars") or []:
+        left[hex_id] = left.get(hex_id, 0) + 1
+    chosen = set()
+    for token in shuffle(key, "setup:tokens", sorted(placed)):
+        if left.get(placed[token], 0) > 0:
+            left[placed[token]] -= 1
+            chosen.add(token)
+    reg, mil = iter(regular_cup), iter(militia_cup)
+    return {t: next(reg) if t in chosen else next(mil) for t in sorted(placed)}
