@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import importlib
 import mailbox
 from email.message import EmailMessage
 from pathlib import Path
@@ -138,3 +139,65 @@ def test_the_first_turn_by_mail(tmp_path: Path) -> None:
     # one mail a player for each segment that awaits him, and one each for the others'
     assert 4 <= len(received["russian"]) <= 12 and 4 <= len(received["chechen"]) <= 12
     assert api.audit(root)["ok"]
+
+
+def test_a_file_for_the_chechen_signed_by_the_russian_is_answered_with_that_alone(tmp_path: Path) -> None:
+    """The oracle by mail: Ann (the Russian) sends orders that name the Chechen, every token
+    moved far into Ingushetia and beyond, signed with her own key. Before, the answer listed
+    each token the rules refused by what it is (militia or not, its MF); now it says only
+    that the signature is not the Chechen's, and nothing is recorded."""
+    root, box, folder = campaign(tmp_path)
+    n = 0
+    while api.status(root)["phase"] != "chechen-movement":
+        n += 1
+        assert n < 40, "the Chechen Movement Segment never came"
+        mailloop.mail(root)
+        awaiting = api.status(root)["awaiting"]
+        for faction in awaiting:
+            box.add(answer(root, faction, folder, n).as_bytes())
+        took = mailloop.inbox(root, maildir=tmp_path / "Maildir")
+        assert took["accepted"] == len(awaiting), took
+    game = Campaign.open(root).state()["game"]
+    status = api.status(root)
+    b = importlib.import_module("pbem_game_chechen_war.board").board(load_data("chechen_war"))
+
+    def walk(start: str) -> list[str]:
+        """Nine hexes of Chechnya, each next to the one before: too far for any unit (8.1)."""
+        steps = [start]
+        while len(steps) < 10:
+            ahead = [h for h in sorted(b.grid.neighbours(steps[-1]))
+                     if b.region.get(h) == "chechnya" and h not in steps]
+            if not ahead:
+                break
+            steps.append(ahead[0])
+        return steps
+
+    path = folder / "probe.yaml"
+    body = {"campaign": "camp", "turn": status["turn"], "phase": "chechen-movement",
+            "faction": "chechen", "head": status["head"],
+            "orders": [{"move": {"units": [t], "path": walk(v["hex"])}}
+                       for t, v in sorted(game["tokens"].items())]}
+    path.write_text(yamlio.dump(body))
+    api.sign(path, root.parent / "keys" / "russian_ed25519", force=True)
+    msg = EmailMessage()
+    msg["From"], msg["To"] = "Ann <ann@example.org>", "referee@example.org"
+    msg["Subject"], msg["Message-ID"] = "probe", "<probe@example.org>"
+    msg.set_content("My orders.\n")
+    for part in (path, path.with_name(path.name + ".sig")):
+        msg.add_attachment(part.read_bytes(), maintype="application", subtype="octet-stream",
+                           filename=part.name)
+    box.add(msg.as_bytes())
+    head = Campaign.open(root).state()["head"]
+    took = mailloop.inbox(root, maildir=tmp_path / "Maildir")
+    entry = next(m for m in took["messages"] if m["message_id"] == "<probe@example.org>")
+    assert entry["outcome"] == "rejected"
+    # the signature's problem, and only what needs no sealed value (a path the map refuses)
+    assert "probe.yaml.sig:1:" in entry["problems"][0], entry
+    assert "signature" in entry["problems"][0] and "chechen's key" in entry["problems"][0]
+    assert not [p for p in entry["problems"] if " MF" in p or "militia" in p], entry["problems"]
+    reply = "\n".join(text_of(p) for p in sorted((root / ".pbem" / "outbox").glob("*.eml"))
+                      if "probe" in p.read_text(errors="replace"))
+    assert "must be by chechen's key" in reply
+    for told in ("militia", " MF"):
+        assert told not in reply, told
+    assert Campaign.open(root).state()["head"] == head
