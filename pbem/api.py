@@ -752,6 +752,22 @@ def pending_salts(pending: dict[str, Any], revealed: dict[str, Any]) -> dict[str
     return salts
 
 
+def _draw_keys(campaign: Campaign, state: dict[str, Any], secrets: Any,
+               turn: int) -> dict[str, Any]:
+    """The own draw key of each faction the rules drew for with it for the first time in
+    this resolution (dice.owner_key), sealed to that faction and the referee: its player
+    opens it and checks those draws at once (`pbem audit --key`; docs/fairness.md)."""
+    from pbem.crypto import sealed
+
+    out = {}
+    for owner in sorted(secrets.owners - set(state.get("draw_keys", []))):
+        key = secrets.owner_key(owner)
+        if key is not None:
+            out[owner] = sealed.seal(sealed.context(campaign.id, "draw-key", owner, turn, owner),
+                                     key.hex(), _recipients(campaign, owner))
+    return out
+
+
 def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> list[dict[str, Any]]:
     """Resolve phases while every awaited faction has orders (or the phase needs nobody)."""
     resolved: list[dict[str, Any]] = []
@@ -790,6 +806,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             rng, seed = randomness.batch_rng(secret, batch, salts)
         secrets = referee_secrets(campaign, secret, state.get("contributions"))
         events = game.resolve(data, state["game"], orders, rng, secrets)
+        draw_keys = _draw_keys(campaign, state, secrets, phase.turn)
         new_game = apply_all(game, data, state["game"], events)
         after = campaign.game.phase(data, new_game)
         # orders files that held a secret are published when the turn ends
@@ -810,7 +827,7 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             summary=summary, revealed=revealed or None, seats=seats or None,
             nmr_orders={f: orders[f] for f in defaults} or None,
             nmr_policy=used or None,
-            hidden_draws=hidden_draws or None,
+            hidden_draws=hidden_draws or None, draw_keys=draw_keys or None,
             batch=batch, seed=seed, salts=salts, opened=secrets.openings or None,
             files_revealed=files_out or None,
             events=events, dice=[r._asdict() for r in rng.rolls],
@@ -1136,10 +1153,18 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
 # audit
 
 
-def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None) -> dict[str, Any]:
+def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None,
+          key: Path | None = None) -> dict[str, Any]:
+    """`key`: a player's identity file: the draws that concern him alone are recomputed with
+    his own draw key and checked against what his key opens, before the game ends."""
     from pbem.audit import audit as run_audit
 
-    return run_audit(root, final=final, witnesses=witnesses)
+    own = None
+    if key is not None:
+        from pbem.crypto.keys import load_identity_file
+
+        own = load_identity_file(key)
+    return run_audit(root, final=final, witnesses=witnesses, own=own)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1362,7 +1387,8 @@ def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[di
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
     nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
-             for n in sealed.find_sealed([e.get("events") or [], e.get("nmr_orders") or {}])}
+             for n in sealed.find_sealed([e.get("events") or [], e.get("nmr_orders") or {},
+                                          e.get("draw_keys") or {}])}
     nodes.update({r["secret"]["commitment"]: r["secret"] for e in entries if e["type"] == "orders"
                   for r in recorded(e).values() if "secret" in r})
     todo = [n for c, n in nodes.items() if c not in done]

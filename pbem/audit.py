@@ -54,10 +54,15 @@ TURN_TAG = re.compile(r"^turn-\d{4}$")
 
 
 class _Audit:
-    def __init__(self, root: Path, final: bool = False) -> None:
+    def __init__(self, root: Path, final: bool = False, own: list[str] | None = None) -> None:
         self.campaign = Campaign.open(root)  # never Campaign.settled: that puts things right
         self.final = final
         self.everything: dict[str, Any] = {}  # final: commitment -> value, every opening
+        # a player's own audit (`audit --key`): his identities, what they open (commitment ->
+        # value, with every published opening), and the own draw keys they open, by owner
+        self.own = own
+        self.mine: dict[str, Any] = {}
+        self.owner_keys: dict[str, bytes] = {}
         self.hidden_key: bytes | None = None
         self.store = self.campaign.store()
         self.game = self.campaign.game
@@ -378,14 +383,19 @@ class _Audit:
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
                 secrets: sealed_.PublishedSecrets
+                key = None
                 if self.final and self.hidden_key is not None:
                     key = dice_.draw_key(self.hidden_key, before.get("contributions"))
                     secrets = sealed_.FinalSecrets(self.campaign.id, entry.get("opened") or [],
                                                    self.everything, key)
+                elif self.own is not None:
+                    secrets = sealed_.OwnSecrets(self.campaign.id, entry.get("opened") or [],
+                                                 self.mine, self.owner_keys)
                 else:
                     secrets = sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or [])
                 events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
                 self._openings(name, entry, secrets)
+                self._draw_keys(name, entry, before, secrets.owners, key)
                 self._files(name, entry, before, sha)
                 self.checked["rolls"] += len(rolls)
                 if not replay.finished():
@@ -399,6 +409,11 @@ class _Audit:
                     self.checked["sealed_recomputed"] = self.checked.get("sealed_recomputed", 0) + count
                     for text in found:
                         self.problem(f"{name}: {text}")
+                elif self.own is not None:  # what the player's own draw key recomputes
+                    found, count = sealed_.sealed_values(recorded, events, self.mine)
+                    self.checked["own_recomputed"] = self.checked.get("own_recomputed", 0) + count
+                    for text in found:
+                        self.problem(f"{name}: {text.replace(', not even by unseal', '')}")
             self.folder.fold(entry)
             if kind in ("resolve", "adjust"):
                 self._seats(name, entry, before)
@@ -505,6 +520,29 @@ class _Audit:
             self.problem(f"{name}: {what} mixes salts other than those sent "
                          f"with the orders (they differ for {', '.join(differ)}), so its dice "
                          "are not the players' dice")
+
+    def _draw_keys(self, name: str, entry: dict[str, Any], before: dict[str, Any],
+                   owners: set[str], key: bytes | None) -> None:
+        """A resolution seals the own draw key of each faction the rules first drew for with
+        it (docs/fairness.md, "Draws you can check at once"), and no other; a final audit
+        checks each opening against the hidden secret (a player's own audit opens his before
+        the replay, `_mine`)."""
+        given = entry.get("draw_keys") or {}
+        want = owners - set(before.get("draw_keys", []))
+        if set(given) != want:
+            self.problem(f"{name}: seals the own draw keys of {', '.join(sorted(given)) or 'nobody'}, "
+                         f"but the rules drew for {', '.join(sorted(want)) or 'nobody'} with "
+                         "theirs for the first time here")
+        for owner, node in sorted(given.items()):
+            if not sealed_.is_sealed(node) or (node.get("kind"), node.get("id"),
+                                               node.get("owner")) != ("draw-key", owner, owner):
+                self.problem(f"{name}: the own draw key of {owner} is not sealed as draw-key "
+                             f"{owner} of {owner}")
+                continue
+            value = self.everything.get(node["commitment"])
+            if key is not None and value is not None and value != dice_.owner_key(key, owner).hex():
+                self.problem(f"{name}: the own draw key of {owner} is not the one the hidden "
+                             "secret gives")
 
     def _openings(self, name: str, entry: dict[str, Any], secrets: Any) -> None:
         for opening in entry.get("opened", []):
@@ -752,10 +790,16 @@ class _Audit:
             self.problem(f"{name}: the signature of {faction}'s orders does not verify: {exc.message}")
 
 
-def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None) -> dict[str, Any]:
-    auditor = _Audit(root, final)
+def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = None,
+          own: list[str] | None = None) -> dict[str, Any]:
+    """Replay and check the whole history. `final`: after unseal, every hidden value too.
+    `own`: a player's identities (`audit --key`): every draw that concerns him alone is
+    recomputed at once with his own draw key, and checked against what his key opens."""
+    auditor = _Audit(root, final, own)
     if final:
         _everything(auditor)
+    if own is not None:
+        _mine(auditor, own)
     report = auditor.run()
     if final:
         _final(root, report)
@@ -856,6 +900,31 @@ def _everything(auditor: _Audit) -> None:
             node = opening["node"]
             if sealed_.check_opening(auditor.campaign.id, node, opening["nonce"], opening["value"]):
                 auditor.everything[node["commitment"]] = opening["value"]
+
+
+def _mine(auditor: _Audit, identities: list[str]) -> None:
+    """For a player's own audit: every sealed value of the log his key opens (and matches its
+    commitment), and every opening the log publishes."""
+    entries = list(auditor.campaign.entries())
+    for entry in entries:
+        for opening in entry.get("opened") or []:
+            node = opening["node"]
+            if sealed_.check_opening(auditor.campaign.id, node, opening["nonce"], opening["value"]):
+                auditor.mine[node["commitment"]] = opening["value"]
+    value_of = sealed_.opener(auditor.campaign.id, identities)
+    for entry in entries:
+        for node in sealed_.find_sealed({k: v for k, v in entry.items() if k != "opened"}):
+            if node["commitment"] in auditor.mine:
+                continue
+            try:
+                auditor.mine[node["commitment"]] = value_of(node)
+            except LookupError:
+                continue
+    for entry in entries:  # his own draw key, from the step that first drew with it on
+        for owner, node in (entry.get("draw_keys") or {}).items():
+            value = auditor.mine.get(node.get("commitment", "")) if isinstance(node, dict) else None
+            if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value):
+                auditor.owner_keys[str(owner)] = bytes.fromhex(value)
 
 
 def _final(root: Path, report: dict[str, Any]) -> None:

@@ -69,6 +69,7 @@ T = TypeVar("T")
 DICE_TAG = b"pbem-dice-v1"
 HIDDEN_TAG = b"pbem-hidden-v1"
 MIX_TAG = b"pbem-hidden-mix-v1"
+OWNER_TAG = b"pbem-owner-draw-v1\x00"
 HIDDEN_COMMIT_TAG = b"pbem-hidden-commit-v1\x00"
 
 SEED_BYTES = 32
@@ -228,6 +229,16 @@ def draw_key(hidden: bytes, contributions: dict[str, str] | None) -> bytes:
     """The key of hidden draws: `mixed_key` once a campaign's contribution round is over,
     the hidden key itself before it, or in a campaign made without the round (None)."""
     return hidden if contributions is None else mixed_key(hidden, contributions)
+
+
+def owner_key(draw: bytes, owner: str) -> bytes:
+    """``HMAC-SHA-256(key=draw, msg=b"pbem-owner-draw-v1\\0" + owner)``: the key of the hidden
+    draws that concern `owner` alone (the Chechen's face-down units), sealed to that owner
+    and the referee, so that the owner can check them as soon as he sees them
+    (docs/fairness.md, "Draws you can check at once")."""
+    if not isinstance(draw, bytes) or len(draw) != 32:
+        raise ValueError("a draw key is 32 bytes")
+    return hmac.digest(draw, OWNER_TAG + owner.encode("utf-8"), "sha256")
 
 
 def commit_secret(secret: bytes) -> str:

@@ -46,8 +46,10 @@ class Secrets(Protocol):
         """fn of args, sealed nodes among them read but not published (the referee's eyes only)."""
         ...
 
-    def shuffle(self, label: str, items: Any) -> Any:
-        """A hidden order, keyed by the hidden secret (published by unseal)."""
+    def shuffle(self, label: str, items: Any, owner: str | None = None) -> Any:
+        """A hidden order, keyed by the hidden secret (published by unseal); with `owner`, a
+        draw that concerns that faction alone, keyed by its own key (sealed to it, so that
+        its player can check the draw at once: `pbem audit --key`)."""
         ...
 
     def seal(self, kind: str, id_: str, owner: str, turn: int, value: Any) -> dict[str, Any]:

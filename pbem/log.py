@@ -204,6 +204,8 @@ def after_resolve(before: dict[str, Any], entry: dict[str, Any]) -> dict[str, An
            "salt_commits": commits, "last_salts": entry.get("salts", {}), "sealed_files": files}
     if entry.get("hidden_draws"):  # the contribution round: the salts key every hidden draw
         out["contributions"] = dict(entry.get("salts", {}))
+    if entry.get("draw_keys"):  # the factions whose own draw key is sealed to them already
+        out["draw_keys"] = sorted({*before.get("draw_keys", []), *entry["draw_keys"]})
     return out
 
 

@@ -86,6 +86,9 @@ MIX_DIGEST = "8e8552b76e95f33a480b977b919f327835bbc3968f94627304f394c59b9c49c3"
 MIX_KEY = "c3185ad7e0236867603461f73f70d93187f4e5fc969048ca809a37d713533998"
 MIX_SHUFFLED = ["c", "d", "a", "b", "e"]
 MIX_DRAW = 4  # die(mixed_key, "setup:draw:1", 6)
+# ...and the own draw key of "chechen" made from that mixed key
+OWNER_KEY = "988bd31f869737c91357e0a058b69f78ac066f9db52bcdc9ab79722f70c648f5"
+OWNER_SHUFFLED = ["a", "d", "e", "c", "b"]
 
 # worked example 8: the salt chains, for campaign "camp", faction "red", signing seed 32 x 0x01
 BOT_SALTS = ["3123a0773c96795d8e38e5f29778968c80367b54266ed69b57c1262436f61d82",
@@ -225,6 +228,19 @@ def test_mixed_key_vectors() -> None:
             dice.mixed_key(bad, CONTRIBUTIONS)  # type: ignore[arg-type]
 
 
+def test_owner_key_vectors() -> None:
+    """HMAC(draw key, "pbem-owner-draw-v1" || 0x00 || owner): one key a faction, none another's."""
+    mixed = bytes.fromhex(MIX_KEY)
+    own = dice.owner_key(mixed, "chechen")
+    assert own.hex() == OWNER_KEY
+    assert own == hmac.digest(mixed, b"pbem-owner-draw-v1\x00chechen", "sha256")
+    assert dice.shuffle(own, "deck:t1", ITEMS) == OWNER_SHUFFLED
+    assert dice.owner_key(mixed, "russian") != own != dice.owner_key(bytes.fromhex(HIDDEN_KEY), "chechen")
+    for bad in (mixed[:31], mixed.hex()):
+        with pytest.raises(ValueError, match="^a draw key is 32 bytes$"):
+            dice.owner_key(bad, "chechen")  # type: ignore[arg-type]
+
+
 def test_salt_chain_vectors() -> None:
     import hmac
     import itertools
@@ -250,7 +266,7 @@ def _frozen_tokens() -> set[str]:
     tokens = {*CHAIN_HEX, CANONICAL_HEX, SALTS_DIGEST, EMPTY_SALTS_DIGEST, DICE_TAG_HEX}
     tokens |= {KEY1, KEY1_NO_SALTS, KEY1_RED_00FE, FIRST_LABEL_HEX, FIRST_MAC, REJ_MAC1}
     tokens |= {REJ_LABEL_HEX, HIDDEN_SECRET, HIDDEN_COMMIT, HIDDEN_KEY, "00000000", "00000001"}
-    tokens |= {MIX_DIGEST, MIX_KEY, CONTRIBUTIONS["red"], CONTRIBUTIONS["south"]}
+    tokens |= {MIX_DIGEST, MIX_KEY, CONTRIBUTIONS["red"], CONTRIBUTIONS["south"], OWNER_KEY}
     tokens |= {str(D6_LIMIT), str(REJ_LIMIT), REJ_WORD0[0], str(REJ_WORD0[1]), REJ_WORD1[0]}
     tokens |= {str(REJ_WORD1[1]), *BOT_SALTS, PLAYER_SALT_KEY, *PLAYER_SALTS, PLAYER_SALT_1_COMMIT}
     rows: list[tuple[str, int]] = [(row[0], row[1]) for row in ATK_DICE.values()]
@@ -286,6 +302,7 @@ def test_doc_shows_exactly_the_frozen_values() -> None:
     assert f'die(hidden_key, "setup:draw:1", 6) = {HIDDEN_DRAW}' in text
     assert '-> ["c", "d", "a", "b", "e"]' in text
     assert f'die(mixed_key, "setup:draw:1", 6) = {MIX_DRAW}' in text
+    assert '-> ["a", "d", "e", "c", "b"]' in text
 
 
 # --------------------------------------------------------------- the doc's verifier

@@ -384,8 +384,9 @@ def computed_chechen_war(root: Path) -> dict[str, str]:
     """Section 13's values, computed by the verifier's own functions from the history."""
     history = v.read_history(root)
     e = {entry["seq"]: entry for entry in history.entries}
-    key = v.draw_key(history.entries)
-    assert key is not None
+    drawn_with = v.draw_key(history.entries)
+    assert drawn_with is not None
+    key = v.owner_key(drawn_with, "chechen")
     regulars, militia = chechen_cups()
     placed = next(ev["tokens"] for ev in e[8]["events"] if ev["type"] == "tokens_placed")
     secret = next(o["value"] for o in e[max(e)]["opened"] if o["node"]["kind"] == "orders-secret"
@@ -393,7 +394,8 @@ def computed_chechen_war(root: Path) -> dict[str, str]:
     units = v._set_up(key, placed, secret, regulars, militia)
     drawn = next(ev for ev in e[21]["events"] if ev["type"] == "drawn")
     return {
-        "cw.draw_key": key.hex(),
+        "cw.draw_key": drawn_with.hex(),
+        "cw.chechen_key": key.hex(),
         "cw.regular_cup.first": " ".join(v.shuffle(key, "setup:regulars", regulars)[:3]),
         "cw.tokens_order.first": " ".join(v.shuffle(key, "setup:tokens", sorted(placed))[:6]),
         "cw.t02": units["t02"],
@@ -414,11 +416,12 @@ def test_the_chechen_wars_hidden_draws_are_what_the_document_says(chechen_war: P
 def test_a_draw_from_another_key_is_caught(chechen_war: Path) -> None:
     """The same check under a key one bit off finds the set-up and the draws wrong: the check
     depends on the key, not only on the shape of the log."""
-    real = v.draw_key
+    real = v.owner_key
     try:
-        v.draw_key = lambda entries: bytes(b ^ (i == 0) for i, b in enumerate(real(entries) or b""))  # type: ignore[assignment]
+        v.owner_key = lambda key, owner: bytes(b ^ (i == 0) for i, b in enumerate(real(key, owner)))  # type: ignore[assignment]
         report = v.chechen_units(chechen_war, *chechen_cups())
     finally:
-        v.draw_key = real  # type: ignore[assignment]
+        v.owner_key = real  # type: ignore[assignment]
     assert any("token t" in p and "the draw gives" in p for p in report.problems)
     assert any(":reinforcements:" in p for p in report.problems), report.problems
+    assert any("own draw key is not the one" in p for p in report.problems)

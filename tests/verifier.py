@@ -707,6 +707,12 @@ def draw_key(entries: list[dict[str, Any]]) -> bytes | None:
     return key
 
 
+def owner_key(key: bytes, owner: str) -> bytes:
+    """The key of the draws that concern `owner` alone (fairness.md, "Draws you can check at
+    once")."""
+    return hmac.digest(key, b"pbem-owner-draw-v1\0" + owner.encode("utf-8"), "sha256")
+
+
 def chechen_units(root: Path, regulars: list[str], militia: list[str]) -> Report:
     """Every unit the Chechen War sealed to the Chechen, recomputed from the draw key: the
     set-up's cups and which tokens are regulars, each draw from the cup, each arrival.
@@ -715,11 +721,17 @@ def chechen_units(root: Path, regulars: list[str], militia: list[str]) -> Report
     report = Report(problems=list(history.problems))
     report.checked.update(tokens=0, draws=0, arrivals=0)
     entries = history.entries
-    key = draw_key(entries)
-    if key is None:
+    drawn_with = draw_key(entries)
+    if drawn_with is None:
         report.problems.append("the campaign is not unsealed: no hidden secret to draw with")
         return report
+    key = owner_key(drawn_with, "chechen")
     opened = {o["node"]["commitment"]: o["value"] for e in entries for o in e.get("opened") or []}
+    for entry in entries:  # the draw key sealed to the Chechen opens to the same key
+        node = (entry.get("draw_keys") or {}).get("chechen")
+        if node is not None and opened.get(node["commitment"]) != key.hex():
+            report.problems.append(f"step {entry['seq']}: the Chechen's own draw key is not the "
+                                   "one the hidden secret gives")
 
     def unit(value: Any) -> Any:
         """A unit id as state.yaml or an event holds it: in plain, or sealed and opened."""

@@ -457,13 +457,18 @@ def audit(
         "--witness", metavar="MAILBOX",
         help="Mail pbem sent you (an mbox file, a Maildir or .eml files): each names the log "
              "head it was made at, which the history must still have.")] = None,
+    key: Annotated[Path | None, typer.Option(
+        "--key", metavar="IDENTITY",
+        help="Your age identity file: also recompute, now, every hidden draw that concerns you "
+             "alone (the Chechen's face-down units) with your own draw key, and check it "
+             "against what your key opens.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay the whole history from git and verify it; exit 3 on any problem. A clone
     remembers the last step it verified and reports a history rewritten since."""
     from pbem import api
 
-    report = api.audit(OPTS.directory, final=final, witnesses=witness)
+    report = api.audit(OPTS.directory, final=final, witnesses=witness, key=key)
     if as_json:
         _print_json(report)
     else:
@@ -474,6 +479,9 @@ def audit(
             _say("sealed and not yet revealed: " + ", ".join(report["unopened"]))
         if report.get("hidden_draws"):
             _say(f"hidden draws: {report['hidden_draws']}")
+        if key is not None:
+            _say(f"your own draws: {c.get('own_recomputed', 0)} sealed value(s) recomputed with "
+                 "your own draw key")
         from pbem.log import describe_correction
 
         for c in report.get("corrections", []):  # not problems, but every player should see them

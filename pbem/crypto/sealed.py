@@ -170,6 +170,7 @@ class _Secrets(ABC):
         self.campaign = campaign
         self.openings: list[dict[str, Any]] = []
         self.used: set[str] = set()
+        self.owners: set[str] = set()  # whose own keys the rules drew with (shuffle's owner)
 
     # -- what each kind of opener knows
     @abstractmethod
@@ -216,8 +217,12 @@ class _Secrets(ABC):
             return HIDDEN
         return fn(*values)
 
-    def shuffle(self, label: str, items: Any) -> Any:
-        key = self._hidden_key()
+    def shuffle(self, label: str, items: Any, owner: str | None = None) -> Any:
+        """A hidden order, keyed by the draw key, or with `owner` by that owner's own key
+        (dice.owner_key), which is sealed to him so that he can check it at once."""
+        key = self._hidden_key() if owner is None else self._owner_key(owner)
+        if owner is not None:
+            self.owners.add(owner)
         if key is None or isinstance(items, Hidden):
             return HIDDEN
         from pbem import dice
@@ -226,6 +231,19 @@ class _Secrets(ABC):
 
     def _hidden_key(self) -> bytes | None:
         return None
+
+    def owner_key(self, owner: str) -> bytes | None:
+        """`owner`'s own draw key, where this opener knows it (the referee's, a final audit's,
+        the owner's own audit)."""
+        return self._owner_key(owner)
+
+    def _owner_key(self, owner: str) -> bytes | None:
+        key = self._hidden_key()
+        if key is None:
+            return None
+        from pbem import dice
+
+        return dice.owner_key(key, owner)
 
     def seal(self, kind: str, id_: str, owner: str, turn: int, value: Any) -> dict[str, Any]:
         """A sealed node for the log: only the referee's copy encrypts."""
@@ -336,6 +354,23 @@ class FinalSecrets(PublishedSecrets):
 
     def _hidden_key(self) -> bytes | None:
         return self.key
+
+
+class OwnSecrets(FinalSecrets):
+    """For a player's own audit (`pbem audit --key`): the values his key opens and every
+    published opening, and his own draw key (opened from the log), so that every draw that
+    concerns him alone is recomputed as soon as it is made; everything else stays HIDDEN."""
+
+    def __init__(self, campaign: str, openings: list[dict[str, Any]], mine: dict[str, Any],
+                 owner_keys: dict[str, bytes]) -> None:
+        super().__init__(campaign, openings, mine, b"")
+        self.owner_keys = owner_keys
+
+    def _hidden_key(self) -> bytes | None:
+        return None
+
+    def _owner_key(self, owner: str) -> bytes | None:
+        return self.owner_keys.get(owner)
 
 
 def masked(data: Any) -> Any:

@@ -316,7 +316,7 @@ def draw(data: GameData, state: State, secrets: Secrets | None, n: int, label: s
     everyone = sorted(u for u, v in units(data).items() if v["side"] == CHECHEN)
     placed = [t["unit"] for t in state["tokens"].values()] + list(state["recruits"][CHECHEN])
     cup = secrets.compute(lambda *ids: sorted(set(everyone) - set(ids)), *placed)
-    order = secrets.shuffle(label, cup)
+    order = secrets.shuffle(label, cup, owner=CHECHEN)  # the Chechen's own key: he checks it at once
     turn = int(state["turn"])
     nodes = [secrets.seal("unit", f"{label}:{k + 1}", CHECHEN, turn,
                           secrets.compute(lambda o, k=k: o[k], order)) for k in range(n)]

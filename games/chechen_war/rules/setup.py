@@ -218,9 +218,10 @@ def place_chechen(data: GameData, state: State, orders: dict[str, Any],
                   secrets: Secrets) -> list[Event]:
     """The tokens on the map, then their identities drawn and sealed to the Chechen."""
     placed = token_hexes(orders)
-    regular_cup = secrets.shuffle("setup:regulars", chechen(data, REGULAR))
-    militia_cup = secrets.shuffle("setup:militia", chechen(data, MILITIA))
-    stack = secrets.shuffle("setup:tokens", list(placed))  # which of a hex's tokens are regulars
+    # drawn with the Chechen's own key: they concern him alone, and he can check them at once
+    regular_cup = secrets.shuffle("setup:regulars", chechen(data, REGULAR), owner=CHECHEN)
+    militia_cup = secrets.shuffle("setup:militia", chechen(data, MILITIA), owner=CHECHEN)
+    stack = secrets.shuffle("setup:tokens", list(placed), owner=CHECHEN)  # which tokens are regulars
     secret = orders.get("secret")
 
     def unit_of(token: str) -> Callable[[Any, Any, Any, Any], str]:

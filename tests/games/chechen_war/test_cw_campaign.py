@@ -338,3 +338,79 @@ def test_a_referee_who_lets_a_regular_into_dagestan_is_named_by_the_final_audit(
     assert not final["ok"]
     assert any("the orders of chechen are not legal: t01 is not militia: only militia enter Dagestan (8.2)"
                in p for p in final["problems"]), final["problems"]
+
+
+# ---------------------------------------------------------------------------------------
+# the Chechen checks his own draws at once, with his own draw key (docs/fairness.md)
+
+
+def test_the_chechen_checks_his_face_down_units_at_once_with_his_own_key(
+        pbem: Cli, tmp_path: Path) -> None:
+    """`pbem audit --key chechen.key` on his clone recomputes every unit drawn for him (the 24
+    tokens of the set-up), before the game ends; the Russian's key recomputes none of them."""
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    mine = ok(pbem("-C", root, "audit", "--key", keys / "chechen.key")).out
+    assert "your own draws: 24 sealed value(s) recomputed with your own draw key" in mine
+    assert "audit: OK" in mine
+    theirs = ok(pbem("-C", root, "audit", "--key", keys / "russian.key")).out
+    assert "your own draws: 0 sealed value(s)" in theirs and "audit: OK" in theirs
+    entry = next(e for e in map(yamlio.read_trusted, sorted((root / "log").glob("*.yaml")))
+                 if e.get("draw_keys"))
+    assert list(entry["draw_keys"]) == ["chechen"] and entry["phase"] == "setup-chechen"
+    assert entry["draw_keys"]["chechen"]["kind"] == "draw-key"
+
+
+def _reseal_for_the_chechen(cheat: Any, root: Path, node: dict[str, Any], value: Any) -> None:
+    """What a dishonest referee's pbem would do: seal another value, to the Chechen too."""
+    from pbem.campaign import Campaign
+    from pbem.crypto import sealed
+
+    campaign = Campaign.open(root)
+    fresh = sealed.seal(sealed.node_context(campaign.id, node), value,
+                        [campaign.config["referee"]["age"], campaign.factions()["chechen"]["age"]])
+    node["commitment"], node["sealed"] = fresh["commitment"], fresh["sealed"]
+
+
+def test_a_referee_who_swaps_a_face_down_unit_is_named_by_the_chechens_own_audit(
+        pbem: Cli, tmp_path: Path) -> None:
+    """The referee gives token t01 another unit than the draw does (sealed to the Chechen, so
+    that his key opens it) and signs the log again: the public audit cannot see it, the
+    Chechen's own audit names the step at once, long before unseal."""
+    from tests.test_audit_tamper import Referee
+
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    cheat = Referee(root)
+    seq = next(e["seq"] for e in cheat.original if e.get("draw_keys"))
+    sealed_event = next(ev for ev in cheat.entry(seq)["events"] if ev["type"] == "identities_sealed")
+    units = load_data("chechen_war")["units"]["units"]
+    mine = json.loads(ok(pbem("-C", root, "reveal", "--key", keys / "chechen.key", "--json")).out)
+    assert mine  # the Chechen's key opens his units
+    chosen = "ch_presidential_guard"
+    assert units[chosen]["side"] == "chechen"
+    _reseal_for_the_chechen(cheat, root, sealed_event["tokens"]["t01"], chosen)
+    cheat.rewrite()
+    assert api.audit(root)["ok"]  # the public cannot tell
+    own = api.audit(root, key=keys / "chechen.key")
+    assert not own["ok"]
+    assert [p for p in own["problems"] if "unit t01" in p] == [
+        f"log/{seq:06d}.yaml: sealed unit t01 holds something other than what the rules give "
+        "from the hidden secret"], own["problems"]
+
+
+def test_a_resolution_that_keeps_the_chechens_draw_key_from_him_is_named(
+        pbem: Cli, tmp_path: Path) -> None:
+    """Without the sealed draw key the Chechen could not check his draws: the public audit
+    says the step drew for him with his key and did not seal it."""
+    from tests.test_audit_tamper import Referee
+
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    cheat = Referee(root)
+    seq = next(e["seq"] for e in cheat.original if e.get("draw_keys"))
+    del cheat.entry(seq)["draw_keys"]
+    cheat.rewrite()
+    problems = api.audit(root)["problems"]
+    assert f"log/{seq:06d}.yaml: seals the own draw keys of nobody, but the rules drew for " \
+           "chechen with theirs for the first time here" in problems, problems
