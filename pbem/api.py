@@ -1266,20 +1266,30 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
     """The file with `salt:` and `salt_next:` added at its end (written back), or as it was
     with a note saying why not."""
     from pbem import randomness
+    from pbem.contributions import PHASE
 
-    if root is None or not (root / CONFIG).is_file():
-        out.no_salts = (f"no campaign in {root or '.'}: NO DICE SALT of yours was added, so this "
-                        "phase's dice mix none of yours; run pbem sign in your clone of the "
-                        "campaign (or with -C DIR) to add them")
-        return raw
-    campaign = Campaign.settled(root)
-    state = campaign.state()
     named = doc.data.get("faction")
     factions = [str(f) for f in named] if isinstance(named, list) else [str(named)]
     salt_key = randomness.player_salt_key(signing_seed)
-    steps = int(state["seq"])
     salts: dict[str, str] = {}
     nexts: dict[str, str] = {}
+    if root is None or not (root / CONFIG).is_file():
+        cid = doc.data.get("campaign")
+        if doc.data.get("phase") != PHASE or not isinstance(cid, str):
+            out.no_salts = (f"no campaign in {root or '.'}: NO DICE SALT of yours was added, so "
+                            "this phase's dice mix none of yours; run pbem sign in your clone of "
+                            "the campaign (or with -C DIR) to add them")
+            return raw
+        # a contribution signed outside a clone (a player by mail alone): the first salts of
+        # the player's chain (docs/fairness.md section 7), which only his key makes; his next
+        # file, signed in a clone, finds the one they commit to
+        for faction in factions:
+            salts[faction] = randomness.player_salt(salt_key, cid, faction, 0)
+            nexts[faction] = randomness.salt_commitment(randomness.player_salt(salt_key, cid, faction, 1))
+        return _write_salts(orders, raw, factions, salts, nexts, out)
+    campaign = Campaign.settled(root)
+    state = campaign.state()
+    steps = int(state["seq"])
     for faction in factions:
         committed = state.get("salt_commits", {}).get(faction)
         if committed is None:
@@ -1295,6 +1305,12 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
                 salts[faction] = found
         nexts[faction] = randomness.salt_commitment(
             randomness.player_salt(salt_key, campaign.id, faction, 2 * steps + 1))
+    return _write_salts(orders, raw, factions, salts, nexts, out)
+
+
+def _write_salts(orders: Path, raw: bytes, factions: list[str], salts: dict[str, str],
+                 nexts: dict[str, str], out: Signed) -> bytes:
+    """`salt:` and `salt_next:` added at the end of the file (written back)."""
     def one(values: dict[str, str]) -> str:  # quoted: YAML 1.1 reads 0123 as a number
         if len(factions) == 1:
             return f"'{next(iter(values.values()))}'"

@@ -467,6 +467,36 @@ def test_a_contribution_signed_without_a_salt_is_refused_with_the_way_to_add_one
     assert run_pbem("-C", root, "apply", path).code == 0
 
 
+def test_a_contribution_signed_outside_a_clone_gets_the_first_salts_of_the_players_chain(
+        tmp_path: Path) -> None:
+    """A player by mail alone signs the mailed template with pbem sign and no clone: the file
+    gets salt(0) of his chain and the commitment to salt(1) (docs/fairness.md section 7), it
+    is taken, and his next file, signed in a clone, opens that commitment."""
+    from cryptography.hazmat.primitives import serialization
+
+    from pbem.crypto.keys import load_ssh_private_file
+
+    root, keys = tmp_path / "c", tmp_path / "keys"
+    api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
+    path = tmp_path / "red-contribution.yaml"
+    yamlio.write_atomic(path, yamlio.dump(api.bot(root, "red", salts=False)))
+    signed = api.sign(path, keys / "red_ed25519")  # no clone
+    assert signed.salts == {"red": "added"} and signed.no_salts is None
+    seed = load_ssh_private_file(keys / "red_ed25519").private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
+    salt_key = randomness.player_salt_key(seed)
+    data = yamlio.load_untrusted(path.read_bytes(), str(path)).data
+    assert data["salt"] == randomness.player_salt(salt_key, "c", "red", 0)
+    assert data["salt_next"] == randomness.salt_commitment(randomness.player_salt(salt_key, "c", "red", 1))
+    assert api.apply(root, [path]).recorded
+    # what pbem sign in a clone looks for when it signs red's next file, at step 2
+    assert randomness.opening_salt(salt_key, "c", "red", data["salt_next"], 2) == \
+        randomness.player_salt(salt_key, "c", "red", 1)
+    other = tmp_path / "red-outside-the-round.yaml"
+    yamlio.write_atomic(other, yamlio.dump({**api.bot(root, "red", salts=False), "phase": "action"}))
+    assert api.sign(other, keys / "red_ed25519").no_salts is not None  # only the round's file
+
+
 def test_the_round_resolved_without_some_salts_says_so_everywhere(tmp_path: Path) -> None:
     root, keys = tmp_path / "c", tmp_path / "keys"
     api.new_campaign(root, "red_russia", seed=SEED, name="c", keys_dir=keys)
