@@ -294,6 +294,13 @@ def read_chechen_attacks(data: GameData, state: State, orders: dict[str, Any],
         if target is None:
             continue
         tokens = _pieces(b, state["tokens"], body["units"], target, used, (*at, "units"), problems)
+        abroad = [t for t in tokens if b.region[state["tokens"][t]["hex"]] in ABROAD]
+        if abroad:  # 8.2 where they stand is public: only militia are ever there
+            where = sorted({b.region[state["tokens"][t]["hex"]].title() for t in abroad})
+            problems.append(Problem((*at, "units"), f"{', '.join(abroad)} "
+                                    f"{'stands' if len(abroad) == 1 else 'stand'} in "
+                                    f"{' and '.join(where)}: militia there may not conduct "
+                                    "attacks, only ambushes (8.2)"))
         if tokens and len(problems) == found:
             why = may_strike(data, b, state, tokens, target, verb="attack")
             if why is not None:
@@ -361,6 +368,7 @@ SECRET_ANSWERS = {
     "type": "object", "additionalProperties": False,
     "properties": {"supports": {"type": "object", "additionalProperties": {"type": "object"}}},
 }
+ABROAD = ("dagestan", "ingushetia")  # 8.2 the oblasts only militia enter, to raid and ambush
 COUNTS = ("0", "1", "2")  # 10.9: the Russian commits none, one or two markers
 
 

@@ -800,3 +800,25 @@ def test_the_sealed_nodes_name_their_combat_and_turn() -> None:
     c = c_declared(raid(), c_attack("0727", "t01"), secret={"supports": {"0727": {"markers": 1}}})
     answers = c["attacks"][0]["answers"]
     assert (answers["kind"], answers["id"], answers["turn"], answers["owner"]) == ("answers", "t1:0727", 1, "chechen")
+
+
+# 8.2: "While in the above oblasts they operate normally, except they may not conduct attacks,
+# however if eligible they may conduct an ambush (14.0)."
+
+def test_8_2_militia_in_ingushetia_may_not_attack() -> None:
+    """A militia unit in Sleptsovskaya (1229, Ingushetia) attacking the 33rd in Karabulak
+    (1230): refused, by where it stands (public: only militia are ever there)."""
+    s = chechen_phase({"ru_33_mr": "1230"}, {"1229": ["ch_militia_01"]})
+    assert c_messages(s, c_attack("1230", "t01")) == [
+        "t01 stands in Ingushetia: militia there may not conduct attacks, only ambushes (8.2)"]
+
+
+def test_8_2_only_the_units_that_stand_in_the_oblast_are_refused() -> None:
+    """The Russian in 1129 (Ingushetia): militia next door in Chechnya (1128) attack it, as
+    8.2 forbids only attacks from the oblasts; with one from Sleptsovskaya beside them, that
+    one alone is named."""
+    assert B.region["1128"] == "chechnya" and B.region["1129"] == B.region["1229"] == "ingushetia"
+    s = chechen_phase({"ru_33_mr": "1129"}, {"1229": ["ch_militia_01"], "1128": ["ch_militia_02"]})
+    assert c_messages(s, c_attack("1129", "t02")) == []
+    assert c_messages(s, c_attack("1129", "t01", "t02")) == [
+        "t01 stands in Ingushetia: militia there may not conduct attacks, only ambushes (8.2)"]
