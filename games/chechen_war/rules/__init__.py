@@ -41,7 +41,7 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
-from . import ambush, arrival, combat, endturn, movement, order_of_battle, setup
+from . import ambush, arrival, combat, endturn, leaders, movement, order_of_battle, setup
 from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
@@ -246,7 +246,8 @@ def _resolve_end(data: GameData, state: State, orders: dict[str, Orders], rng: R
 def _chechen_moves(data: GameData, state: State, orders: Orders, problems: list[Problem]) -> list[Event]:
     """The Chechen movement file's arrivals (13.3), then his moves."""
     arrived, state = arrival.read(data, state, CHECHEN, orders, problems)
-    return arrived + movement.read(data, state, orders, problems, side=CHECHEN)
+    return [*arrived, *movement.read(data, state, orders, problems, side=CHECHEN),
+            *leaders.read(data, state, orders, problems)]  # 11.3
 
 
 def _arrivals_only(side: str) -> Any:
@@ -376,6 +377,22 @@ class ChechenWar(TableGame):
     # militia-only moves depend on which face-down units are militia
     sees_sealed = True
 
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
+        """The segment's events, then (11.0) any leader left in a hex with no Chechen unit
+        back to the Underground Box, before the step moves on to the next segment."""
+        events = self.phases.resolve(data, state, orders, rng, secrets)
+        after = state
+        for event in events:
+            after = self.apply(data, after, event)
+        alone = leaders.stranded(after)
+        if alone is None:
+            return events
+        tail = len(events)
+        while tail and events[tail - 1]["type"] in ("phase", "over"):
+            tail -= 1
+        return [*events[:tail], alone, *events[tail:]]
+
     def describe(self, data: GameData) -> dict[str, Any]:
         g = data["game"]
         return {"id": self.id, "name": g["name"],
@@ -440,7 +457,7 @@ class ChechenWar(TableGame):
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
         elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event) \
-                or endturn.apply(s, event) or arrival.apply(s, event):
+                or endturn.apply(s, event) or arrival.apply(s, event) or leaders.apply(s, event):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
@@ -546,7 +563,7 @@ class ChechenWar(TableGame):
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
         told = (movement.describe(data, event) or ambush.describe(data, event)
                 or combat.describe(data, event) or endturn.describe(data, event)
-                or arrival.describe(data, event))
+                or arrival.describe(data, event) or leaders.describe(data, event))
         if told is not None:
             return told
         if kind == "standing":

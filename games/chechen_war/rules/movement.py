@@ -105,6 +105,8 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             continue  # 14.2: read by rules/ambush.py, against where the units end
         if kind == "arrive":
             continue  # 13.2, 13.3: read by rules/arrival.py before the moves
+        if kind == "underground" and side == CHECHEN:
+            continue  # 11.3: read by rules/leaders.py
         if kind == "move":
             event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
                           zoc, problems)
@@ -115,7 +117,7 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
         else:
             problems.append(Problem(at, "an order is {move: {units: [...], path: [...]}}" + (
                 ', {helicopter: {unit: UNIT, to: "CCRR"}} or {gunship: "CCRR"}'
-                if side == RUSSIAN else "")))
+                if side == RUSSIAN else " or {underground: [LEADER, ...]} (11.3)")))
             continue
         if event is not None and len(problems) == found:
             for unit in event["units"]:

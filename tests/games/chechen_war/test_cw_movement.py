@@ -358,4 +358,4 @@ def test_the_chechens_moves_name_no_identity_in_the_log() -> None:
     after = GAME.apply(data(), s, events[0])
     assert after["tokens"]["t01"]["hex"] == "1424"
     assert chechen(chechen_position({"1324": None}), {"helicopter": {"unit": "t01", "to": "1424"}}) == [
-        "an order is {move: {units: [...], path: [...]}}"]
+        "an order is {move: {units: [...], path: [...]}} or {underground: [LEADER, ...]} (11.3)"]
