@@ -240,6 +240,9 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
             turn.take(combat.battle(data, turn.state, pid, where, rng,
                                     _landing(data, state, turn.state, pid, where, moves,
                                              naval.cargo_lost(turn.events, where))))
+    # "Once Moscow is back in Imperial hands" the Allies' Russian territories revert at once,
+    # before any income of this turn is counted (Russian Civil War house rule)
+    turn.take(civil_war.end_of_turn(data, turn.state, pid))
     turn.take(economy.mobilize(data, turn.state, pid, bought, placed))
     # the civil war: checked after mobilizing; the revolution skips the income
     revolt = civil_war.end_of_mobilize(data, turn.state, pid, economy.income(data, turn.state, pid)[0])
@@ -247,7 +250,6 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
     if not civil_war.began(revolt):
         turn.take(economy.collect(data, turn.state, pid))
     turn.take(revolution.end_of_turn(data, turn.state, pid))  # the armistice: after the income
-    turn.take(civil_war.end_of_turn(data, turn.state, pid))  # Moscow retaken: the Allies' revert
     turn.take(_next(data, turn.state))
     return turn.events
 

@@ -226,10 +226,12 @@ def _treaty(data: GameData, state: State, t: str) -> Event:
 
 
 def end_of_turn(data: GameData, state: State, pid: str) -> list[Event]:
-    """At the end of every turn of the civil war: once Moscow is back in Imperial hands (held
-    by Imperial Russia, uncontested), every original Russian territory, and Serbia and
-    Romania (game.yaml `revert_also`), that another Allied power controls reverts to it
-    (ruling: Serbia and Romania whether or not they had joined Russia before)."""
+    """After the battles of every turn of the civil war, before mobilization and income: once
+    Moscow is back in Imperial hands (held by Imperial Russia, uncontested), every original
+    Russian territory, and Serbia and Romania (game.yaml `revert_also`), that another Allied
+    power controls reverts to it at once (ruling: Serbia and Romania whether or not they had
+    joined Russia before), so that Imperial Russia collects for them in the turn it retakes
+    Moscow and an Ally that retakes it does not."""
     if not begun(state):
         return []
     russia = state["revolution"]["power"]

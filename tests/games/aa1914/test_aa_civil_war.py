@@ -440,6 +440,11 @@ def test_moscow_retaken_the_soviet_bank_and_the_allies_territories_go_to_imperia
         "Serbia (from France)"]
     assert (s["control"]["livonia"], s["control"]["serbia"]) == ("russia", "russia")
     assert s["treasury"]["soviets"] == 0 and s["treasury"]["russia"] == 25 + 7 + of(events, "income")[0]["ipc"]
+    # "Once Moscow is back in Imperial hands": at once, so Russia's income this very turn
+    # counts Moscow, Livonia and Serbia
+    types = [e["type"] for e in events]
+    assert types.index("civil_war_reverted") < types.index("income")
+    assert of(events, "income")[0]["ipc"] == economy.income(data(), s, "russia")[0]
     # the Soviets stay in play: their turn still comes after the USA's
     assert s["order"] == [*ORDER, "soviets"]
     s["power"] = "usa"
@@ -455,9 +460,14 @@ def test_moscow_taken_from_the_soviets_by_another_ally_goes_to_imperial_russia()
     after["units"]["belarus"]["britain"] = {"infantry": 1}
     after["treasury"]["soviets"] = 4
     after.update(power="britain")
+    after["control"]["livonia"] = "britain"  # taken while the Soviets held Moscow
     events, s = play(after, move("belarus", "moscow", {"infantry": 1}), dice=(1, 6))
     assert s["control"]["moscow"] == "russia"
     assert of(events, "capital_taken")[0]["power"] == "russia" and s["treasury"]["russia"] == 25 + 4
+    # Moscow is Imperial again in Britain's own turn: Livonia reverts before Britain collects
+    assert s["control"]["livonia"] == "russia"
+    assert of(events, "income")[0]["ipc"] == economy.income(data(), s, "britain")[0]
+    assert of(events, "income")[0]["ipc"] < economy.income(data(), after, "britain")[0]
 
 
 def test_moscow_counts_for_no_central_powers_victory_and_the_allies_are_checked_after_the_soviets() -> None:
