@@ -186,8 +186,15 @@ def mobilize(data: GameData, state: State, pid: str, bought: dict[str, int],
 
 
 def collect(data: GameData, state: State, pid: str) -> list[Event]:
-    """The income collected, after mobilizing."""
+    """The income collected, after mobilizing. With the option `capital_income: none`, a power
+    whose capital another power holds collects nothing (the A&A rule as its other editions
+    print it; our sources are silent: README.md, the rulings)."""
     ipc, contested = income(data, state, pid)
+    capital = board.power(data, pid)["capital"]
+    if state["options"].get("capital_income", "collect") == "none" \
+            and state["control"].get(capital, pid) != pid:
+        return [{"type": "income", "power": pid, "ipc": 0, "contested": contested,
+                 "capital_lost": capital}]
     return [{"type": "income", "power": pid, "ipc": ipc, "contested": contested}]
 
 
@@ -217,6 +224,9 @@ def describe(data: GameData, event: Event) -> str | None:
     if kind == "mobilized":
         return f"{name} mobilizes {board.units_text(event['units'])} in {board.name(data, event['where'])}"
     if kind == "income":
+        if event.get("capital_lost"):
+            return (f"{name} collects nothing: its capital, {board.name(data, event['capital_lost'])}, "
+                    "is in another power's hands (option capital_income: none)")
         note = (f" (nothing from contested {', '.join(board.name(data, t) for t in event['contested'])})"
                 if event["contested"] else "")
         return f"{name} collects {event['ipc']} IPC{note}"
