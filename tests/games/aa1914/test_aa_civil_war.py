@@ -112,7 +112,8 @@ def revolution(host: str = "germany") -> tuple[list[dict[str, Any]], State]:
 
 def test_the_option_and_the_seat_before_the_revolution() -> None:
     s = position(UNITS, CONTROL, CONTESTED, host="ottomans")
-    assert s["options"] == {"revolution": "civil_war", "soviets_player": "ottomans"}
+    assert s["options"] == {"revolution": "civil_war", "soviets_player": "ottomans",
+                            "capital_income": "collect"}
     assert GAME.seating(data(), s) == {}
     assert GAME.view(data(), s, "public")["revolution"] == (
         "civil war: checked at the end of each Russia mobilization from round 4; then Soviet "

@@ -93,11 +93,16 @@ def test_the_option_is_described_with_its_choices_and_carried_by_the_state() -> 
         {"id": "soviets_player", "default": "germany",
          "choices": ["germany", "austria_hungary", "ottomans"],
          "help": "with revolution=civil_war: the Central power whose player plays Soviet Russia "
-                 "when it enters"}]
+                 "when it enters"},
+        {"id": "capital_income", "default": "collect", "choices": ["collect", "none"],
+         "help": "a power whose capital another power holds: collect (its income as usual, "
+                 "pbem's ruling) or none (nothing until it is back, the rule of the other A&A "
+                 "editions; games/aa1914/README.md)"}]
     assert GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))["options"] == {
-        "revolution": "none", "soviets_player": "germany"}
+        "revolution": "none", "soviets_player": "germany", "capital_income": "collect"}
     s = GAME.setup(data(), {"revolution": "armistice"}, KeyedRng(b"\x02" * 32))
-    assert s["options"] == {"revolution": "armistice", "soviets_player": "germany"}
+    assert s["options"] == {"revolution": "armistice", "soviets_player": "germany",
+                            "capital_income": "collect"}
     assert s["revolution"] == {"status": "waiting", "power": "russia", "round": None,
                                "garrisons": [], "closed": [], "must_leave": []}
     assert GAME.check_data(data()) == []
