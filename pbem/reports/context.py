@@ -78,7 +78,11 @@ def _window(campaign: Any, entries: list[dict[str, Any]], current_turn: int,
             turn: int | None) -> Window:
     """The entries of the report's turns, and the snapshots just before and after them."""
     if turn is None:
-        turns = sorted({current_turn - 1, current_turn} & {e["turn"] for e in entries})
+        known = {e["turn"] for e in entries}
+        turns = sorted({current_turn - 1, current_turn} & known)
+        if not turns:  # an adjustment moved the game on past turns no step was recorded in
+            turns = [max(t for t in known if t <= current_turn)] if any(
+                t <= current_turn for t in known) else [max(known)]
     else:
         known = sorted({e["turn"] for e in entries})
         if turn not in known:
