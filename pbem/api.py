@@ -160,10 +160,15 @@ def new_campaign(
     keys: list[str] | None = None,
     hot_seat: bool = False,
     contributions: bool = True,
+    override: Path | None = None,
 ) -> dict[str, Any]:
     """Create a campaign folder: git repository, settings, referee keys, and step 1: the
     contribution round (pbem.contributions), or with `contributions=False` the set-up drawn
     at once with the hidden key alone.
+
+    `override`: a YAML file `overrides: {FILE: {KEY: VALUE, ...}}` of corrections to the
+    game's data (its printed charts, a reconstructed value), checked against the game's
+    schemas and rules, recorded by step 1 and shown by status and every report.
 
     `keys_dir` makes a key pair for every faction that has none; their orders must be
     signed unless `hot_seat` (one person at one machine plays them: unsigned orders allowed,
@@ -174,7 +179,8 @@ def new_campaign(
     from pbem.store import Store
 
     game = get_game(game_id)
-    data = load_data(game_id)
+    overrides = read_overrides(override) if override is not None else {}
+    data = load_data(game_id, overrides or None, source=override)
     desc = game.describe(data)
     campaign_id = name or root.resolve().name
     if not _ID.match(campaign_id):
@@ -267,7 +273,7 @@ def new_campaign(
                         "age": referee_age, "ssh": referee_ssh},
             "reproducible": seed is not None,
             "dice": randomness.published(secret),
-            "overrides": {},
+            "overrides": overrides,
         }
         if seed is not None:
             config["seed"] = seed
@@ -306,12 +312,35 @@ def new_campaign(
 
 def _config_text(config: dict[str, Any]) -> str:
     head = (
-        "# pbem campaign settings. You may edit players, e-mail addresses, deadlines and\n"
-        "# overrides (corrections to the game's data: overrides: {FILE: {KEY: {KEY: VALUE}}},\n"
-        "# merged into the game's FILE.yaml). Do not change 'game', 'campaign' or 'options'\n"
-        "# once play has begun.\n"
+        "# pbem campaign settings. You may edit e-mail settings, deadlines, absences and NMR\n"
+        "# policies. The game, its options and overrides (corrections to the game's data, given\n"
+        "# at 'pbem new --override FILE'), the keys and the seats are recorded by the log: only\n"
+        "# a recorded step changes them ('pbem seat'); an edit by hand is refused.\n"
     )
     return head + yamlio.dump(config)
+
+
+OVERRIDES_FILE = "an overrides file (YAML: overrides: {FILE: {KEY: VALUE, ...}})"
+
+
+def read_overrides(path: Path) -> dict[str, Any]:
+    """A campaign's corrections to the game's data, from `path`: `overrides: {FILE: {...}}`,
+    FILE a data file of the game (tables, units, map...). Checked by load_data."""
+    doc = yamlio.load_untrusted(yamlio.read_input(path, what=OVERRIDES_FILE), str(path))
+    data = doc.data
+    if not isinstance(data, dict) or set(data) != {"overrides"} or not isinstance(data["overrides"], dict) \
+            or not data["overrides"]:
+        raise InputFileError(f"{doc.where(())}: expected 'overrides:' alone at the top, a mapping of "
+                             "the game's data files to their corrections (overrides: {tables: "
+                             "{...}}); see the game's README, 'Campaign overrides'")
+    return dict(data["overrides"])
+
+
+def overridden(overrides: dict[str, Any]) -> list[str]:
+    """What a campaign's overrides correct, as FILE.KEY (tables.crt, game.revolution)."""
+    return [f"{name}.{key}" if isinstance(patch, dict) and patch else str(name)
+            for name, patch in sorted(overrides.items())
+            for key in (sorted(patch) if isinstance(patch, dict) and patch else [""])]
 
 
 # ---------------------------------------------------------------------------------------
@@ -345,6 +374,8 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
         "unseated": sorted(campaign.unseated()),
         # how the set-up and the shuffles are keyed
         "hidden_draws": hidden_draws(state, contributors(campaign, state)),
+        # the game's data this campaign corrects (campaign.yaml overrides, recorded at new)
+        "overrides": overridden(campaign.config.get("overrides") or {}),
         # what each awaited faction's file must still cover (pieces to place, arrivals)
         "todo": _todo(campaign, state, [f for f in phase.awaiting if f not in pending]),
     }

@@ -511,6 +511,7 @@ def _data_key(folder: Path, key: str) -> str:
 def _load_data(game_id: str, overrides: dict[str, Any] | None,
                source: Path | None = None) -> GameData:
     from pbem import datacheck
+    from pbem.names import suggest
     from pbem.yamlio import read_trusted
 
     folder = game_folder(game_id)
@@ -533,8 +534,8 @@ def _load_data(game_id: str, overrides: dict[str, Any] | None,
     for name, patch in (overrides or {}).items():
         if name not in data.files:
             raise DataError(
-                f"campaign.yaml: overrides.{name}: no such data file "
-                f"(known: {', '.join(sorted(data.files))})"
+                f"{source or 'campaign.yaml'}: overrides.{name}: no such data file "
+                f"(known: {', '.join(sorted(data.files))}){suggest(str(name), sorted(data.files))}"
             )
         data.files[name] = deep_merge(data.files[name], patch, f"overrides.{name}")
     _refuse(game_id, datacheck.problems(folder, data.files, base=base, overrides=overrides,

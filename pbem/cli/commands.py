@@ -79,6 +79,14 @@ def new(
                                 "alone, without the round in which every player contributes a "
                                 "salt (one mail round trip; see docs/fairness.md). Reports say so.")
     ] = False,
+    override: Annotated[
+        Path | None,
+        typer.Option("--override", metavar="FILE",
+                     help="Corrections to the game's data for this campaign (a printed chart, "
+                          "a reconstructed value): a YAML file whose 'overrides:' maps the "
+                          "game's data files to new values, as in each game's examples folder; "
+                          "checked and recorded by step 1.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Start a campaign: a new git repository, and as step 1 the contribution round (each
@@ -88,7 +96,7 @@ def new(
 
     result = api.new_campaign(directory, game, players=player, options=option, seed=seed,
                               name=name, keys_dir=keys_dir, keys=key, hot_seat=hot_seat,
-                              contributions=not no_contributions)
+                              contributions=not no_contributions, override=override)
     if as_json:
         _print_json(result)
         return
@@ -133,6 +141,9 @@ def _print_status(s: dict[str, Any]) -> None:
             _say(f"  {faction} enters later in the game: it is seated when it does")
     if s.get("hidden_draws"):
         _say(f"  hidden draws: {s['hidden_draws']}")
+    if s.get("overrides"):
+        _say(f"  this campaign corrects the game's data: {', '.join(s['overrides'])} "
+             "(campaign.yaml overrides)")
 
 
 @app.command()

@@ -78,16 +78,16 @@ def _window(campaign: Any, entries: list[dict[str, Any]], current_turn: int,
             turn: int | None) -> Window:
     """The entries of the report's turns, and the snapshots just before and after them."""
     if turn is None:
-        known = {e["turn"] for e in entries}
+        known = {int(e["turn"]) for e in entries}
         turns = sorted({current_turn - 1, current_turn} & known)
         if not turns:  # an adjustment moved the game on past turns no step was recorded in
             turns = [max(t for t in known if t <= current_turn)] if any(
                 t <= current_turn for t in known) else [max(known)]
     else:
-        known = sorted({e["turn"] for e in entries})
-        if turn not in known:
+        listed = sorted({e["turn"] for e in entries})
+        if turn not in listed:
             raise UsageError(f"--turn {turn}: no such turn in this campaign "
-                             f"(turns so far: {', '.join(map(str, known))})")
+                             f"(turns so far: {', '.join(map(str, listed))})")
         turns = [turn]
     from pbem.log import undone_steps
 
@@ -648,6 +648,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "faction": who if who in factions else None,
         "reproducible": bool(campaign.config.get("reproducible")),
         "reproducible_warning": REPRODUCIBLE,
+        "overridden": (f"This campaign corrects the game's data: {', '.join(status['overrides'])} "
+                       "(campaign.yaml overrides, recorded at its start)."
+                       if status.get("overrides") else ""),
         "turn": shown_turn,
         "turn_name": _turn_name(data, shown_turn),
         "turns": [{"turn": t, "name": _turn_name(data, t)} for t in win.turns],

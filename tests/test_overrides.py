@@ -1,0 +1,81 @@
+"""Campaign overrides (corrections to a game's data) given at `pbem new --override FILE`: each
+game's example is taken, checked against the game's schemas and rules, recorded in step 1,
+used by the rules, shown by status and every report, and audits clean; a bad file is named at
+its line and nothing is created; an edit of the recorded overrides by hand is refused."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import api, yamlio
+from pbem.campaign import Campaign
+from pbem.reports.render import FORMATS, render
+from tests.conftest import ROOT
+
+EXAMPLES = {
+    "red_russia": ("override-map-victory-levels.yaml", "game.victory",
+                   lambda d: d["game"]["victory"]["automatic"]["red"] == 32),
+    "chechen_war": ("override-printed-crt.yaml", "tables.crt",
+                    lambda d: d["tables"]["crt"]["results"]["3:1"] == ["Ax", "-", "Ex", "Ex", "DE", "DE"]
+                    and d["tables"]["crt"]["results"]["1:1"][0] == "AE"),  # the rest as it was
+    "aa1914": ("override-revolution-trigger.yaml", "game.revolution",
+               lambda d: d["game"]["revolution"]["trigger"]["adjacent"] == 2
+               and d["game"]["revolution"]["trigger"]["others"] == 1),
+}
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLES))
+def test_each_games_example_is_taken_used_shown_and_audited(pbem: Any, tmp_path: Path, game: str) -> None:
+    name, told, used = EXAMPLES[game]
+    example = ROOT / "games" / game / "examples" / name
+    root = tmp_path / "camp"
+    r = pbem("new", root, "--game", game, "--seed", "ov", "--hot-seat", "--no-contributions",
+             "--override", example)
+    assert r.code == 0, r.err
+    assert f"this campaign corrects the game's data: {told} (campaign.yaml overrides)" in r.out
+    campaign = Campaign.open(root)
+    assert used(campaign.data.files)
+    first = yamlio.read_trusted(root / "log" / "000001.yaml")
+    assert first["settings"]["overrides"] == yamlio.load_untrusted(example.read_bytes(), "x").data["overrides"]
+    assert api.status(root)["overrides"] == [told]
+    for fmt in FORMATS:
+        assert f"This campaign corrects the game's data: {told}" in html.unescape(" ".join(
+            render(root, "public", fmt).split()))
+    audit = pbem("-C", root, "audit")
+    assert audit.code == 0 and "audit: OK" in audit.out, audit.err
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("overrides:\n  tables:\n    crt:\n      results:\n        '3:1': [Ax, '-', Ex, Ex, DE, XX]\n",
+     "bad.yaml:5: overrides.tables.crt.results.3:1[5]: expected one of -, AE, Ax, Ex, DE, got 'XX'"),
+    ("overrides:\n  tablez: {crt: {}}\n",
+     "bad.yaml: overrides.tablez: no such data file (known: game, map, tables, units); did you "
+     "mean 'tables'?"),
+    ("tables: {crt: {}}\n",
+     "bad.yaml:1: expected 'overrides:' alone at the top, a mapping of the game's data files to "
+     "their corrections (overrides: {tables: {...}}); see the game's README, 'Campaign overrides'"),
+])
+def test_a_bad_overrides_file_is_named_and_nothing_is_made(pbem: Any, tmp_path: Path, text: str,
+                                                           said: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    r = pbem("-C", tmp_path, "new", tmp_path / "camp", "--game", "chechen_war", "--override", bad)
+    assert r.code != 0 and "Traceback" not in r.err
+    assert said in r.err.replace(str(tmp_path) + "/", ""), r.err
+    assert not (tmp_path / "camp").exists()
+
+
+def test_the_recorded_overrides_cannot_be_edited_by_hand(pbem: Any, tmp_path: Path) -> None:
+    root = tmp_path / "camp"
+    example = ROOT / "games" / "chechen_war" / "examples" / "override-printed-crt.yaml"
+    assert pbem("new", root, "--game", "chechen_war", "--seed", "ov", "--hot-seat",
+                "--override", example).code == 0
+    config = yamlio.read_trusted(root / "campaign.yaml")
+    config["overrides"]["tables"]["crt"]["results"]["3:1"][0] = "DE"
+    (root / "campaign.yaml").write_text(yamlio.dump(config))
+    r = pbem("-C", root, "status")
+    assert r.code != 0 and "overrides.tables" in r.err and "differ" in r.err
