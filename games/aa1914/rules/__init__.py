@@ -34,7 +34,17 @@ from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
-from . import board, civil_war, combat, economy, movement, naval, order_of_battle, revolution
+from . import (
+    board,
+    civil_war,
+    combat,
+    corrections,
+    economy,
+    movement,
+    naval,
+    order_of_battle,
+    revolution,
+)
 from . import boxes as boxes_
 from . import headlines as headlines_
 from . import position as position_
@@ -456,9 +466,11 @@ class AxisAndAllies1914(TableGame):
         s: State = clone(state)
         kind = event["type"]
         if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event) \
-                or naval.apply(s, event) or revolution.apply(s, event) or civil_war.apply(s, event):
+                or naval.apply(s, event) or revolution.apply(s, event) or civil_war.apply(s, event) \
+                or corrections.apply(data, s, event):
             return s
         if kind == "next":
+            corrections.check_next(data, event)  # a correction may give it too
             s["power"], s["turn"] = event["power"], event["turn"]
         elif kind == "standing":
             s["standing"][event["power"]] = dict(event["standing"])
@@ -539,7 +551,8 @@ class AxisAndAllies1914(TableGame):
     def summary(self, data: GameData, event: Event) -> str:
         told = (economy.describe(data, event) or movement.describe(data, event)
                 or combat.describe(data, event) or naval.describe(data, event)
-                or revolution.describe(data, event) or civil_war.describe(data, event))
+                or revolution.describe(data, event) or civil_war.describe(data, event)
+                or corrections.describe(data, event))
         if told is not None:
             return told
         kind = event["type"]

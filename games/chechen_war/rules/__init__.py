@@ -41,7 +41,17 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
-from . import ambush, arrival, combat, endturn, leaders, movement, order_of_battle, setup
+from . import (
+    ambush,
+    arrival,
+    combat,
+    corrections,
+    endturn,
+    leaders,
+    movement,
+    order_of_battle,
+    setup,
+)
 from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
@@ -457,11 +467,13 @@ class ChechenWar(TableGame):
                 s["tokens"][token]["unit"] = node
             s["cup"] = int(event["cup"])
         elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event) \
-                or endturn.apply(s, event) or arrival.apply(s, event) or leaders.apply(s, event):
+                or endturn.apply(s, event) or arrival.apply(s, event) or leaders.apply(s, event) \
+                or corrections.apply(data, s, event):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
         elif kind == "phase":
+            corrections.check_phase(event, list(PHASES.phases))  # a correction may give it too
             s["phase"], s["turn"] = event["phase"], event["turn"]
         else:
             raise ValueError(f"Chechen War has no event {kind!r}")
@@ -563,7 +575,8 @@ class ChechenWar(TableGame):
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
         told = (movement.describe(data, event) or ambush.describe(data, event)
                 or combat.describe(data, event) or endturn.describe(data, event)
-                or arrival.describe(data, event) or leaders.describe(data, event))
+                or arrival.describe(data, event) or leaders.describe(data, event)
+                or corrections.describe(data, event))
         if told is not None:
             return told
         if kind == "standing":

@@ -1,0 +1,150 @@
+"""The moderator's corrections (`pbem adjust FILE --reason TEXT`, README "Corrections"): each
+a validated event, recorded with its reason, replayed by `pbem audit` and told in every report.
+
+    - {type: set_russian, unit: UNIT, hex: "CCRR", reduced: false}
+      a Russian unit placed or moved (hex), or taken off the map (hex: null), its side flipped
+      (reduced); either key may be left out
+    - {type: remove_token, token: tNN}     a face-down Chechen unit off the map, back to the
+      cup unseen (which unit it is stays sealed); a leader left alone goes underground (11.0)
+    - {type: set_leader, leader: LEADER, where: "CCRR" | underground | next_turn | eliminated}
+    - {type: set_track, track: morale | casualties | collateral, value: N}
+    - {type: set_markers, side: russian | chechen, kind: KIND, count: N}   support markers
+    - {type: phase, phase: SEGMENT, turn: N}   the game moved to a segment of a turn
+
+A mistake is refused with what was expected; nothing is recorded then. What is sealed stays
+sealed: a correction cannot reveal a face-down unit (only the rules and `pbem unseal` open
+one), nor hide one the rules revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Event, GameData, State
+from pbem.names import suggest
+
+from . import leaders
+from .board import CHECHEN, RUSSIAN, board, units
+
+KINDS = ("set_russian", "remove_token", "set_leader", "set_track", "set_markers")
+TRACKS = ("morale", "casualties", "collateral")
+BOXES = ("underground", "next_turn", "eliminated")
+
+
+def _keys(event: Event, required: set[str], optional: frozenset[str] = frozenset()) -> None:
+    extra = sorted(set(event) - required - optional - {"type"})
+    missing = sorted(required - set(event))
+    if extra or missing:
+        shape = ", ".join([*sorted(required), *(f"{k} (optional)" for k in sorted(optional))])
+        raise ValueError(f"{event['type']} takes {shape}"
+                         + (f"; unknown: {', '.join(extra)}" if extra else "")
+                         + (f"; missing: {', '.join(missing)}" if missing else ""))
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what}: expected a whole number 0 or more, not {value!r}")
+    return value
+
+
+def _hex(data: GameData, value: Any, what: str) -> str:
+    b = board(data)
+    if not isinstance(value, str) or value not in b.terrain:
+        raise ValueError(f"{what}: expected a hex of the map as quoted text (\"1325\"), not {value!r}")
+    return value
+
+
+def check_phase(event: Event, segments: list[str]) -> None:
+    """The game's own `phase` event, as a correction gives it: a known segment, a turn >= 0."""
+    if event.get("phase") not in segments:
+        raise ValueError(f"phase: {event.get('phase')!r} is not a segment"
+                         f"{suggest(str(event.get('phase')), segments)} (segments: {', '.join(segments)})")
+    if isinstance(event.get("turn"), bool) or not isinstance(event.get("turn"), int) or event["turn"] < 0:
+        raise ValueError(f"turn: expected a turn 0 or more, not {event.get('turn')!r}")
+
+
+def apply(data: GameData, state: State, event: Event) -> bool:
+    """Fold a correction into `state` (a copy the caller owns); False if not one."""
+    kind = event["type"]
+    if kind not in KINDS:
+        return False
+    if kind == "set_russian":
+        _keys(event, {"unit"}, frozenset({"hex", "reduced"}))
+        unit = event["unit"]
+        russians = sorted(u for u, v in units(data).items() if v["side"] == RUSSIAN)
+        if unit not in russians:
+            raise ValueError(f"unit: {unit!r} is not a Russian unit{suggest(str(unit), russians)}")
+        if "hex" in event and event["hex"] is None:
+            state["russians"].pop(unit, None)
+            return True
+        where = state["russians"].get(unit) or {"hex": None, "reduced": False}
+        if "hex" in event:
+            where["hex"] = _hex(data, event["hex"], "hex")
+        if where["hex"] is None:
+            raise ValueError(f"hex: {unit} is not on the map: give the hex to place it in")
+        if "reduced" in event:
+            if not isinstance(event["reduced"], bool):
+                raise ValueError(f"reduced: expected true or false, not {event['reduced']!r}")
+            where["reduced"] = event["reduced"]
+        state["russians"][unit] = where
+    elif kind == "remove_token":
+        _keys(event, {"token"})
+        token = event["token"]
+        if token not in state["tokens"]:
+            raise ValueError(f"token: {token!r} is not on the map{suggest(str(token), sorted(state['tokens']))}")
+        del state["tokens"][token]
+        state["cup"] = int(state["cup"]) + 1
+        alone = leaders.stranded(state)  # 11.0: a leader left alone goes back underground
+        if alone is not None:
+            leaders.apply(state, alone)
+    elif kind == "set_leader":
+        _keys(event, {"leader", "where"})
+        leader = event["leader"]
+        if leader not in state["leaders"]:
+            raise ValueError(f"leader: {leader!r} is not a Chechen leader{suggest(str(leader), sorted(state['leaders']))}")
+        where = event["where"]
+        if where not in BOXES:
+            where = _hex(data, where, f"where (a hex, or one of {', '.join(BOXES)})")
+            if not any(t["hex"] == where for t in state["tokens"].values()):
+                raise ValueError(f"where: {where} holds no Chechen unit: a leader stands only "
+                                 "with Chechen units or in a box (11.0)")
+        state["leaders"][leader] = where
+    elif kind == "set_track":
+        _keys(event, {"track", "value"})
+        if event["track"] not in TRACKS:
+            raise ValueError(f"track: {event['track']!r} is not one of {', '.join(TRACKS)}")
+        state[event["track"]] = _count(event["value"], "value")
+    else:
+        _keys(event, {"side", "kind", "count"})
+        side = event["side"]
+        if side not in (RUSSIAN, CHECHEN):
+            raise ValueError(f"side: expected russian or chechen, not {side!r}")
+        known = sorted({m["kind"] for m in data["units"]["support_markers"].values() if m["side"] == side})
+        if event["kind"] not in known:
+            raise ValueError(f"kind: {event['kind']!r} is not a {side} marker{suggest(str(event['kind']), known)} "
+                             f"(kinds: {', '.join(known)})")
+        state["supports"][side][event["kind"]] = _count(event["count"], "count")
+    return True
+
+
+def describe(data: GameData, event: Event) -> str | None:
+    kind = event["type"]
+    if kind not in KINDS:
+        return None
+    if kind == "set_russian":
+        name = units(data)[event["unit"]]["name"]
+        if "hex" in event and event["hex"] is None:
+            return f"correction: {name} taken off the map"
+        parts = ([f"in {board(data).label(event['hex'])}"] if "hex" in event else []) + (
+            ["reduced" if event["reduced"] else "at full strength"] if "reduced" in event else [])
+        return f"correction: {name} {', '.join(parts)}"
+    if kind == "remove_token":
+        return f"correction: face-down unit {event['token']} taken off the map, back to the cup"
+    if kind == "set_leader":
+        where = event["where"]
+        shown = {"underground": "the Underground Box", "next_turn": "the next Game Turn Box",
+                 "eliminated": "eliminated"}.get(where) or board(data).label(where)
+        return f"correction: {data['units']['leaders'][event['leader']]['name']}: {shown}"
+    if kind == "set_track":
+        return f"correction: {event['track']} set to {event['value']}"
+    return f"correction: the {event['side']} has {event['count']} {event['kind']} marker(s)"
