@@ -1142,6 +1142,40 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
     return {"seq": seq, "summary": summary, **status(root)}
 
 
+def override(root: Path, path: Path, reason: str) -> dict[str, Any]:
+    """A recorded change of the campaign's corrections to the game's data (`new --override`):
+    the file's `overrides:` replace the ones in force (`overrides: {}` plays the game's own
+    data again), checked against the game's schemas and rules; campaign.yaml and the log say
+    the same from then on, `audit` replays the steps before with the data they were played
+    with, and status and every report name what the campaign corrects."""
+    if not reason.strip():
+        raise UsageError("--reason must say why the campaign's data changes")
+    doc = yamlio.load_untrusted(yamlio.read_input(path, what=OVERRIDES_FILE), str(path))
+    if not isinstance(doc.data, dict) or set(doc.data) != {"overrides"} \
+            or not isinstance(doc.data["overrides"], dict):
+        raise InputFileError(f"{doc.where(())}: expected 'overrides:' alone at the top, a mapping "
+                             "of the game's data files to their corrections ({} for none)")
+    new = dict(doc.data["overrides"])
+    campaign = Campaign.open(root)
+    load_data(campaign.config["game"], new or None, source=path)  # checked before anything is written
+    with campaign.locked():
+        state = campaign.state()
+        if new == (campaign.config.get("overrides") or {}):
+            raise UsageError(f"{path}: these are the overrides in force already; nothing to record")
+        config = {**campaign.config, "overrides": new}
+        settings = protected(config)
+        seq = state["seq"] + 1
+        phase = campaign.phase(state)
+        changed = ", ".join(overridden(new)) or "none: the game's own data"
+        summary = f"the campaign's corrections to the game's data now: {changed}: {reason.strip()}"
+        entry = make_entry(seq=seq, prev=state["head"], kind="override", turn=phase.turn,
+                           phase=phase.name, summary=summary, reason=reason.strip(), overrides=new)
+        kept_state = {k: v for k, v in state.items() if k not in ("seq", "head")}
+        campaign.write_step(entry, {**kept_state, "settings": settings}, f"step {seq}: {summary}",
+                            extra={CONFIG: _config_text(config)})
+    return {"seq": seq, "summary": summary, **status(root)}
+
+
 def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
     """A referee correction: a YAML list of events (or {events: [...]}) applied as they are."""
     if not reason.strip():

@@ -415,6 +415,7 @@ class _Audit:
                     for text in found:
                         self.problem(f"{name}: {text.replace(', not even by unseal', '')}")
             self.folder.fold(entry)
+            self.data = self.folder.data  # the overrides in force from this step on (new, override)
             if kind in ("resolve", "adjust"):
                 self._seats(name, entry, before)
             if kind == "resolve":

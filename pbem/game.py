@@ -91,6 +91,7 @@ class GameData:
     game_id: str
     folder: Path
     files: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] | None = None  # the campaign's corrections merged into `files`
 
     def __getitem__(self, name: str) -> Any:
         return self.files[name]
@@ -493,7 +494,7 @@ def load_data(game_id: str, overrides: dict[str, Any] | None = None, *,
             folder = game_folder(game_id)
             files = cached_json.cached(cache, "game-data", _data_key(folder, key), lambda: dict(
                 _load_data(game_id, overrides, source).files))
-            _DATA[key] = GameData(game_id, folder, dict(files))
+            _DATA[key] = GameData(game_id, folder, dict(files), overrides or None)
     return _DATA[key]
 
 
@@ -515,7 +516,7 @@ def _load_data(game_id: str, overrides: dict[str, Any] | None,
     from pbem.yamlio import read_trusted
 
     folder = game_folder(game_id)
-    data = GameData(game_id, folder)
+    data = GameData(game_id, folder, overrides=overrides or None)
     data.files["game"] = read_trusted(folder / "game.yaml")
     names = data.files["game"].get("data_files", []) if isinstance(data.files["game"], dict) else None
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):

@@ -26,7 +26,7 @@ from pbem.canonical import canonical_json
 from pbem.contributions import pre_game
 from pbem.game import Game, GameData, Phase, apply_all, clone
 
-ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat")
+ENTRY_TYPES = ("new", "orders", "resolve", "adjust", "undo", "unseal", "seat", "override")
 # the steps an undo may take back; set-up and the final unseal (its openings are public
 # once committed) cannot be
 UNDOABLE = ("orders", "resolve", "adjust")
@@ -66,6 +66,13 @@ class Folder:
     stack: list[tuple[int, dict[str, Any] | Recall]] = field(default_factory=list)
     recall: Recall | None = None  # the current state, fetched again; used by the next fold
 
+    def _data_for(self, overrides: dict[str, Any] | None) -> None:
+        """From this step on, the game's data with these overrides (`new`, `override`)."""
+        from pbem.game import load_data
+
+        if overrides != (self.data.overrides or None):
+            self.data = load_data(self.data.game_id, overrides)
+
     def fold(self, entry: dict[str, Any]) -> dict[str, Any]:
         from pbem.dice import ReplayRng, Roll
 
@@ -78,6 +85,7 @@ class Folder:
                 else self.game.setup(self.data, entry.get("options", {}), rng))}
             if "settings" in entry:  # what campaign.yaml must keep saying (campaign.protected)
                 after["settings"] = entry["settings"]
+                self._data_for(entry["settings"].get("overrides") or None)
         elif kind == "orders":
             after = clone(before)
             after["pending"].update(recorded(entry))
@@ -90,6 +98,10 @@ class Folder:
             after = after_unseal(before, entry)
         elif kind == "seat":  # a faction's player or keys changed, with a reason
             after = clone(before)
+        elif kind == "override":  # the campaign's corrections to the game's data, with a reason
+            after = clone(before)
+            after.setdefault("settings", {})["overrides"] = dict(entry["overrides"])
+            self._data_for(entry["overrides"] or None)
         elif kind == "undo":
             if not self.stack:
                 raise ValueError("nothing to undo")

@@ -216,7 +216,7 @@ def test_an_unknown_entry_type_is_refused() -> None:
     with pytest.raises(ValueError) as exc:
         folded(new(), entry(2, "merge"))
     assert str(exc.value) == ("unknown entry type 'merge' (known: new, orders, resolve, adjust, "
-                              "undo, unseal, seat)")
+                              "undo, unseal, seat, override)")
 
 
 # ------------------------------------------------------------------------------- undo

@@ -79,3 +79,45 @@ def test_the_recorded_overrides_cannot_be_edited_by_hand(pbem: Any, tmp_path: Pa
     (root / "campaign.yaml").write_text(yamlio.dump(config))
     r = pbem("-C", root, "status")
     assert r.code != 0 and "overrides.tables" in r.err and "differ" in r.err
+
+
+def test_overrides_changed_later_as_a_recorded_step_that_audit_replays(pbem: Any, tmp_path: Path) -> None:
+    """`pbem override FILE --reason`: a step with the reason, campaign.yaml and the log agree,
+    the rules use the new data from then on, status and the reports name it, and the audit
+    replays the turn before with the data it was played with (the Chechen's reinforcement
+    table changed after turn 1's End of Turn drew with the old one)."""
+    from conftest import play
+
+    root = tmp_path / "camp"
+    api.new_campaign(root, "chechen_war", hot_seat=True, contributions=False, seed="later", name="camp")
+    play(root, until=lambda s: s["turn"] >= 2, seed="later")
+    drawn = [e for entry in Campaign.open(root).entries() for e in entry.get("events") or []
+             if e.get("type") == "reinforcement_roll" and e.get("side") == "chechen"]
+    assert drawn and drawn[0]["count"] > 0  # turn 1 drew with the game's own table
+    path = tmp_path / "none.yaml"
+    none = {"1-": 0, "2-3": 0, "4-5": 0, "6-7": 0, "8+": 0}  # a mapping merges: every row given
+    path.write_text(yamlio.dump({"overrides": {"tables": {"reinforcements": {"chechen": {"table": none}}}}}))
+    r = pbem("-C", root, "override", path, "--reason", "no Chechen reinforcements in our game")
+    assert r.code == 0, r.err
+    assert "recorded as step" in r.out and "tables.reinforcements" in r.out
+    assert Campaign.open(root).data["tables"]["reinforcements"]["chechen"]["table"] == none
+    last = list(Campaign.open(root).entries())[-1]
+    assert last["type"] == "override" and last["reason"] == "no Chechen reinforcements in our game"
+    assert api.status(root)["overrides"] == ["tables.reinforcements"]
+    assert "This campaign corrects the game's data: tables.reinforcements" in " ".join(
+        render(root, "public", "text").split())
+    play(root, until=lambda s: s["turn"] >= 3, seed="later")  # turn 2 draws with the new table
+    rolls = [e for entry in Campaign.open(root).entries() for e in entry.get("events") or []
+             if e.get("type") == "reinforcement_roll" and e.get("side") == "chechen"]
+    assert len(rolls) > len(drawn) and rolls[-1]["count"] == 0
+    report = api.audit(root)
+    assert report["ok"], report["problems"]
+    # back to the game's own data, recorded too; the same overrides again are refused
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("overrides: {}\n")
+    assert pbem("-C", root, "override", empty, "--reason", "back to the book").code == 0
+    assert api.status(root)["overrides"] == []
+    again = pbem("-C", root, "override", empty, "--reason", "again")
+    assert again.code != 0 and "overrides in force already" in again.err
+    assert pbem("-C", root, "override", empty, "--reason", " ").code != 0
+    assert api.audit(root)["ok"]

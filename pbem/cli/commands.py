@@ -462,6 +462,27 @@ def seat(
 
 
 @app.command()
+def override(
+    file: Annotated[Path, typer.Argument(
+        help="A YAML file whose 'overrides:' are the campaign's corrections to the game's data "
+             "from now on (an empty mapping: the game's own data again).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the data changes (recorded, shown to every player).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Change the campaign's corrections to the game's data as a recorded step (never by
+    editing campaign.yaml, which pbem then refuses): checked against the game's schemas and
+    rules; the audit replays the steps before with the data they were played with."""
+    from pbem import api
+
+    result = api.override(OPTS.directory, file, reason)
+    if as_json:
+        _print_json(result)
+        return
+    _say(f"recorded as step {result['seq']}: {result['summary']}")
+    _print_status(result)
+
+
+@app.command()
 def audit(
     final: Annotated[bool, typer.Option("--final", help="After 'unseal': also check every opened secret.")] = False,
     witness: Annotated[list[Path] | None, typer.Option(
