@@ -184,3 +184,22 @@ def test_a_signature_pasted_in_the_body_goes_with_the_orders_above_it() -> None:
 def test_an_attached_signature_wins_over_one_in_the_body() -> None:
     found = m.extract(_body_mail(f"{ORDERS}{ARMOUR}", sig=b"attached\n"))
     assert found is not None and found.signatures == {"orders.yaml": b"attached\n"}
+
+
+@pytest.mark.parametrize(("subject", "what", "expected"), [
+    ("orders red", "accepted", "Re: orders red [accepted]"),
+    ("Re: [cw] turn 1, Russian Combat Segment", "rejected", "Re: [cw] turn 1, Russian Combat Segment [rejected]"),
+    ("Re: Re: [cw] turn 1", "accepted", "Re: [cw] turn 1 [accepted]"),
+    ("RE: Re: [cw] turn 1 [rejected]", "accepted", "Re: [cw] turn 1 [accepted]"),
+    ("AW: Re: [aa] round 1 [rejected] [accepted, late]", "rejected", "Re: [aa] round 1 [rejected]"),
+    ("Fwd: x", "accepted, late", "Re: x [accepted, late]"),
+    ("", "accepted", "Re: your orders [accepted]"),
+    (None, "rejected", "Re: your orders [rejected]"),
+])
+def test_an_answers_subject_says_re_once_and_its_own_outcome_alone(subject: str | None, what: str,
+                                                                   expected: str) -> None:
+    """A player answering an answer ("Re: Re: ... [rejected]") is answered "Re: ... [accepted]",
+    not "Re: Re: ... [rejected] [accepted]"."""
+    from pbem.mail.loop import reply_subject
+
+    assert reply_subject(subject, what) == expected

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import re
 import shutil
 import tempfile
 import traceback
@@ -819,6 +820,17 @@ def _take(root: Path, campaign: Campaign, incoming: m.Incoming,
     return done
 
 
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|fwd?|wg)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+_OUTCOME_TAG = re.compile(r"\s*\[(accepted|accepted, late|rejected)\]", re.IGNORECASE)
+
+
+def reply_subject(subject: str | None, what: str) -> str:
+    """The answer's subject: "Re: " once, the player's subject without the "Re:"s and the
+    outcome tags earlier answers added, then this answer's outcome ("[accepted]")."""
+    core = _OUTCOME_TAG.sub("", _REPLY_PREFIX.sub("", subject or "")).strip() or "your orders"
+    return f"Re: {core} [{what}]"
+
+
 def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
            done: dict[str, Any], now: datetime | None) -> str | None:
     """Queue an answer to the sender when the sender is one of the players (never to a
@@ -848,15 +860,14 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
         lines += [f"  {p}" for p in done["problems"]]
         lines += ["", "Correct the file (pbem check FILE shows the same problems) and send it again."]
         what = "rejected"
-    subject = incoming.subject or "your orders"
-    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    subject = reply_subject(incoming.subject, what)
     refs = [r for r in str(msg.get("References") or "").split() if r] + [incoming.message_id]
     key = f"reply:{incoming.message_id}"
     queued = box.find(key)
     if queued is not None:  # a killed inbox queued it already, then was stopped
         return str(queued["message_id"])
     reply = m.build(sender=sender(campaign), to=(player.name, player.email),
-                    subject=f"{subject} [{what}]",
+                    subject=subject,
                     text=f"Dear {player.name},\n\n" + "\n".join(lines) + "\n\n-- \npbem referee\n",
                     in_reply_to=incoming.message_id, references=refs,
                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Campaign": campaign.id,
