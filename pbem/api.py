@@ -479,7 +479,12 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     checked = _check(campaign, state, paths, draft=True, key=key)
     _behind(campaign, state, checked)
     if key is None and getattr(campaign.game, "sees_sealed", False):
-        for c in checked:  # the rules that read sealed values were left out: say so
+        from pbem.crypto import sealed
+
+        owners = {n.get("owner") for n in sealed.find_sealed(state["game"])}
+        for c in checked:  # the rules that read sealed values were left out: say so, to those
+            if not set(c.factions) & owners:  # who have some (the Chechen, not the Russian)
+                continue
             c.notes.append(f"{c.path}: the rules also check what only your sealed values decide "
                            "(which of your face-down units may go where): add --key YOUR.key to "
                            "check those as the referee will")

@@ -87,13 +87,20 @@ def test_the_set_up_by_mail_hides_the_chechens_units_until_unseal(
     draft = root.parent / "draft.yaml"
     ok(pbem("-C", root, "bot", "chechen", "--out", draft))
     told = ok(pbem("-C", root, "check", draft)).out
-    assert "add --key YOUR.key to check those as the referee will" in told
-    assert "--key YOUR.key" not in ok(pbem("-C", root, "check", draft, "--key", keys / "chechen.key")).out
+    assert "--key YOUR.key" not in told  # nothing of his is sealed yet: the key adds nothing
     path = send(pbem, root, keys, "chechen", "setup")
     assert "regulars:" in path.read_text()  # the file as the Chechen wrote it holds the secret
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["turn"], status["phase"], status["awaiting"]) == (1, "russian-movement", ["russian"])
+    # the Russian has no face-down unit: his check never asks for a key; the Chechen's does
+    russian = root.parent / "russian-draft.yaml"
+    ok(pbem("-C", root, "bot", "russian", "--out", russian))
+    assert "--key YOUR.key" not in ok(pbem("-C", root, "check", russian)).out
     send(pbem, root, keys, "russian", "moves")  # the Russian Movement Segment
+    chechen = root.parent / "chechen-draft.yaml"
+    ok(pbem("-C", root, "bot", "chechen", "--out", chechen))
+    assert "add --key YOUR.key to check those as the referee will" in ok(pbem("-C", root, "check", chechen)).out
+    assert "--key YOUR.key" not in ok(pbem("-C", root, "check", chechen, "--key", keys / "chechen.key")).out
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["turn"], status["phase"], status["awaiting"]) == (1, "chechen-ambush", ["chechen"])
     send(pbem, root, keys, "chechen", "ambushes")  # the Chechen Ambush Segment
