@@ -43,3 +43,17 @@ def test_every_report_renders_after_adjustments_that_jump_turns(tmp_path: Path, 
                 assert text.strip(), (who, fmt)
         report = api.audit(root)
         assert report["ok"], report["problems"]
+
+
+@pytest.mark.parametrize("game", sorted(JUMPS))
+def test_no_report_of_the_contribution_round_shows_a_python_none(tmp_path: Path, game: str) -> None:
+    """Before the set-up nothing is on the board: no report says "Morale None" or "Turn 0 of 9:
+    None" (the Chechen War's order of battle did)."""
+    import re
+
+    root = tmp_path / "camp"
+    api.new_campaign(root, game, hot_seat=True, seed="round", name="camp")
+    for who in ["public", "referee", *Campaign.open(root).factions()]:
+        for fmt in FORMATS:
+            text = render(root, who, fmt)
+            assert not re.search(r"\bNone\b", text), (who, fmt, re.findall(r".{40}\bNone\b.{20}", text))

@@ -82,7 +82,10 @@ def _totals(data: GameData, side: str) -> dict[str, int]:
 def own(data: GameData, view: dict[str, Any], who: str,
         hand: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The order of battle of `who`, or None for the public and the referee. `hand` is the
-    Chechen's own units as his key opens them (report.own_units), [] for anyone else."""
+    Chechen's own units as his key opens them (report.own_units), [] for anyone else. None
+    too in the contribution round (pbem.contributions), before anything is set up."""
+    if view.get("contribute"):
+        return None
     if who == RUSSIAN:
         return _russian(data, view)
     if who == CHECHEN:

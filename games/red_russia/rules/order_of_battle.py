@@ -19,8 +19,9 @@ STATES = {"map": "on the map", "bought": "bought", "pool": "in the pool",
 
 
 def own(data: GameData, view: dict[str, Any], who: str) -> dict[str, Any] | None:
-    """The order of battle of `who`, or None for the public and the referee."""
-    if who not in MAJORS:
+    """The order of battle of `who`, or None for the public and the referee, and in the
+    contribution round (pbem.contributions), before anything is set up."""
+    if who not in MAJORS or view.get("contribute"):
         return None
     b = board(data)
     units = view.get("units") or {}
