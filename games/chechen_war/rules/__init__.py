@@ -299,11 +299,15 @@ def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Order
 # ORDERS.md's sections (their headings' start) and yaml blocks each segment's file takes
 ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
     "setup-russian": [("Set-up", [0])], "setup-chechen": [("Set-up", [1])],
-    "russian-movement": [("Movement", [0, 2])], "chechen-movement": [("Movement", [1])],
+    "russian-movement": [("Movement", [0, 2])], "chechen-movement": [("Movement", [1, 3])],
     "chechen-ambush": [("Ambushes", None)],
     "russian-combat": [("Combat", [0])], "chechen-supports": [("Combat", [1])],
     "chechen-combat": [("Combat", [2])], "russian-supports": [("Combat", [3])],
-    "end-of-turn": [("End of the turn", None)],
+    "end-of-turn": [("End of the turn", None)],  # each side's own block: _sections
+}
+# the segments whose section of ORDERS.md shows each side its own block, by side
+SIDE_SECTIONS: dict[str, dict[str, list[tuple[str, list[int] | None]]]] = {
+    "end-of-turn": {RUSSIAN: [("End of the turn", [0])], CHECHEN: [("End of the turn", [1])]},
 }
 
 PHASES = PhaseTable({
@@ -535,7 +539,8 @@ class ChechenWar(TableGame):
     def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
         """The sections of ORDERS.md whose examples the side's orders template shows in
         this segment (pbem.game.order_forms)."""
-        return ORDERS_SECTIONS.get(str(state.get("phase")), [])
+        phase = str(state.get("phase"))
+        return SIDE_SECTIONS.get(phase, {}).get(faction) or ORDERS_SECTIONS.get(phase, [])
 
     def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
         """The Russian's standing instructions (ORDERS.md, "Movement") with their values in

@@ -12,7 +12,7 @@ from pbem.game import get_game
 GAME = get_game("chechen_war")
 TEXT = (Path(__file__).parents[3] / "games" / "chechen_war" / "ORDERS.md").read_text()
 KINDS = {"place", "arrive", "move", "helicopter", "gunship", "ambush", "free", "attack", "support",
-         "ceasefire", "reinforce", "strike", "kidnap"}
+         "ceasefire", "reinforce", "strike", "kidnap", "underground"}
 
 
 def test_every_phase_of_the_game_is_in_the_table() -> None:
@@ -28,3 +28,23 @@ def test_every_example_is_yaml_pbem_reads_with_orders_of_known_kinds() -> None:
         body = yamlio.load_untrusted(block, f"ORDERS.md block {k + 1}").data
         kinds = {next(iter(item)) for item in body.get("orders") or []}
         assert kinds <= KINDS, (k, kinds - KINDS)
+
+
+def test_each_side_is_shown_its_own_forms() -> None:
+    """The templates' forms (pbem.game.order_forms): at the end of the turn each side sees
+    its own orders only; the Chechen's movement template shows his moves and his leaders
+    underground, not only arrivals."""
+    from pbem.dice import KeyedRng
+    from pbem.game import load_data, order_forms
+
+    data = load_data("chechen_war")
+    state = GAME.setup(data, {}, KeyedRng(b"\x01" * 32))
+    state["phase"] = "end-of-turn"
+    russian = "\n".join(order_forms(GAME, data, state, "russian"))
+    chechen = "\n".join(order_forms(GAME, data, state, "chechen"))
+    assert "ceasefire: true" in russian and "kidnap" not in russian
+    assert "kidnap: true" in chechen and "ceasefire" not in chechen and "reinforce" not in chechen
+    state["phase"] = "chechen-movement"
+    moves = "\n".join(order_forms(GAME, data, state, "chechen"))
+    assert "arrive:" in moves and "move: {units: [t03" in moves and "underground:" in moves
+    assert "helicopter" not in moves
