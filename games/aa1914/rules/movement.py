@@ -145,7 +145,9 @@ def _move(data: GameData, state: State, pid: str, value: dict[str, Any], where: 
                                     f"the order moves {n}"))
     for a, b in zip(steps, steps[1:], strict=False):
         if b not in board.adjacent(data, a):
-            problems.append(Problem(where, f"{board.name(data, b)} is not next to {board.name(data, a)}"))
+            near = ", ".join(sorted(board.name(data, x) for x in board.adjacent(data, a)))
+            problems.append(Problem(where, f"{board.name(data, b)} is not next to {board.name(data, a)} "
+                                    f"(next to {board.name(data, a)}: {near})"))
             return None
         if known[b].get("impassable"):
             problems.append(Problem(where, f"{board.name(data, b)} is impassable"))

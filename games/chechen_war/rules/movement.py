@@ -184,6 +184,7 @@ def _land(data: GameData, b: Board, state: State, side: str, body: Any, at: Path
                                 "hex it starts in (7.3)"))
         return None
     spent = 0
+    legs: list[str] = []  # what each hex entered costs, for the message below
     for k, (here, there) in enumerate(zip(steps, steps[1:], strict=False), start=1):
         if not b.grid.adjacent(here, there):
             problems.append(Problem((*at, "path", k), f"{there} is not next to {here}"))
@@ -197,6 +198,7 @@ def _land(data: GameData, b: Board, state: State, side: str, body: Any, at: Path
                                     "control: no unit enters one in the ceasefire turn (15.2)"))
             return None
         spent += cost(data, b, here, there)
+        legs.append(f"{there} {cost(data, b, here, there)}")
         last = k == len(steps) - 1
         if there in zoc and not last:  # 9.2; from a ZOC into a ZOC: this same one hex
             problems.append(Problem((*at, "path", k), f"{b.label(there)} is in an enemy zone of "
@@ -208,8 +210,9 @@ def _land(data: GameData, b: Board, state: State, side: str, body: Any, at: Path
     seen = {u: m for u, m in known.items() if m is not None}  # a face-down unit the reader sees
     if seen and spent > min(seen.values()) and len(steps) > 2:  # 8.3: one hex always
         slowest = min(seen, key=lambda u: seen[u])
-        problems.append(Problem((*at, "path"), f"the move costs {spent} MF and {slowest} has "
-                                f"{seen[slowest]} (8.1, 8.4-8.7; one hex may always be entered, 8.3)"))
+        problems.append(Problem((*at, "path"), f"the move costs {spent} MF ({', '.join(legs)}) and "
+                                f"{slowest} has {seen[slowest]} (8.1, 8.4-8.7; one hex may always be "
+                                "entered, 8.3)"))
         return None
     return {"type": "moved", "side": side, "units": sorted(group), "path": steps, "mf": spent}
 

@@ -79,7 +79,8 @@ def test_an_infantry_moving_two_spaces_is_refused() -> None:
 def test_each_step_is_next_to_the_last() -> None:
     s = position("austria_hungary")
     assert messages(s, move("vienna", "silesia", {"infantry": 1})) == [
-        "Silesia is not next to Vienna"]
+        "Silesia is not next to Vienna (next to Vienna: Bohemia, Budapest, Galicia, Trieste, "
+        "Tyrolia)"]
 
 
 def test_a_unit_moves_once_a_turn_and_no_more_are_moved_than_stand_there() -> None:
@@ -139,7 +140,8 @@ def test_land_units_go_by_sea_only_in_a_move_of_land_units() -> None:
     (["burgundy"], "marseilles", []),  # two spaces: the fighter's reach
     (["burgundy", "marseilles"], "piedmont", ["a fighter moves at most 2 spaces a turn; this move is 3"]),
     (["picardy"], "sz08", ["a fighter ends its move on land: it has nowhere to land in SZ 8"]),
-    (["sz09"], "picardy", ["SZ 9 is not next to Paris"]),
+    (["sz09"], "picardy", ["SZ 9 is not next to Paris (next to Paris: Bordeaux, Brest, Burgundy, "
+                           "Picardy)"]),
 ])
 def test_a_fighter_flies_two_spaces_and_lands(via: list[str], to: str, wanted: list[str]) -> None:
     s = position("france", {"paris": {"france": {"fighter": 1}}})
@@ -350,7 +352,8 @@ def test_a_move_by_way_of_a_place_is_recorded_and_told_with_it() -> None:
     c = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
     assert moved(c, move("sz09", "sz07", {"cruiser": 1}, via=["sz04", "sz03"]))[0]["via"] == [
         "sz04", "sz03"]
-    assert messages(c, three) == ["SZ 7 is not next to SZ 4"]
+    assert messages(c, three) == ["SZ 7 is not next to SZ 4 (next to SZ 4: SZ 3, SZ 5, SZ 8, SZ 9, "
+                                  "Scotland)"]
 
 
 def test_units_that_are_not_there_are_not_moved() -> None:

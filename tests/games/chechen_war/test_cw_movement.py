@@ -106,16 +106,20 @@ def test_a_move_of_exactly_the_mf_and_one_hex_more() -> None:
     path = route(7)
     s = position({MECH: path[0]})  # MF 6, clear hexes at 1 MF each
     assert messages(s, move([MECH], *path[:7])) == []
+    legs = ", ".join(f"{h} 1" for h in path[1:])  # what each hex entered costs, told
     assert messages(s, move([MECH], *path)) == [
-        "the move costs 7 MF and ru_131_mech_bde has 6 (8.1, 8.4-8.7; one hex may always be entered, 8.3)"]
+        f"the move costs 7 MF ({legs}) and ru_131_mech_bde has 6 (8.1, 8.4-8.7; one hex may "
+        "always be entered, 8.3)"]
 
 
 def test_a_stack_moves_at_its_slowest_units_mf() -> None:
     path = route(6)
     s = position({MECH: path[0], MVD: path[0]})
     assert messages(s, move([MECH, MVD], *path[:6])) == []  # 5 MF
+    legs = ", ".join(f"{h} 1" for h in path[1:7])
     assert messages(s, move([MECH, MVD], *path[:7])) == [
-        "the move costs 6 MF and ru_mvd_regt_1 has 5 (8.1, 8.4-8.7; one hex may always be entered, 8.3)"]
+        f"the move costs 6 MF ({legs}) and ru_mvd_regt_1 has 5 (8.1, 8.4-8.7; one hex may always "
+        "be entered, 8.3)"]
 
 
 def test_8_3_one_hex_may_always_be_entered() -> None:
@@ -130,8 +134,9 @@ def test_8_3_one_hex_may_always_be_entered() -> None:
     one = GAME.validate(costly, s, "russian", {"orders": [move([MVD], a, b)]})
     two = GAME.validate(costly, s, "russian", {"orders": [move([MVD], a, b, c)]})
     assert one == [] and [p.message for p in two] == [
-        f"the move costs {9 + movement.cost(costly, B, b, c)} MF and ru_mvd_regt_1 has 5 "
-        "(8.1, 8.4-8.7; one hex may always be entered, 8.3)"]
+        f"the move costs {9 + movement.cost(costly, B, b, c)} MF ({b} 9, {c} "
+        f"{movement.cost(costly, B, b, c)}) and ru_mvd_regt_1 has 5 (8.1, 8.4-8.7; one hex may "
+        "always be entered, 8.3)"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -333,8 +338,10 @@ def test_a_face_down_unit_moves_at_its_own_mf_as_the_referee_sees_it() -> None:
     path = chechen_route(5)
     s = chechen_position({path[0]: MILITIA})  # MF 4
     assert chechen(s, move(["t01"], *path[:5])) == []
+    legs = ", ".join(f"{h} 1" for h in path[1:])
     assert chechen(s, move(["t01"], *path)) == [
-        "the move costs 5 MF and t01 has 4 (8.1, 8.4-8.7; one hex may always be entered, 8.3)"]
+        f"the move costs 5 MF ({legs}) and t01 has 4 (8.1, 8.4-8.7; one hex may always be "
+        "entered, 8.3)"]
     assert chechen(chechen_position({path[0]: None}), move(["t01"], *path)) == []  # unseen
 
 
