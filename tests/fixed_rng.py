@@ -42,3 +42,15 @@ class OpenSecrets(sealed._Secrets):
 
     def _hidden_key(self) -> bytes | None:
         return b"\x07" * 32
+
+
+class KeyedSecrets(OpenSecrets):
+    """OpenSecrets under a hidden key of the test's choosing: shuffles as the referee's own
+    would draw them with that key (a playout, a test over many keys)."""
+
+    def __init__(self, key: bytes) -> None:
+        super().__init__()
+        self.key = key
+
+    def _hidden_key(self) -> bytes | None:
+        return self.key

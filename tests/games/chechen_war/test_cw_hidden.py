@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fixed_rng import KeyedSecrets
 
 from pbem import orders
-from pbem.crypto import sealed, sshsig
+from pbem.crypto import sshsig
 from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data
 
@@ -244,20 +245,6 @@ def test_each_secret_part_is_checked_against_its_phases_schema(
 # --- token ids say nothing of what they hide -----------------------------------------------
 
 
-class Keyed(sealed._Secrets):
-    """The referee's hidden randomness under a given hidden key, the values kept in the nodes."""
-
-    def __init__(self, key: bytes) -> None:
-        super().__init__("cw")
-        self.key = key
-
-    def _value(self, node: dict[str, Any]) -> Any:
-        return node.get("value", sealed.HIDDEN)
-
-    def _hidden_key(self) -> bytes | None:
-        return self.key
-
-
 # 24 tokens: in Groznyi five with two regulars, in Gudermes five with all but one regular,
 # Argun two with one; the rest militia
 STACKS = {"1324": 5, "1321": 5, "1323": 4, "1523": 4, "1525": 4, "1327": 2}
@@ -277,7 +264,7 @@ def test_4_2_2_which_of_a_stacks_tokens_are_regulars_is_drawn_not_their_order() 
     regular: Counter[str] = Counter()
     for seed in range(SEEDS):
         events = GAME.resolve(data(), s, {"chechen": body}, KeyedRng(b"\x00" * 32),
-                              Keyed(seed.to_bytes(32, "big")))
+                              KeyedSecrets(seed.to_bytes(32, "big")))
         sealed_ = next(e for e in events if e["type"] == "identities_sealed")["tokens"]
         regular.update(t for t, n in sealed_.items() if n["value"] in REGULARS)
         assert sum(n["value"] in REGULARS for n in sealed_.values()) == len(NAMED)

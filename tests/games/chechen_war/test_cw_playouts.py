@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from fixed_rng import KeyedSecrets
 
 from pbem.crypto import sealed
 from pbem.dice import KeyedRng
@@ -30,20 +31,6 @@ LONG = pytest.mark.playout
 
 def data() -> GameData:
     return load_data("chechen_war")
-
-
-class Hidden(sealed._Secrets):
-    """The referee's hidden draws under a key of the seed's, the values kept in the nodes."""
-
-    def __init__(self, key: bytes) -> None:
-        super().__init__("cw")
-        self.key = key
-
-    def _value(self, node: dict[str, Any]) -> Any:
-        return node.get("value", sealed.HIDDEN)
-
-    def _hidden_key(self) -> bytes | None:
-        return self.key
 
 
 def opened(state: State) -> State:
@@ -194,7 +181,7 @@ def play(seed: int, options: dict[str, Any]) -> tuple[State, dict[str, int]]:
             for item in orders[side]["orders"]:
                 kind = next(iter(item)) if isinstance(item, dict) else str(item)
                 sent[kind] = sent.get(kind, 0) + 1
-        events = GAME.resolve(data(), state, orders, rng, Hidden(key))
+        events = GAME.resolve(data(), state, orders, rng, KeyedSecrets(key))
         for event in events:
             state = GAME.apply(data(), state, event)
         held = {t["hex"] for t in state["tokens"].values()}
