@@ -50,6 +50,8 @@ FORMS: dict[str, list[tuple[dict[str, Any], Any]]] = {
          lambda s: s["units"]["red-inf-01"]["status"] == "eliminated"),
         ({"type": "set_control", "zone": "Kazan", "faction": "siberian"},
          lambda s: s["control"]["Kazan"] == "siberian"),
+        ({"type": "ori_change", "faction": "red", "change": 2}, lambda s: s["ori"]["red"] == 2),
+        ({"type": "ori_change", "faction": "red", "change": 5}, lambda s: s["ori"]["red"] == 3),  # 17.1
         ({"type": "phase", "turn": 2, "phase": "purchase"}, lambda s: (s["phase"], s["turn"]) == ("purchase", 2)),
     ],
 }
