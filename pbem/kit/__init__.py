@@ -20,6 +20,7 @@
   and borders on hexsides, roads, and a badge per stack with its hover text.
 - `odds`: an odds-ratio combat results table: odds with fractions dropped in the
   defender's favour, column shifts netted with their reasons, clamping, the die lookup.
+- `corrections`: the checks of a moderator's correction event (its fields, its counts).
 - `tables`: die tables with modifiers, each with its reason, the total clamped to the
   table's rows ("2-4", "6+", "0-" as row keys), and halving rounded up.
 

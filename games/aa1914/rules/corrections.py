@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State
+from pbem.kit.corrections import count, fields
 from pbem.names import suggest
 
 from . import board
@@ -31,19 +32,8 @@ def _power(data: GameData, value: Any) -> str:
     return str(value)
 
 
-def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what}: expected a whole number 0 or more, not {value!r}")
-    return value
 
 
-def _keys(event: Event, wanted: set[str]) -> None:
-    extra = sorted(set(event) - wanted - {"type"})
-    missing = sorted(wanted - set(event))
-    if extra or missing:
-        raise ValueError(f"{event['type']} takes {', '.join(sorted(wanted))}"
-                         + (f"; unknown: {', '.join(extra)}" if extra else "")
-                         + (f"; missing: {', '.join(missing)}" if missing else ""))
 
 
 def check_next(data: GameData, event: Event) -> None:
@@ -59,7 +49,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
     if kind not in KINDS:
         return False
     if kind == "set_units":
-        _keys(event, {"where", "power", "units"})
+        fields(event, {"where", "power", "units"})
         places = board.places(data)
         where = event["where"]
         if where not in places:
@@ -77,18 +67,18 @@ def apply(data: GameData, state: State, event: Event) -> bool:
             domain = board.domain(data, unit)
             if (domain == "sea") != board.is_sea(where):  # ships at sea, land and air units on land
                 raise ValueError(f"units: a {unit} cannot stand in {board.name(data, where)}")
-            count = _count(n, f"units: {unit}")
-            if count:
-                here[unit] = count
+            wanted = count(n, f"units: {unit}")
+            if wanted:
+                here[unit] = wanted
             else:
                 here.pop(unit, None)
         if not here:
             del state["units"][where][power]
     elif kind == "set_treasury":
-        _keys(event, {"power", "ipc"})
-        state["treasury"][_power(data, event["power"])] = _count(event["ipc"], "ipc")
+        fields(event, {"power", "ipc"})
+        state["treasury"][_power(data, event["power"])] = count(event["ipc"], "ipc")
     else:
-        _keys(event, {"territory", "power"})
+        fields(event, {"territory", "power"})
         territory = event["territory"]
         if territory not in state["control"]:
             raise ValueError(f"territory: {territory!r} is no land territory"

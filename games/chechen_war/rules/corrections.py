@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State
+from pbem.kit.corrections import count, fields
 from pbem.names import suggest
 
 from . import leaders
@@ -31,20 +32,8 @@ TRACKS = ("morale", "casualties", "collateral")
 BOXES = ("underground", "next_turn", "eliminated")
 
 
-def _keys(event: Event, required: set[str], optional: frozenset[str] = frozenset()) -> None:
-    extra = sorted(set(event) - required - optional - {"type"})
-    missing = sorted(required - set(event))
-    if extra or missing:
-        shape = ", ".join([*sorted(required), *(f"{k} (optional)" for k in sorted(optional))])
-        raise ValueError(f"{event['type']} takes {shape}"
-                         + (f"; unknown: {', '.join(extra)}" if extra else "")
-                         + (f"; missing: {', '.join(missing)}" if missing else ""))
 
 
-def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what}: expected a whole number 0 or more, not {value!r}")
-    return value
 
 
 def _hex(data: GameData, value: Any, what: str) -> str:
@@ -69,7 +58,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
     if kind not in KINDS:
         return False
     if kind == "set_russian":
-        _keys(event, {"unit"}, frozenset({"hex", "reduced"}))
+        fields(event, {"unit"}, frozenset({"hex", "reduced"}))
         unit = event["unit"]
         russians = sorted(u for u, v in units(data).items() if v["side"] == RUSSIAN)
         if unit not in russians:
@@ -88,7 +77,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
             where["reduced"] = event["reduced"]
         state["russians"][unit] = where
     elif kind == "remove_token":
-        _keys(event, {"token"})
+        fields(event, {"token"})
         token = event["token"]
         if token not in state["tokens"]:
             raise ValueError(f"token: {token!r} is not on the map{suggest(str(token), sorted(state['tokens']))}")
@@ -98,7 +87,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
         if alone is not None:
             leaders.apply(state, alone)
     elif kind == "set_leader":
-        _keys(event, {"leader", "where"})
+        fields(event, {"leader", "where"})
         leader = event["leader"]
         if leader not in state["leaders"]:
             raise ValueError(f"leader: {leader!r} is not a Chechen leader{suggest(str(leader), sorted(state['leaders']))}")
@@ -110,12 +99,12 @@ def apply(data: GameData, state: State, event: Event) -> bool:
                                  "with Chechen units or in a box (11.0)")
         state["leaders"][leader] = where
     elif kind == "set_track":
-        _keys(event, {"track", "value"})
+        fields(event, {"track", "value"})
         if event["track"] not in TRACKS:
             raise ValueError(f"track: {event['track']!r} is not one of {', '.join(TRACKS)}")
-        state[event["track"]] = _count(event["value"], "value")
+        state[event["track"]] = count(event["value"], "value")
     else:
-        _keys(event, {"side", "kind", "count"})
+        fields(event, {"side", "kind", "count"})
         side = event["side"]
         if side not in (RUSSIAN, CHECHEN):
             raise ValueError(f"side: expected russian or chechen, not {side!r}")
@@ -123,7 +112,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
         if event["kind"] not in known:
             raise ValueError(f"kind: {event['kind']!r} is not a {side} marker{suggest(str(event['kind']), known)} "
                              f"(kinds: {', '.join(known)})")
-        state["supports"][side][event["kind"]] = _count(event["count"], "count")
+        state["supports"][side][event["kind"]] = count(event["count"], "count")
     return True
 
 
