@@ -472,8 +472,8 @@ def _schema_problems(schema: Any, value: Any) -> list[tuple[yamlio.Path_, str]]:
             for key in extra:
                 hint = suggest(str(key), allowed)
                 known = f"expected: {', '.join(allowed)}" if allowed else "expected none"
-                out.append(((*path, key), f"unknown key {key!r} in the secret part{hint} "
-                                          f"({known}); {shape}"))
+                told = f"unknown key {key!r} in the secret part{hint} ({known})"
+                out.append(((*path, key), f"{told}; {shape}" if shape else told))
             continue
         if error.validator == "type":
             wanted = error.validator_value

@@ -644,3 +644,24 @@ def test_several_factions_one_without_a_record_the_other_newer(tmp_path: Path,
     assert check(path, signing=signing).problems == [
         f"{path}:8: newer orders of north are recorded already; an older signed file cannot "
         "replace them"]
+
+
+def test_every_reserved_field_is_named_in_every_item_of_a_list(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("orders: []", "orders: [{a: {sealed: 1}}, {b: {commitment: 2}}]"))
+    assert [p.split(": ")[1] for p in check(path).problems] == ["'sealed' is a field pbem writes "
+                                                               "when it seals a value, never one of yours",
+                                                               "'commitment' is a field pbem writes "
+                                                               "when it seals a value, never one of yours"]
+
+
+def test_a_secret_schema_that_takes_no_key_and_problems_in_the_parts_order(tmp_path: Path) -> None:
+    closed = Phase("action", 3, ("south", "north"), secret={"type": "object", "additionalProperties": False})
+    path = write(tmp_path, GOOD + "secret: {x: 1}\n")
+    assert check(path, phase=closed).problems == [
+        f"{path}:6: unknown key 'x' in the secret part (expected none)"]
+    typed = Phase("action", 3, ("south", "north"), secret={
+        "type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "integer"}}})
+    both = write(tmp_path, GOOD + "secret:\n  b: x\n  a: y\n", "both.yaml")
+    assert check(both, phase=typed).problems == [
+        f"{both}:8: expected a whole number, not the text 'y'",
+        f"{both}:7: expected a whole number, not the text 'x'"]  # by the path: a before b
