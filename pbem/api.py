@@ -28,7 +28,7 @@ from pbem.campaign import (
 )
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
-from pbem.game import Phase, apply_all, clone, dormant, game_ids, get_game, load_data
+from pbem.game import Phase, apply_all, clone, corrected, dormant, game_ids, get_game, load_data
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -1195,12 +1195,18 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
     with campaign.locked():
         state = campaign.state()
         game_state = state["game"]
+        # a correction that opens or seals a hidden value is recorded as the game turns it
+        # (the value and its opening published with the step; `audit` replays it)
+        secrets = referee_secrets(campaign, _secret(campaign), state.get("contributions"))
+        recorded: list[dict[str, Any]] = []
         for i, event in enumerate(events):
             if not isinstance(event, dict) or "type" not in event:
                 raise InputFileError(f"{doc.where((*base, i))}: an event is a mapping with a 'type'")
             try:
-                game_state = campaign.game.apply(campaign.data, game_state, event)
-            except (KeyError, ValueError, TypeError) as exc:
+                for made in normal(corrected(campaign.game, campaign.data, game_state, event, secrets)):
+                    game_state = campaign.game.apply(campaign.data, game_state, made)
+                    recorded.append(made)
+            except (KeyError, ValueError, TypeError, LookupError) as exc:
                 raise InputFileError(f"{doc.where((*base, i))}: cannot apply this event: {exc}") from None
         phase = campaign.phase(state)
         seq = state["seq"] + 1
@@ -1210,7 +1216,7 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
             summary += "; " + _entered_summary(seats)
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,
                            phase=phase.name, summary=summary, reason=reason.strip(),
-                           events=normal(events), seats=seats or None)
+                           events=recorded, opened=secrets.openings or None, seats=seats or None)
         # the engine's other fields (sealed orders, salts, heads) stay as they were: the
         # snapshot is exactly the fold of the log, which `audit` checks
         kept = {k: v for k, v in seated_state.items() if k not in ("seq", "head")}

@@ -34,7 +34,7 @@ from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign, entered_sea
 from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
-from pbem.game import dormant
+from pbem.game import corrected, dormant
 from pbem.log import (
     GENESIS,
     SKELETON,
@@ -382,17 +382,7 @@ class _Audit:
                 orders.update(entry.get("nmr_orders", {}))
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
-                secrets: sealed_.PublishedSecrets
-                key = None
-                if self.final and self.hidden_key is not None:
-                    key = dice_.draw_key(self.hidden_key, before.get("contributions"))
-                    secrets = sealed_.FinalSecrets(self.campaign.id, entry.get("opened") or [],
-                                                   self.everything, key)
-                elif self.own is not None:
-                    secrets = sealed_.OwnSecrets(self.campaign.id, entry.get("opened") or [],
-                                                 self.mine, self.owner_keys)
-                else:
-                    secrets = sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or [])
+                secrets, key = self._secrets(entry, before)
                 events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
                 self._openings(name, entry, secrets)
                 self._draw_keys(name, entry, before, secrets.owners, key)
@@ -400,20 +390,9 @@ class _Audit:
                 self.checked["rolls"] += len(rolls)
                 if not replay.finished():
                     self.problem(f"{name}: recorded dice that the rules never asked for")
-                recorded = entry.get("events", [])
-                if sealed_.masked(events) != sealed_.masked(recorded):
-                    self.problem(f"{name}: the recorded events are not what the rules produce "
-                                 "from the orders and dice")
-                elif self.final:
-                    found, count = sealed_.sealed_values(recorded, events, self.everything)
-                    self.checked["sealed_recomputed"] = self.checked.get("sealed_recomputed", 0) + count
-                    for text in found:
-                        self.problem(f"{name}: {text}")
-                elif self.own is not None:  # what the player's own draw key recomputes
-                    found, count = sealed_.sealed_values(recorded, events, self.mine)
-                    self.checked["own_recomputed"] = self.checked.get("own_recomputed", 0) + count
-                    for text in found:
-                        self.problem(f"{name}: {text.replace(', not even by unseal', '')}")
+                self._events(name, entry, events, "the rules produce from the orders and dice")
+            elif kind == "adjust":
+                self._corrections(name, entry, before)
             self.folder.fold(entry)
             self.data = self.folder.data  # the overrides in force from this step on (new, override)
             if kind in ("resolve", "adjust"):
@@ -426,6 +405,50 @@ class _Audit:
             self.problem(f"{name}: cannot be replayed: {exc}")
             return False
         return True
+
+    def _secrets(self, entry: dict[str, Any],
+                 before: dict[str, Any]) -> tuple[sealed_.PublishedSecrets, bytes | None]:
+        """The sealed values a step is replayed with: what it published, and with `--final`
+        or `--key` what unseal or the player's key opens (and the draw key, with `--final`)."""
+        if self.final and self.hidden_key is not None:
+            key = dice_.draw_key(self.hidden_key, before.get("contributions"))
+            return sealed_.FinalSecrets(self.campaign.id, entry.get("opened") or [],
+                                        self.everything, key), key
+        if self.own is not None:
+            return sealed_.OwnSecrets(self.campaign.id, entry.get("opened") or [], self.mine,
+                                      self.owner_keys), None
+        return sealed_.PublishedSecrets(self.campaign.id, entry.get("opened") or []), None
+
+    def _events(self, name: str, entry: dict[str, Any], events: list[Any], what: str) -> None:
+        """A step's recorded events are the replayed ones (sealed values masked), and with
+        `--final` or `--key` each sealed value is the one recomputed."""
+        recorded = entry.get("events", [])
+        if sealed_.masked(events) != sealed_.masked(recorded):
+            self.problem(f"{name}: the recorded events are not what {what}")
+        elif self.final:
+            found, count = sealed_.sealed_values(recorded, events, self.everything)
+            self.checked["sealed_recomputed"] = self.checked.get("sealed_recomputed", 0) + count
+            for text in found:
+                self.problem(f"{name}: {text}")
+        elif self.own is not None:  # what the player's own draw key recomputes
+            found, count = sealed_.sealed_values(recorded, events, self.mine)
+            self.checked["own_recomputed"] = self.checked.get("own_recomputed", 0) + count
+            for text in found:
+                self.problem(f"{name}: {text.replace(', not even by unseal', '')}")
+
+    def _corrections(self, name: str, entry: dict[str, Any], before: dict[str, Any]) -> None:
+        """An adjustment's events are what the game makes of them, one by one in the state
+        each leaves: a value it opens is the sealed one (its published opening matches the
+        commitment), and it publishes no opening it did not make."""
+        secrets, _key = self._secrets(entry, before)
+        state, events = before["game"], []
+        for event in entry.get("events", []):
+            made = normal(corrected(self.game, self.data, state, event, secrets))
+            events.extend(made)
+            for one in made:
+                state = self.game.apply(self.data, state, one)
+        self._openings(name, entry, secrets)
+        self._events(name, entry, events, "the game makes of the corrections")
 
     def _seats_of(self, state: dict[str, Any]) -> dict[str, Any]:
         """The seats in force in `state`: its settings, or for a log from before the first

@@ -192,6 +192,17 @@ class Game(Protocol):
     the events it covers), `title`, `columns`, `rows` (a table of text) and `told` (the
     indexes of the events the table tells: the others of the run are listed under it as
     the log tells them). Public events only (`pbem.game.boxes`; [] without it).
+
+    A correction (`pbem adjust`) that opens or seals a hidden value (a face-down unit turned
+    face up, or face down again) is turned into the events to record, when the game gives it
+    with::
+
+        correct(data, state, event, secrets) -> list[Event]
+
+    the value opened with `secrets.open` (its opening is published with the step) or sealed
+    anew with `secrets.seal`; any other correction comes back as it is. `pbem audit` replays
+    it with what the step published, as it replays a resolution (`pbem.game.corrected`;
+    without it, every correction is recorded as written).
     """
 
     id: str
@@ -284,6 +295,13 @@ def headlines(game: Any, data: GameData, events: list[Event]) -> list[str]:
     """The phrases of a step's events for a report's summary ([] without the hook)."""
     own = getattr(game, "headlines", None)
     return [] if own is None else [str(line) for line in own(data, events)]
+
+
+def corrected(game: Any, data: GameData, state: State, event: Event,
+              secrets: Secrets | None) -> list[Event]:
+    """The events a correction as written is recorded as ([event] without the hook)."""
+    own = getattr(game, "correct", None)
+    return [event] if own is None else list(own(data, state, event, secrets))
 
 
 def boxes(game: Any, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:

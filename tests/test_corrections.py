@@ -5,6 +5,7 @@ refused at its line with what was expected, and nothing is recorded."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,130 @@ def test_a_correction_given_wrongly_is_refused_at_its_line(tmp_path: Path, game:
     assert "adjust-0.yaml:2: cannot apply this event: " in caught.value.message
     assert said in caught.value.message, caught.value.message
     assert Campaign.open(root).state()["seq"] == before
+
+
+# --- a face-down unit turned face up, or face down again (the Chechen War) ------------------
+
+
+def _hidden_campaign(tmp_path: Path) -> tuple[Path, Path]:
+    from conftest import play
+
+    root, keys = tmp_path / "camp", tmp_path / "keys"
+    api.new_campaign(root, "chechen_war", hot_seat=True, keys_dir=keys, contributions=False,
+                     seed="corrections", name="camp")
+    play(root, until=lambda s: s["phase"] == "russian-movement", seed="corrections")
+    return root, keys
+
+
+def _sealed_unit(root: Path, token: str) -> tuple[dict[str, Any], str]:
+    from pbem.crypto import sealed
+
+    camp = Campaign.open(root)
+    node = camp.state()["game"]["tokens"][token]["unit"]
+    return node, str(sealed.open_node(camp.id, node, camp.referee_identities()).value)
+
+
+def test_a_face_down_unit_turned_face_up_and_down_again_by_correction(tmp_path: Path) -> None:
+    from pbem.crypto import age, sealed
+
+    root, keys = _hidden_campaign(tmp_path)
+    node, truth = _sealed_unit(root, "t01")
+    name = Campaign.open(root).data["units"]["units"][truth]["name"]
+    assert name not in render(root, "russian", "text")
+    for n, (event, said) in enumerate([
+            ({"type": "reveal_token", "token": "t01", "unit": "ch_not_this"},
+             f"unit: t01 is sealed as {truth}, not 'ch_not_this'"),
+            ({"type": "hide_token", "token": "t01"}, "token: t01 is face down already"),
+            ({"type": "reveal_token", "token": "t99"}, "token: 't99' is not on the map"),
+            ({"type": "reveal_token", "token": "t01", "hex": "0626"}, "unknown: hex")]):
+        with pytest.raises(PbemError) as caught:
+            adjust(root, tmp_path, event, 10 + n)
+        assert said in caught.value.message, caught.value.message
+    seq = Campaign.open(root).state()["seq"]
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    entry = list(Campaign.open(root).entries())[-1]
+    assert entry["seq"] == seq + 1
+    assert entry["events"] == [{"type": "reveal_token", "token": "t01", "unit": truth}]
+    assert [o["node"]["commitment"] for o in entry["opened"]] == [node["commitment"]]
+    assert Campaign.open(root).state()["game"]["tokens"]["t01"]["unit"] == truth
+    assert f"t01 turned face up: {name}" in render(root, "russian", "text")
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 1)
+    assert "token: t01 is face up already" in caught.value.message
+
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01"}, 2)
+    again = Campaign.open(root).state()["game"]["tokens"]["t01"]
+    assert sealed.is_sealed(again["unit"]) and not again.get("revealed")
+    assert again["unit"]["owner"] == "chechen"
+    assert _sealed_unit(root, "t01")[1] == truth  # the referee's key opens it, and so does his
+    assert sealed.open_node(Campaign.open(root).id, again["unit"],
+                            age.read_identities((keys / "chechen.key").read_text())).value == truth
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01", "unit": truth}, 3)
+    assert Campaign.open(root).state()["game"]["tokens"]["t01"]["unit"] == truth
+    for who in ("public", "russian", "chechen", "referee"):
+        for fmt in FORMATS:
+            assert render(root, who, fmt).strip()
+    assert api.audit(root)["ok"]
+    own = api.audit(root, key=keys / "chechen.key")
+    assert own["ok"], own["problems"]
+
+
+def _other_chechen(root: Path, truth: str) -> str:
+    spec = Campaign.open(root).data["units"]["units"]
+    return next(u for u, v in sorted(spec.items()) if v["side"] == "chechen" and u != truth)
+
+
+def test_a_referee_who_reveals_another_unit_than_the_sealed_one_is_named(tmp_path: Path) -> None:
+    """The referee writes another unit into the reveal (and, the second time, into its
+    published opening too) and signs the log again: the public audit names the step."""
+    from tests.test_audit_tamper import Referee
+
+    root, _keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    seq = Campaign.open(root).state()["seq"]
+    other = _other_chechen(root, truth)
+    for also_opening, said in ((False, f"cannot be replayed: unit: t01 is sealed as {truth}, "
+                                       f"not '{other}'"),
+                               (True, "does not match its commitment")):
+        work = tmp_path / f"cheat-{also_opening}"
+        shutil.copytree(root, work, symlinks=True)
+        cheat = Referee(work)
+        cheat.entry(seq)["events"][0]["unit"] = other
+        if also_opening:
+            cheat.entry(seq)["opened"][0]["value"] = other
+        cheat.rewrite()
+        report = api.audit(work)
+        assert not report["ok"]
+        assert [p for p in report["problems"] if p.startswith(f"log/{seq:06d}.yaml")
+                and said in p], report["problems"]
+
+
+def test_a_referee_who_hides_another_unit_is_named_by_the_chechens_own_audit(tmp_path: Path) -> None:
+    """hide_token seals the face-up unit anew; a referee who seals another one (to the
+    Chechen, so that his key opens it) is named by the Chechen's own audit."""
+    from tests.test_audit_tamper import Referee
+
+    root, keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01"}, 1)
+    seq = Campaign.open(root).state()["seq"]
+    assert api.audit(root, key=keys / "chechen.key")["ok"]
+    cheat = Referee(root)
+    node = cheat.entry(seq)["events"][0]["unit"]
+    camp = Campaign.open(root)
+    fresh = sealed_seal(camp, node, _other_chechen(root, truth))
+    node["commitment"], node["sealed"] = fresh["commitment"], fresh["sealed"]
+    cheat.rewrite()
+    own = api.audit(root, key=keys / "chechen.key")
+    assert not own["ok"]
+    assert [p for p in own["problems"] if p.startswith(f"log/{seq:06d}.yaml") and "unit t01" in p], \
+        own["problems"]
+
+
+def sealed_seal(camp: Campaign, node: dict[str, Any], value: str) -> dict[str, Any]:
+    from pbem.crypto import sealed
+
+    recipients = [camp.config["referee"]["age"], camp.config["factions"]["chechen"]["age"]]
+    return sealed.seal(sealed.node_context(camp.id, node), value, recipients)

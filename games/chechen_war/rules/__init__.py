@@ -407,6 +407,11 @@ class ChechenWar(TableGame):
             tail -= 1
         return [*events[:tail], alone, *events[tail:]]
 
+    def correct(self, data: GameData, state: State, event: Event,
+                secrets: Secrets | None) -> list[Event]:
+        """A correction as recorded (README "Corrections": reveal_token, hide_token)."""
+        return corrections.correct(data, state, event, secrets)
+
     def describe(self, data: GameData) -> dict[str, Any]:
         g = data["game"]
         return {"id": self.id, "name": g["name"],

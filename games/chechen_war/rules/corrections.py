@@ -10,32 +10,31 @@ a validated event, recorded with its reason, replayed by `pbem audit` and told i
     - {type: set_track, track: morale | casualties | collateral, value: N}
     - {type: set_markers, side: russian | chechen, kind: KIND, count: N}   support markers
     - {type: phase, phase: SEGMENT, turn: N}   the game moved to a segment of a turn
+    - {type: reveal_token, token: tNN}   a face-down unit turned face up: pbem opens its
+      sealed identity and publishes the opening with the step, so that anyone's audit checks
+      it is the unit sealed at the draw (`unit: UNIT` may be given: then it must be that one)
+    - {type: hide_token, token: tNN}     a face-up unit turned face down again: its identity
+      sealed anew to the Chechen and the referee (what was seen stays seen)
 
-A mistake is refused with what was expected; nothing is recorded then. What is sealed stays
-sealed: a correction cannot reveal a face-down unit (only the rules and `pbem unseal` open
-one), nor hide one the rules revealed.
+A mistake is refused with what was expected; nothing is recorded then. No correction names
+which unit a face-down token is: only its sealed value can (reveal_token).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Event, GameData, State
+from pbem.game import Event, GameData, Secrets, State
 from pbem.kit.corrections import count, fields
 from pbem.names import suggest
 
 from . import leaders
 from .board import CHECHEN, RUSSIAN, board, units
 
-KINDS = ("set_russian", "remove_token", "set_leader", "set_track", "set_markers")
+KINDS = ("set_russian", "remove_token", "set_leader", "set_track", "set_markers", "reveal_token",
+         "hide_token")
 TRACKS = ("morale", "casualties", "collateral")
 BOXES = ("underground", "next_turn", "eliminated")
-
-
-
-
-
-
 def _hex(data: GameData, value: Any, what: str) -> str:
     b = board(data)
     if not isinstance(value, str) or value not in b.terrain:
@@ -50,6 +49,39 @@ def check_phase(event: Event, segments: list[str]) -> None:
                          f"{suggest(str(event.get('phase')), segments)} (segments: {', '.join(segments)})")
     if isinstance(event.get("turn"), bool) or not isinstance(event.get("turn"), int) or event["turn"] < 0:
         raise ValueError(f"turn: expected a turn 0 or more, not {event.get('turn')!r}")
+
+
+def _token(state: State, event: Event, face_up: bool) -> str:
+    token = event.get("token")
+    if token not in state["tokens"]:
+        raise ValueError(f"token: {token!r} is not on the map{suggest(str(token), sorted(state['tokens']))}")
+    up = isinstance(state["tokens"][token].get("unit"), str)
+    if up != face_up:
+        raise ValueError(f"token: {token} is face {'down' if face_up else 'up'} already")
+    return str(token)
+
+
+def correct(data: GameData, state: State, event: Event, secrets: Secrets | None) -> list[Event]:
+    """A correction as it is recorded: reveal_token with the unit its sealed value opens to,
+    hide_token with the unit sealed anew; any other as it is."""
+    kind = event.get("type")
+    if kind not in ("reveal_token", "hide_token"):
+        return [event]
+    fields(event, {"token"}, frozenset({"unit"}))
+    if secrets is None:
+        raise ValueError(f"{kind} needs the referee's keys")
+    if kind == "reveal_token":
+        token = _token(state, event, face_up=False)
+        unit = str(secrets.open(state["tokens"][token]["unit"]))
+        if "unit" in event and event["unit"] != unit:
+            raise ValueError(f"unit: {token} is sealed as {unit}, not {event['unit']!r}")
+        return [{"type": "reveal_token", "token": token, "unit": unit}]
+    token = _token(state, event, face_up=True)
+    unit = state["tokens"][token]["unit"]
+    if "unit" in event and not (isinstance(event["unit"], dict) or event["unit"] == unit):
+        raise ValueError(f"unit: {token} is {unit}, not {event['unit']!r}")
+    return [{"type": "hide_token", "token": token,
+             "unit": secrets.seal("unit", token, CHECHEN, int(state["turn"]), unit)}]
 
 
 def apply(data: GameData, state: State, event: Event) -> bool:
@@ -98,6 +130,20 @@ def apply(data: GameData, state: State, event: Event) -> bool:
                 raise ValueError(f"where: {where} holds no Chechen unit: a leader stands only "
                                  "with Chechen units or in a box (11.0)")
         state["leaders"][leader] = where
+    elif kind == "reveal_token":  # as `correct` records it: the unit opened
+        fields(event, {"token", "unit"})
+        token = _token(state, event, face_up=False)
+        if event["unit"] not in units(data) or units(data)[event["unit"]]["side"] != CHECHEN:
+            raise ValueError(f"unit: {event['unit']!r} is not a Chechen unit")
+        state["tokens"][token].update(unit=event["unit"], revealed=True)
+    elif kind == "hide_token":  # as `correct` records it: the unit sealed anew
+        fields(event, {"token", "unit"})
+        token = _token(state, event, face_up=True)
+        if not isinstance(event["unit"], dict):
+            raise ValueError("unit: a face-down unit's identity is sealed (write hide_token "
+                             "with the token alone)")
+        state["tokens"][token]["unit"] = event["unit"]
+        state["tokens"][token].pop("revealed", None)
     elif kind == "set_track":
         fields(event, {"track", "value"})
         if event["track"] not in TRACKS:
@@ -134,6 +180,10 @@ def describe(data: GameData, event: Event) -> str | None:
         shown = {"underground": "the Underground Box", "next_turn": "the next Game Turn Box",
                  "eliminated": "eliminated"}.get(where) or board(data).label(where)
         return f"correction: {data['units']['leaders'][event['leader']]['name']}: {shown}"
+    if kind == "reveal_token":
+        return f"correction: face-down unit {event['token']} turned face up: {units(data)[event['unit']]['name']}"
+    if kind == "hide_token":
+        return f"correction: {event['token']} turned face down again"
     if kind == "set_track":
         return f"correction: {event['track']} set to {event['value']}"
     return f"correction: the {event['side']} has {event['count']} {event['kind']} marker(s)"
