@@ -19,6 +19,11 @@ Shown = Callable[[GameData, State, str, str], tuple[str, str]]
 Validate = Callable[[GameData, State, str, Orders], list[Problem]]
 Resolve = Callable[[GameData, State, dict[str, Orders], Rng, Secrets | None], list[Event]]
 Bot = Callable[[GameData, State, str, Rng], Orders]
+Idle = Callable[[GameData, State, str], str | None]
+
+# the event a phase's resolution records for each faction it would await but did not ask,
+# because it could do nothing legal then (PhaseRules.idle): {type, faction, why}
+NOT_ASKED = "not_asked"
 
 
 def no_orders(name: str) -> list[Problem]:
@@ -45,6 +50,10 @@ class PhaseRules:
     keep_secret: bool = False  # its orders' secret parts stay sealed until unseal (Phase)
     # the JSON Schema of its orders' secret part; None: a file with one is refused (Phase)
     secret: Mapping[str, Any] | None = None
+    # why a faction `awaiting` names can do nothing legal now (from the public position
+    # alone), or None: such a faction is not asked (no mail, no file); the resolution goes
+    # on without its orders and records a NOT_ASKED event saying why
+    idle: Idle | None = None
 
 
 class PhaseTable:
@@ -62,10 +71,24 @@ class PhaseTable:
         title, prompt = rules.title, rules.prompt
         if rules.shown is not None:
             title, prompt = rules.shown(data, state, title, prompt)
-        awaiting = tuple(rules.awaiting(data, state)) if rules.awaiting is not None else ()
+        idle = self.idle(data, state)
+        awaiting = tuple(f for f in (rules.awaiting(data, state) if rules.awaiting is not None else ())
+                         if f not in idle)
         return Phase(name=name, turn=state["turn"], awaiting=awaiting, title=title, prompt=prompt,
                      over=bool(state.get("over")), result=state.get("result"),
                      keep_secret=rules.keep_secret, secret=rules.secret)
+
+    def idle(self, data: GameData, state: State) -> dict[str, str]:
+        """The factions the phase would await that can do nothing legal now, with why."""
+        rules = self.rules(state)[1]
+        if rules.idle is None or rules.awaiting is None:
+            return {}
+        out: dict[str, str] = {}
+        for faction in rules.awaiting(data, state):
+            why = rules.idle(data, state, faction)
+            if why is not None:
+                out[faction] = why
+        return out
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         name, rules = self.rules(state)
@@ -76,7 +99,10 @@ class PhaseTable:
         name, rules = self.rules(state)
         if rules.resolve is None:
             raise ValueError(f"phase {name} does not resolve")
-        return rules.resolve(data, state, orders, rng, secrets)
+        idle = self.idle(data, state)
+        asked = {f: o for f, o in orders.items() if f not in idle}
+        return [*({"type": NOT_ASKED, "faction": f, "why": why} for f, why in idle.items()),
+                *rules.resolve(data, state, asked, rng, secrets)]
 
     def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         rules = self.rules(state)[1]

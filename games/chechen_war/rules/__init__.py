@@ -39,11 +39,12 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
-from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
+from pbem.kit.phases import NOT_ASKED, PhaseRules, PhaseTable, TableGame
 
 from . import (
     ambush,
     arrival,
+    asked,
     combat,
     corrections,
     endturn,
@@ -343,14 +344,14 @@ PHASES = PhaseTable({
         "{\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_attacks, resolve=_resolve_attacks,
         bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []},
-        secret=combat.SECRET_KINDS),
+        secret=combat.SECRET_KINDS, idle=asked.russian_attack),
     "chechen-supports": PhaseRules(
         "Chechen supports in the Russian Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N, "
         "leaders: [...]}} (two in all at most), or nothing",
         awaiting=_chechen, validate=_checks(combat.read_defence), resolve=_resolve_defence,
         bot=lambda d, s, f, r: combat.bot_defence(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}),
+        default_orders=lambda d, s, f, r: {"orders": []}, idle=asked.chechen_support),
     "chechen-movement": PhaseRules(
         "Chechen Movement Segment (8.0)",
         "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
@@ -365,20 +366,23 @@ PHASES = PhaseTable({
         "{0: ..., 1: ..., 2: ...}), or nothing",
         awaiting=_chechen, validate=_checks(combat.read_chechen_attacks),
         resolve=_resolve_chechen_attacks, bot=lambda d, s, f, r: combat.bot_chechen(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_ANSWERS),
+        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_ANSWERS,
+        idle=asked.chechen_attack),
     "russian-supports": PhaseRules(
         "Russian supports in the Chechen Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N}}, "
         "their kinds under secret: supports: {\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
         bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_KINDS),
+        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_KINDS,
+        idle=asked.russian_support),
     "end-of-turn": PhaseRules(
         "End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
         "the Russian: {ceasefire: true}, {reinforce: [POOL_UNIT, {flip: UNIT}, ...]}, "
         "{strike: [LEADER, ...]}; the Chechen: {kidnap: true}; each optional, or nothing",
         awaiting=_both, validate=_check_end, resolve=_resolve_end,
-        bot=lambda d, s, f, r: endturn.bot(d, s, f, r), default_orders=lambda d, s, f, r: {"orders": []}),
+        bot=lambda d, s, f, r: endturn.bot(d, s, f, r), default_orders=lambda d, s, f, r: {"orders": []},
+        idle=asked.end_of_turn),
     "over": PhaseRules("Game over"),
 })
 
@@ -481,6 +485,8 @@ class ChechenWar(TableGame):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
+        elif kind == NOT_ASKED:  # a side with nothing legal to do in the segment
+            pass
         elif kind == "phase":
             corrections.check_phase(event, list(PHASES.phases))  # a correction may give it too
             s["phase"], s["turn"] = event["phase"], event["turn"]
@@ -583,6 +589,8 @@ class ChechenWar(TableGame):
                     f"{event['cup']} regulars stay in the cup (4.2.2)")
         if kind == "phase":
             return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
+        if kind == NOT_ASKED:
+            return asked.describe(event["faction"], event["why"])
         told = (movement.describe(data, event) or ambush.describe(data, event)
                 or combat.describe(data, event) or endturn.describe(data, event)
                 or arrival.describe(data, event) or leaders.describe(data, event)

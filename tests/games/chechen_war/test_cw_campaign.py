@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from pbem import api, yamlio
+from pbem.campaign import Campaign
 from pbem.game import load_data
 from tests.conftest import Result
 
@@ -105,7 +106,10 @@ def test_the_set_up_by_mail_hides_the_chechens_units_until_unseal(
     assert (status["turn"], status["phase"], status["awaiting"]) == (1, "chechen-ambush", ["chechen"])
     send(pbem, root, keys, "chechen", "ambushes")  # the Chechen Ambush Segment
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
-    assert (status["turn"], status["phase"], status["awaiting"]) == (1, "russian-combat", ["russian"])
+    # the Russian is asked to attack only with a Chechen unit next to his (asked.py)
+    skipped = [e for e in list(Campaign.open(root).entries())[-1]["events"] if e["type"] == "not_asked"]
+    assert (status["turn"], status["phase"], status["awaiting"]) == (
+        (1, "chechen-movement", ["chechen"]) if skipped else (1, "russian-combat", ["russian"]))
     assert leaks(committed_text(root)) == []
     assert leaks(reports(pbem, root, "russian")) == []
     assert leaks(reports(pbem, root, "public")) == []
