@@ -188,7 +188,10 @@ def test_an_encrypted_key_is_refused(tmp_path: Path) -> None:
                     "-f", str(path)], check=True, capture_output=True)
     with pytest.raises(KeyFileError) as exc:
         sshsig.load_private_key(path.read_bytes(), "locked")
-    assert str(exc.value) == "locked: the SSH key is encrypted (pbem needs a key without a passphrase)"
+    assert str(exc.value) == (
+        "locked: the SSH key is encrypted (pbem needs a key without a passphrase); remove it "
+        "from a copy kept for pbem (ssh-keygen -p -N '' -f COPY) or make a key without one "
+        "(ssh-keygen -t ed25519 -N '')")
 
 
 def test_key_errors_name_the_source() -> None:

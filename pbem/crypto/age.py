@@ -1,20 +1,26 @@
-"""age v1 files with X25519 recipients, written from the spec (DESIGN.md "Secrets").
+"""age v1 files with X25519 and ssh-ed25519 recipients, written from the spec (DESIGN.md
+"Secrets").
 
 Implements https://age-encryption.org/v1 (the C2SP age specification) with the
 `cryptography` package's primitives only: X25519, HKDF-SHA-256, ChaCha20-Poly1305 and
-HMAC-SHA-256. Bech32 is done by hand. Decryption is strict: it must behave as the C2SP
+HMAC-SHA-256. Bech32 is done by hand. The `ssh-ed25519` recipient type (a player's own
+OpenSSH ed25519 key, public line `ssh-ed25519 AAAA...`, private key the unencrypted
+`-----BEGIN OPENSSH PRIVATE KEY-----` file) follows the age spec and its reference
+implementation, filippo.io/age's `agessh` package. Decryption is strict: it must behave as the C2SP
 CCTV test vectors (`../shared/testdata/age-vectors/`) expect. Every failure is a
 `CryptoError` whose message names the stage that failed: "armor", "header", "header MAC",
 "payload", or "no identity matches".
 
-Passphrase (scrypt) and post-quantum (mlkem768x25519) recipients are not implemented:
-pbem never writes them, and their stanzas are treated as stanzas no identity matches.
+Passphrase (scrypt), ssh-rsa and post-quantum (mlkem768x25519) recipients are not
+implemented: pbem never writes them, and their stanzas are treated as stanzas no identity matches.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import functools
+import hashlib
 import hmac
 import os
 from collections.abc import Iterator
@@ -27,9 +33,14 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.errors import CryptoError
+from pbem.crypto import sshsig
+from pbem.errors import CryptoError, KeyFileError
 
 __all__ = [
+    "Identity",
+    "Recipient",
+    "SshIdentity",
+    "SshRecipient",
     "decrypt",
     "encrypt",
     "generate_identity",
@@ -53,6 +64,12 @@ X25519_LABEL = b"age-encryption.org/v1/X25519"
 X25519_TYPE = "X25519"
 RECIPIENT_HRP = "age"
 IDENTITY_HRP = "AGE-SECRET-KEY-"
+
+# Spec "ssh-ed25519 recipient stanza" (agessh.go: ed25519Label, sshFingerprint).
+SSH_ED25519_TYPE = "ssh-ed25519"
+SSH_ED25519_LABEL = b"age-encryption.org/v1/ssh-ed25519"
+SSH_TAG_SIZE = 4  # the tag: the first 4 bytes of SHA-256 of the SSH wire-format public key
+CURVE25519_P = 2**255 - 19
 
 # Spec "Payload": STREAM with 64 KiB chunks.
 NONCE_SIZE = 16
@@ -142,7 +159,39 @@ def _bech32_decode(text: str) -> tuple[str, bytes]:
 # --- keys (spec "X25519 recipient stanza": recipient and identity encodings) --------
 
 
-def parse_recipient(text: str) -> X25519PublicKey:
+@dataclass(frozen=True)
+class SshRecipient:
+    """An `ssh-ed25519 AAAA...` recipient: its SSH wire-format key, its tag and its key
+    converted to X25519 (Montgomery u, 32 bytes little-endian)."""
+
+    wire: bytes
+    tag: str
+    montgomery: bytes
+
+
+@dataclass(frozen=True)
+class SshIdentity:
+    """An OpenSSH ed25519 private key used as an age identity."""
+
+    wire: bytes
+    tag: str
+    scalar: X25519PrivateKey  # SHA-512(seed)[:32], the ed25519 secret scalar
+    montgomery: bytes  # X25519(scalar, basepoint)
+    public_line: str
+
+
+Recipient = X25519PublicKey | SshRecipient
+Identity = X25519PrivateKey | SshIdentity
+
+
+def parse_recipient(text: str) -> Recipient:
+    """Parse a recipient: `age1...` (X25519) or `ssh-ed25519 AAAA... [comment]`."""
+    if text.lstrip().startswith("ssh-"):
+        return _parse_ssh_recipient(text)
+    return _parse_x25519_recipient(text)
+
+
+def _parse_x25519_recipient(text: str) -> X25519PublicKey:
     """Parse an `age1...` recipient strictly (lowercase bech32, HRP `age`, 32 bytes)."""
     try:
         hrp, key = _bech32_decode(text)
@@ -155,7 +204,20 @@ def parse_recipient(text: str) -> X25519PublicKey:
     return X25519PublicKey.from_public_bytes(key)
 
 
-def parse_identity(text: str) -> X25519PrivateKey:
+def is_ssh_identity(text: str) -> bool:
+    """Whether text is a PEM-armored key (an OpenSSH private key, or another PEM key that
+    `parse_identity` refuses by name), not an age identity file."""
+    return text.lstrip().startswith("-----BEGIN ")
+
+
+def parse_identity(text: str) -> Identity:
+    """Parse an identity: `AGE-SECRET-KEY-1...` or an unencrypted OpenSSH ed25519 key."""
+    if is_ssh_identity(text):
+        return _parse_ssh_identity(text)
+    return _parse_x25519_identity(text)
+
+
+def _parse_x25519_identity(text: str) -> X25519PrivateKey:
     """Parse an `AGE-SECRET-KEY-1...` identity strictly (uppercase bech32, 32 bytes)."""
     try:
         hrp, key = _bech32_decode(text)
@@ -167,6 +229,49 @@ def parse_identity(text: str) -> X25519PrivateKey:
     if len(key) != 32:
         raise CryptoError("not a valid age identity: wrong key length")
     return X25519PrivateKey.from_private_bytes(key)
+
+
+def _ssh_tag(wire: bytes) -> str:
+    # agessh.go sshFingerprint: base64 (raw) of SHA-256(wire key)[:4]
+    return _b64_raw(hashlib.sha256(wire).digest()[:SSH_TAG_SIZE])
+
+
+def _montgomery_u(ed25519_public: bytes, what: str) -> bytes:
+    """The X25519 public key of an ed25519 public key (agessh.go
+    ed25519PublicKeyToCurve25519): the key is y little-endian with x's sign in the top bit;
+    u = (1 + y) / (1 - y) mod 2^255 - 19, written 32 bytes little-endian."""
+    y = int.from_bytes(ed25519_public, "little") & ((1 << 255) - 1)
+    try:
+        inverse = pow((1 - y) % CURVE25519_P, -1, CURVE25519_P)
+    except ValueError:  # y = 1: the neutral point, no X25519 key (age would fail too)
+        raise CryptoError(f"{what}: the ed25519 key is the neutral point, not a usable key") from None
+    return ((1 + y) * inverse % CURVE25519_P).to_bytes(32, "little")
+
+
+def _parse_ssh_recipient(text: str) -> SshRecipient:
+    shown = " ".join(text.split()[:2])
+    what = f"not a valid ssh-ed25519 recipient {shown!r}"
+    try:
+        key = sshsig.load_public_key(text, what)
+    except KeyFileError as exc:
+        raise CryptoError(exc.message) from None
+    wire = sshsig.key_blob(key)
+    return SshRecipient(wire, _ssh_tag(wire), _montgomery_u(key.public_bytes_raw(), what))
+
+
+@functools.lru_cache(maxsize=8)  # reveal and audit open every envelope with the same key
+def _parse_ssh_identity(text: str) -> SshIdentity:
+    try:
+        key = sshsig.load_private_key(text.encode("utf-8"), "the SSH identity")
+    except KeyFileError as exc:
+        raise CryptoError(exc.message) from None
+    # agessh.go ed25519PrivateKeyToCurve25519: the first 32 bytes of SHA-512 of the seed
+    # (X25519 clamps them as ed25519 does), and the public key X25519(scalar, basepoint)
+    scalar = X25519PrivateKey.from_private_bytes(
+        hashlib.sha512(key.private_bytes_raw()).digest()[:32])
+    wire = sshsig.key_blob(key.public_key())
+    return SshIdentity(wire, _ssh_tag(wire), scalar, scalar.public_key().public_bytes_raw(),
+                       sshsig.public_line(key.public_key()))
 
 
 def _encode_recipient(public: X25519PublicKey) -> str:
@@ -190,8 +295,11 @@ def identity_from_bytes(raw: bytes) -> tuple[str, str]:
 
 
 def recipient_of(identity: str) -> str:
-    """The `age1...` recipient of an identity."""
-    return _encode_recipient(parse_identity(identity).public_key())
+    """The recipient of an identity: `age1...`, or `ssh-ed25519 AAAA...` for an SSH key."""
+    parsed = parse_identity(identity)
+    if isinstance(parsed, SshIdentity):
+        return parsed.public_line
+    return _encode_recipient(parsed.public_key())
 
 
 def identity_file_text(identity: str, *, created: datetime | None = None) -> str:
@@ -203,19 +311,26 @@ def identity_file_text(identity: str, *, created: datetime | None = None) -> str
 
 
 def read_identities(text: str) -> list[str]:
-    """The identities in an age identity file; `#` comments and blank lines are ignored."""
+    """The identities in an age identity file; `#` comments and blank lines are ignored.
+
+    A file that is an OpenSSH private key (as age's `-i` reads it) is one identity: the
+    whole text."""
+    if is_ssh_identity(text):
+        parse_identity(text)
+        return [text]
     identities = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            parse_identity(line)
+            _parse_x25519_identity(line)
         except CryptoError as exc:
             raise CryptoError(f"line {number} of the identity file: {exc.message}") from None
         identities.append(line)
     if not identities:
-        raise CryptoError("the identity file holds no age identity")
+        raise CryptoError("the identity file holds no age identity (AGE-SECRET-KEY-1...) "
+                          "and is not an OpenSSH private key")
     return identities
 
 
@@ -349,7 +464,9 @@ def _parse_header(data: bytes) -> Header:
 # --- X25519 stanzas (spec "X25519 recipient stanza") --------------------------------
 
 
-def _wrap(file_key: bytes, recipient: X25519PublicKey) -> Stanza:
+def _wrap(file_key: bytes, recipient: Recipient) -> Stanza:
+    if isinstance(recipient, SshRecipient):
+        return _wrap_ssh(file_key, recipient)
     ephemeral = X25519PrivateKey.generate()
     share = ephemeral.public_key().public_bytes_raw()
     shared = ephemeral.exchange(recipient)
@@ -359,11 +476,13 @@ def _wrap(file_key: bytes, recipient: X25519PublicKey) -> Stanza:
     return Stanza(X25519_TYPE, [_b64_raw(share)], body)
 
 
-def _unwrap(stanza: Stanza, identity: X25519PrivateKey) -> bytes | None:
+def _unwrap(stanza: Stanza, identity: Identity) -> bytes | None:
     """The file key, or None if the stanza is not for this identity.
 
     A stanza of type X25519 that is malformed is a header failure, not a mismatch.
     """
+    if isinstance(identity, SshIdentity):
+        return _unwrap_ssh(stanza, identity)
     if stanza.type != X25519_TYPE:
         return None
     if len(stanza.args) != 1:
@@ -396,7 +515,64 @@ def _x25519(identity: X25519PrivateKey, share: bytes) -> bytes:
     return shared
 
 
-def _find_file_key(stanzas: list[Stanza], identities: list[X25519PrivateKey]) -> bytes:
+# --- ssh-ed25519 stanzas (spec "ssh-ed25519 recipient stanza"; agessh.go) -----------
+
+
+def _ssh_shared(shared: bytes, wire: bytes) -> bytes:
+    """The X25519 secret tweaked by the SSH key: X25519(tweak, shared), where tweak =
+    HKDF-SHA-256(ikm empty, salt = the SSH wire-format key, info = the ssh-ed25519 label),
+    used as an X25519 scalar (clamped, as Go's curve25519.X25519 does)."""
+    tweak = X25519PrivateKey.from_private_bytes(_hkdf(b"", wire, SSH_ED25519_LABEL))
+    try:
+        return tweak.exchange(X25519PublicKey.from_public_bytes(shared))
+    except ValueError:  # an all-zero result: only from a low-order point
+        raise CryptoError("header failure: the ssh-ed25519 share is a low-order point") from None
+
+
+def _wrap_ssh(file_key: bytes, recipient: SshRecipient) -> Stanza:
+    # -> ssh-ed25519 TAG SHARE; body = ChaCha20-Poly1305(wrap key, zero nonce, file key)
+    ephemeral = X25519PrivateKey.generate()
+    share = ephemeral.public_key().public_bytes_raw()
+    try:
+        shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(recipient.montgomery))
+    except ValueError:
+        raise CryptoError("cannot encrypt to that ssh-ed25519 key: it is a low-order point") from None
+    tweaked = _ssh_shared(shared, recipient.wire)
+    # wrap key = HKDF-SHA-256(ikm = tweaked secret, salt = share || recipient's X25519 key)
+    wrap_key = _hkdf(tweaked, share + recipient.montgomery, SSH_ED25519_LABEL)
+    body = ChaCha20Poly1305(wrap_key).encrypt(bytes(12), file_key, None)
+    return Stanza(SSH_ED25519_TYPE, [recipient.tag, _b64_raw(share)], body)
+
+
+def _unwrap_ssh(stanza: Stanza, identity: SshIdentity) -> bytes | None:
+    """The file key, or None if the stanza is not for this key. As agessh.go checks, in
+    order: the type (another: no match), two arguments and a 32-byte share (else a header
+    failure), the tag (another key's: no match); past that, a stanza that does not open is
+    a failure, not a mismatch (it names this key)."""
+    if stanza.type != SSH_ED25519_TYPE:
+        return None
+    if len(stanza.args) != 2:
+        raise CryptoError("header failure: ssh-ed25519 stanza with the wrong number of arguments")
+    try:
+        share = _b64_raw_decode(stanza.args[1].encode("ascii"))
+    except ValueError as exc:
+        raise CryptoError(f"header failure: malformed ssh-ed25519 share: {exc}") from None
+    if len(share) != 32:
+        raise CryptoError("header failure: the ssh-ed25519 share is not 32 bytes")
+    if stanza.args[0] != identity.tag:
+        return None
+    if len(stanza.body) != FILE_KEY_SIZE + TAG_SIZE:
+        raise CryptoError("header failure: the ssh-ed25519 stanza body is not a 16-byte file key")
+    tweaked = _ssh_shared(_x25519(identity.scalar, share), identity.wire)
+    wrap_key = _hkdf(tweaked, share + identity.montgomery, SSH_ED25519_LABEL)
+    try:
+        return ChaCha20Poly1305(wrap_key).decrypt(bytes(12), stanza.body, None)
+    except InvalidTag:
+        raise CryptoError(f"header failure: the ssh-ed25519 stanza for this key (tag "
+                          f"{identity.tag}) does not open with it") from None
+
+
+def _find_file_key(stanzas: list[Stanza], identities: list[Identity]) -> bytes:
     # age: an scrypt stanza must be the only stanza of its file.
     if len(stanzas) > 1 and any(s.type == "scrypt" for s in stanzas):
         raise CryptoError("header failure: an scrypt stanza must be alone in the header")
@@ -405,7 +581,7 @@ def _find_file_key(stanzas: list[Stanza], identities: list[X25519PrivateKey]) ->
             file_key = _unwrap(stanza, identity)
             if file_key is not None:
                 return file_key
-    raise CryptoError("no identity matches: none of the given age identities can open this file")
+    raise CryptoError("no identity matches: none of the given identities can open this file")
 
 
 def _header_mac(file_key: bytes, mac_input: bytes) -> bytes:
@@ -542,7 +718,8 @@ def _is_armored(data: bytes) -> bool:
 
 
 def encrypt(plaintext: bytes, recipients: list[str], *, armor: bool = True) -> bytes:
-    """Encrypt to the X25519 recipients (`age1...`); armored unless armor=False."""
+    """Encrypt to the recipients (`age1...` or `ssh-ed25519 AAAA...`); armored unless
+    armor=False."""
     if not recipients:
         raise CryptoError("no recipients to encrypt to")
     keys = [parse_recipient(r) for r in recipients]
@@ -557,7 +734,8 @@ def encrypt(plaintext: bytes, recipients: list[str], *, armor: bool = True) -> b
 
 
 def decrypt(data: bytes, identities: list[str]) -> bytes:
-    """Decrypt a binary or ASCII-armored age file with any of the X25519 identities."""
+    """Decrypt a binary or ASCII-armored age file with any of the identities
+    (`AGE-SECRET-KEY-1...` or the text of an unencrypted OpenSSH ed25519 private key)."""
     keys = [parse_identity(i) for i in identities]
     if _is_armored(data):
         data = _dearmor(data)

@@ -22,7 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from pbem.errors import KeyFileError, SignatureError
 
 __all__ = [
+    "OPENSSH_PRIVATE_BEGIN",
     "generate_ssh_key",
+    "key_blob",
     "load_private_key",
     "load_public_key",
     "public_line",
@@ -39,6 +41,7 @@ ARMOR_COLUMNS = 70  # as ssh-keygen wraps it
 HASHES = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
 SIGN_HASH = "sha512"
 KEY_TYPE = b"ssh-ed25519"
+OPENSSH_PRIVATE_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"  # PROTOCOL.key's armor
 
 
 # --- keys ---------------------------------------------------------------------------
@@ -80,7 +83,9 @@ def load_private_key(data: bytes, source: str) -> Ed25519PrivateKey:
         key = serialization.load_ssh_private_key(data, password=None)
     except TypeError:
         raise KeyFileError(
-            f"{source}: the SSH key is encrypted (pbem needs a key without a passphrase)"
+            f"{source}: the SSH key is encrypted (pbem needs a key without a passphrase); "
+            "remove it from a copy kept for pbem (ssh-keygen -p -N '' -f COPY) or make a key "
+            "without one (ssh-keygen -t ed25519 -N '')"
         ) from None
     except (ValueError, UnicodeError):
         raise KeyFileError(f"{source}: not an OpenSSH private key") from None
@@ -133,7 +138,9 @@ class _Reader:
             raise SignatureError("malformed SSH signature: trailing data")
 
 
-def _key_blob(key: Ed25519PublicKey) -> bytes:
+def key_blob(key: Ed25519PublicKey) -> bytes:
+    """The SSH wire format of an ed25519 public key (RFC 8709: string "ssh-ed25519",
+    string the 32-byte key), what `ssh-ed25519 AAAA...` holds in base64."""
     return _string(KEY_TYPE) + _string(key.public_bytes_raw())
 
 
@@ -183,7 +190,7 @@ def sign(private_key: Ed25519PrivateKey, data: bytes, namespace: str) -> str:
         [
             MAGIC,
             struct.pack(">I", SIG_VERSION),
-            _string(_key_blob(private_key.public_key())),
+            _string(key_blob(private_key.public_key())),
             _string(namespace.encode()),
             _string(b""),
             _string(SIGN_HASH.encode()),
@@ -211,7 +218,7 @@ def verify(public_line: str, data: bytes, signature: str, namespace: str) -> Non
     hash_name = reader.string().decode("ascii", "replace")
     sig_blob = reader.string()
     reader.end()
-    if signer != _key_blob(key):
+    if signer != key_blob(key):
         raise SignatureError("the signature was made with another key than the expected signer's")
     if sig_namespace != namespace.encode():
         raise SignatureError(
