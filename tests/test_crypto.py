@@ -299,12 +299,12 @@ def test_wrong_key_files(tmp_path: Path) -> None:
     "text",
     [
         f"{RECIPIENT}\n",
-        f"{SSH_PUBLIC}\n",
+        f"{SSH_PUBLIC}\n{SSH_PUBLIC}\n",
         f"{RECIPIENT}\n{RECIPIENT}\n{SSH_PUBLIC}\n",
         f"{RECIPIENT}\n{SSH_PUBLIC}\nsomething else\n",
         f"{RECIPIENT[:-1]}{'q' if RECIPIENT[-1] != 'q' else 'p'}\n{SSH_PUBLIC}\n",
     ],
-    ids=["no-ssh", "no-age", "two-age", "junk", "bad-checksum"],
+    ids=["no-ssh", "two-ssh", "two-age", "junk", "bad-checksum"],
 )
 def test_bad_key_card(tmp_path: Path, text: str) -> None:
     (tmp_path / "card").write_text(text)

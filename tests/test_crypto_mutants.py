@@ -216,10 +216,13 @@ def test_key_card_reading(tmp_path: Path) -> None:
             crypto.read_key_card(card)
         return str(exc.value)
 
-    needs = f"{card}: a public key card needs exactly one age1... line and one ssh-ed25519 line"
+    needs = (f"{card}: a public key card needs exactly one ssh-ed25519 line (an id_ed25519.pub "
+             "is a whole card) and at most one age1... line")
     assert error(f"{recipient}\n") == needs
-    assert error(f"{ssh_line}\n") == needs
+    assert error(f"{recipient}\n{recipient}\n{ssh_line}\n") == needs
     assert error(f"{recipient}\n{ssh_line}\n{ssh_line}\n") == needs
+    card.write_text(f"{ssh_line}\n")  # an id_ed25519.pub alone: the SSH key is the recipient
+    assert crypto.read_key_card(card) == (" ".join(ssh_line.split()[:2]), ssh_line)
     assert error(f"{recipient}\n{ssh_line}\nsomething else that is long, longer than forty\n") == (
         f"{card}: unexpected line 'something else that is long, longer than' in a public key card")
     assert error(f"age1qqqq\n{ssh_line}\n").startswith(f"{card}: ")

@@ -67,7 +67,8 @@ def new(
     ] = None,
     key: Annotated[
         list[str] | None,
-        typer.Option("--key", metavar="FACTION=FILE", help="The public key card a player made with 'pbem keygen'."),
+        typer.Option("--key", metavar="FACTION=FILE", help="The player's public key: their id_ed25519.pub (an ssh-ed25519 line) "
+                     "or the card 'pbem keygen' made."),
     ] = None,
     hot_seat: Annotated[
         bool, typer.Option("--hot-seat", help="The factions whose keys --keys-dir makes may "
@@ -167,7 +168,8 @@ def keygen(
 @app.command()
 def sign(
     orders: Annotated[Path, typer.Argument(help="The orders file to sign.")],
-    key: Annotated[Path, typer.Option("--key", help="Your OpenSSH ed25519 private key (FILE_ed25519).")],
+    key: Annotated[Path, typer.Option(
+        "--key", help="Your OpenSSH ed25519 private key (~/.ssh/id_ed25519, or FILE_ed25519).")],
     force: Annotated[bool, typer.Option(
         "--force", help="Sign with a key that is not the key of every faction the file orders "
                         "(a key one player shares between factions).")] = False,
@@ -192,7 +194,9 @@ def sign(
 
 @app.command()
 def reveal(
-    key: Annotated[Path, typer.Option("--key", help="Your age identity file (FILE.key).")],
+    key: Annotated[Path, typer.Option(
+        "--key", help="Your key: your OpenSSH ed25519 private key (~/.ssh/id_ed25519) or "
+                      "your age identity file (FILE.key).")],
     as_json: JsonOpt = False,
 ) -> None:
     """Decrypt your own secrets from the campaign (a clone is enough) and check each one:
@@ -281,7 +285,7 @@ def check(
     orders: Annotated[list[Path], typer.Argument(help="Orders file(s) to check.")],
     key: Annotated[Path | None, typer.Option(
         "--key", metavar="FILE",
-        help="Your age identity file (FILE.key): the rules then also check what your sealed "
+        help="Your key (~/.ssh/id_ed25519 or an age FILE.key): the rules then also check what your sealed "
              "values decide (which of your face-down units may go where), as the referee will.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -444,7 +448,8 @@ def seat(
     player: Annotated[str | None, typer.Option(
         "--player", metavar="'NAME <EMAIL>'", help="The new player, address in angle brackets.")] = None,
     key: Annotated[Path | None, typer.Option(
-        "--key", metavar="CARD", help="The player's public key card (pbem keygen writes FILE.card).")] = None,
+        "--key", metavar="CARD",
+        help="The player's public key: id_ed25519.pub, or the card pbem keygen writes (FILE.card).")] = None,
     hot_seat: Annotated[bool, typer.Option("--hot-seat", help="Back to hot-seat: no player, no keys.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -491,7 +496,7 @@ def audit(
              "head it was made at, which the history must still have.")] = None,
     key: Annotated[Path | None, typer.Option(
         "--key", metavar="IDENTITY",
-        help="Your age identity file: also recompute, now, every hidden draw that concerns you "
+        help="Your key (~/.ssh/id_ed25519 or an age FILE.key): also recompute, now, every hidden draw that concerns you "
              "alone (the Chechen's face-down units) with your own draw key, and check it "
              "against what your key opens.")] = None,
     as_json: JsonOpt = False,

@@ -35,7 +35,7 @@ def report(
     ] = None,
     key: Annotated[
         Path | None,
-        typer.Option("--key", help="The faction's age identity file (FILE.key), to show its own "
+        typer.Option("--key", help="The faction's key (~/.ssh/id_ed25519 or an age FILE.key), to show its own "
                      "sealed values opened.", metavar="FILE"),
     ] = None,
     as_json: Annotated[

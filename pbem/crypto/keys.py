@@ -37,6 +37,7 @@ __all__ = [
     "pad",
     "read_key_card",
     "seal",
+    "ssh_recipient",
     "sign_entry",
     "unpad",
     "unseal",
@@ -248,7 +249,11 @@ def _read_text(path: Path) -> str:
 
 
 def read_key_card(path: Path) -> tuple[str, str]:
-    """(age recipient, ssh public line) from a public card; lines in any order, `#` comments."""
+    """(age recipient, ssh public line) from a public card; lines in any order, `#` comments.
+
+    A card is one `ssh-ed25519 ...` line (a player's own `id_ed25519.pub` is a whole card:
+    the SSH key is then also the age recipient, `ssh-ed25519 AAAA...` without its comment)
+    and at most one `age1...` line (the X25519 recipient `pbem keygen` makes)."""
     ages, sshs = [], []
     for line in (raw.strip() for raw in _read_text(path).splitlines()):
         if not line or line.startswith("#"):
@@ -264,11 +269,18 @@ def read_key_card(path: Path) -> tuple[str, str]:
             sshs.append(line)
         else:
             raise KeyFileError(f"{path}: unexpected line {line[:40]!r} in a public key card")
-    if len(ages) != 1 or len(sshs) != 1:
+    if len(ages) > 1 or len(sshs) != 1:
         raise KeyFileError(
-            f"{path}: a public key card needs exactly one age1... line and one ssh-ed25519 line"
+            f"{path}: a public key card needs exactly one ssh-ed25519 line (an id_ed25519.pub "
+            "is a whole card) and at most one age1... line"
         )
-    return ages[0], sshs[0]
+    return (ages[0] if ages else ssh_recipient(sshs[0])), sshs[0]
+
+
+def ssh_recipient(line: str) -> str:
+    """The age recipient of an `ssh-ed25519 AAAA... [comment]` line: the line without its
+    comment (what campaign.yaml records)."""
+    return " ".join(line.split()[:2])
 
 
 def _first_existing(paths: Path | Sequence[Path], what: str) -> Path:
@@ -282,11 +294,17 @@ def _first_existing(paths: Path | Sequence[Path], what: str) -> Path:
 
 
 def load_identity_file(path: Path | Sequence[Path]) -> list[str]:
-    """The age identities in the first of the given files that exists."""
+    """The age identities in the first of the given files that exists: an age identity file
+    (`AGE-SECRET-KEY-1...` lines) or an unencrypted OpenSSH ed25519 private key
+    (`id_ed25519`), which is then the one identity."""
     found = _first_existing(path, "age identity file")
+    text = _read_text(found)
     try:
-        return age.read_identities(_read_text(found))
+        return age.read_identities(text)
     except CryptoError as exc:
+        if age.is_ssh_identity(text):  # the message says what is wrong with the SSH key
+            reason = exc.message.removeprefix("the SSH identity: ")
+            raise KeyFileError(f"{found}: {reason}") from None
         raise KeyFileError(f"{found}: not an age identity file: {exc.message}") from None
 
 
