@@ -297,11 +297,18 @@ class _BlockDumper(_Dumper):
         return True
 
 
+# text that a YAML 1.2 reader takes for a number (PyYAML, YAML 1.1, leaves 0832 plain, which
+# other readers, and a player's eye, take for the number 832): always quoted
+_NUMBER_LIKE = re.compile(r"[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xXoObB][0-9a-fA-F_]+)")
+
+
 def _str_representer(dumper: Any, value: str) -> Any:
     # Multi-line text (sealed age files, reasons) is written as a literal block scalar,
     # so an armored envelope can be copied from the file as it is.
     if "\n" in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    if _NUMBER_LIKE.fullmatch(value):  # a hex id "0832" is written as text, as ORDERS.md asks
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'")
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
 
 
