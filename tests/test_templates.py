@@ -71,3 +71,31 @@ def test_a_template_carries_the_players_own_standing_instructions(new_campaign) 
     assert body["standing"] == in_force
     assert body["standing"] == {"retreat_before_combat": "never", "invasion_rounds": 2}
     assert body["standing"].get("play_cards") != "auto"
+
+
+def test_every_template_of_every_game_is_legal_as_it_is(tmp_path: Path) -> None:
+    """Each game's first steps, played by the bot: the template each awaited faction is mailed
+    passes `pbem check` unchanged (before, A&A's round-1 template for Austria-Hungary was
+    `orders: []`, which the rules refuse: it must attack Serbia)."""
+    from pbem.game import game_ids
+
+    for game in game_ids():
+        root = tmp_path / game
+        api.new_campaign(root, game, hot_seat=True, contributions=False, seed="tmpl", name=game)
+        for step in range(12):
+            status = api.status(root)
+            if status["over"]:
+                break
+            files = []
+            for faction in status["awaiting"]:
+                path = tmp_path / f"{game}-{step}-{faction}.yaml"
+                yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="tmpl", template=True)))
+                (found,) = api.check(root, [path])
+                assert found.problems == [], (game, status["phase"], faction, found.problems)
+                bot = tmp_path / f"{game}-{step}-{faction}-bot.yaml"
+                yamlio.write_atomic(bot, yamlio.dump(api.bot(root, faction, seed="tmpl")))
+                files.append(bot)
+            if files:
+                api.apply(root, files)
+            else:
+                api.resolve(root)

@@ -520,7 +520,10 @@ class AxisAndAllies1914(TableGame):
                 "own": order_of_battle.own(data, view, who)}
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return {"orders": []}
+        """Nothing bought or moved, but the attack the rules oblige the power to make this
+        round (Austria-Hungary's on Serbia in round 1), as an absent player makes it
+        (`_opening`): a template sent back as it is stays legal."""
+        return {"orders": _opening(data, state, faction)}
 
     def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
         """ORDERS.md's examples of a power's turn file: buy, move, attack, mobilize
