@@ -22,7 +22,8 @@ def screenshot(page: Path, png: Path, size: str, profile: Path, *extra: str) -> 
 
 
 def png_colours(path: Path) -> set[bytes]:
-    """The distinct RGB colours of an 8-bit, non-interlaced RGB(A) PNG (standard library only)."""
+    """The distinct RGB colours of an 8-bit, non-interlaced RGB(A) PNG, or the palette of a
+    palette PNG (every entry of a palette pbem writes is used; standard library only)."""
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat = 8, []
@@ -32,7 +33,9 @@ def png_colours(path: Path) -> set[bytes]:
         body = data[pos + 8:pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, ctype, _c, _f, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and interlace == 0 and ctype in (2, 6), (depth, interlace, ctype)
+            assert depth == 8 and interlace == 0 and ctype in (2, 3, 6), (depth, interlace, ctype)
+        elif kind == b"PLTE" and ctype == 3:
+            return {body[i:i + 3] for i in range(0, len(body), 3)}
         elif kind == b"IDAT":
             idat.append(body)
         pos += 12 + length

@@ -140,8 +140,9 @@ def test_by_default_only_the_awaited_are_mailed_and_a_digest_as_a_turn_begins(ca
     digest = next(r for r in third["queued"] if r["why"] == "digest")
     assert "digest, turn 1 begins" in digest["subject"]
     msg = parse(camp / ".pbem" / "outbox" / digest["file"])
-    # nothing to answer: the map's picture alone
-    assert [p.get_content_type() for p in msg.iter_attachments()] == ["image/png"]
+    # nothing to answer: no file attached, the map's picture alone, shown in place
+    assert [p.get_content_type() for p in msg.iter_attachments()] == []
+    assert [p.get_content_type() for p in msg.walk() if p.get("Content-ID")] == ["image/png"]
     # ...once: the next phase of that turn mails only those awaited in it
     status = step(camp)
     fourth = mail(camp)

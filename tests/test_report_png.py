@@ -53,11 +53,30 @@ def test_a_picture_needs_a_folder(camp: Path, tmp_path: Path, pbem: Callable[...
     assert r.code == 2 and "choose one of text, html, md, bbcode, png" in r.err
 
 
-def test_each_report_mail_carries_the_map_as_a_picture(camp: Path) -> None:
+def test_each_report_mail_shows_the_map_as_a_picture_in_place(camp: Path) -> None:
+    """The picture is inline beside the HTML (multipart/related), which shows it by its
+    Content-ID instead of the SVG (which no mail program shows and which doubled the mail);
+    a palette PNG, every colour of the legend in it."""
     sent = mailloop.mail(camp)
     for record in sent["queued"]:
         msg = parse(camp / ".pbem" / "outbox" / record["file"])
-        pictures = [p for p in msg.iter_attachments() if p.get_content_type() == "image/png"]
+        pictures = [p for p in msg.walk() if p.get_content_type() == "image/png"]
         assert [p.get_filename() for p in pictures] == ["map-t0-step1.png"], record["to"]
+        assert pictures[0].get_content_disposition() == "inline"
+        assert not [p for p in msg.iter_attachments() if p.get_content_type() == "image/png"]
+        related = msg.get_body(("related",))
+        assert related is not None and pictures[0] in list(related.iter_parts())
+        html = msg.get_body(("html",))
+        assert html is not None
+        page = html.get_content()
+        cid = str(pictures[0]["Content-ID"]).strip("<>")
+        assert f'<img src="cid:{cid}"' in page and "<svg" not in page
         data = pictures[0].get_payload(decode=True)
         assert isinstance(data, bytes) and size(data) == (1000, 724)
+        assert data[25] == 3, "a palette PNG (colour type 3)"
+        path = camp / ".pbem" / "map.png"
+        path.write_bytes(data)
+        colours = png_colours(path)
+        assert len(colours) <= 64
+        for faction in ("red", "siberian", "south", "north", "poland", "finland", "neutral"):
+            assert rgb(COLOURS[faction]) in colours, faction

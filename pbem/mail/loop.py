@@ -238,14 +238,20 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             continue
         # one report for the player, whatever the factions they hold, and one file to answer
         context = seat_context(root, player.factions, identities=identities)
-        text, page = render_context(context, folder, "text"), render_context(context, folder, "html")
         attachments = [m.Attachment(f"orders-{'-'.join(t.get('factions') or [t['faction']])}"
                                     f"-t{status['turn']}-{status['phase']}.yaml", t["text"])
                        for t in context["orders_templates"] if t["awaited"]]
-        picture = map_png(context)  # for mail programs that show no inline SVG
+        # the map as a picture, shown in place by the HTML (mail programs show no inline SVG,
+        # and the SVG would double the mail); none before the set-up: nothing is on the board
+        picture = map_png(context)
+        shown = {}
         if picture is not None:
-            attachments.append(m.Attachment(f"map-t{status['turn']}-step{status['seq']}.png", picture,
-                                            "image/png"))
+            name = f"map-t{status['turn']}-step{status['seq']}.png"
+            cid = email.utils.make_msgid("map", domain=who[1].rpartition("@")[2] or "pbem.invalid")[1:-1]
+            attachments.append(m.Attachment(name, picture, "image/png", content_id=cid))
+            shown = {"map_image": f"cid:{cid}"}
+        text = render_context(context, folder, "text")
+        page = render_context({**context, **shown}, folder, "html")
         what = (f"orders awaited from {', '.join(awaited)}" if awaited else
                 f"digest, turn {status['turn']} begins" if why == "digest" else "report")
         reply_to, refs = _thread(outbox, player.email)

@@ -153,6 +153,9 @@ class Attachment:
     filename: str
     text: str | bytes  # text (an orders file) is sent as UTF-8, bytes (a picture) as they are
     mime: str = "application/yaml"
+    # a picture the HTML shows (<img src="cid:...">, without the <>): sent inline beside the
+    # HTML (multipart/related), so that a mail program shows it in place, not as a file
+    content_id: str | None = None
 
 
 def build(
@@ -191,7 +194,12 @@ def build(
     for a in attachments or []:
         maintype, subtype = a.mime.split("/", 1)
         data = a.text.encode("utf-8") if isinstance(a.text, str) else a.text
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=a.filename)
+        body = msg.get_body(("html",)) if a.content_id and html is not None else None
+        if body is not None:
+            body.add_related(data, maintype=maintype, subtype=subtype, cid=f"<{a.content_id}>",
+                             disposition="inline", filename=a.filename)
+        else:
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=a.filename)
     return msg
 
 

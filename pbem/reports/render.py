@@ -6,8 +6,9 @@ once for its text and HTML parts). Templates live in `templates/` (the shared la
 the neutral partials `position.*.j2` and `changes.*.j2`) and `games/<id>/templates/` (the
 game's partials, searched first: its own `position`, `changes` and `hand`). This is the
 only module of pbem that imports jinja2 and markupsafe, and only when rendering (start-up
-speed). The map is also drawn as a PNG picture (`map_png`, by resvg), for mail programs
-that show no inline SVG and for a forum's [img].
+speed). The map is also drawn as a PNG picture (`map_png`, by resvg, in a palette of 64
+colours by Pillow), for mail, which shows it in place of the inline SVG that mail programs
+do not show, and for a forum's [img].
 """
 
 from __future__ import annotations
@@ -142,20 +143,45 @@ def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
     return text
 
 
+PALETTE = 64  # colours of the map's picture: a map's flat fills, and enough for its text
+
+
 def map_png(context: dict[str, Any]) -> bytes | None:
-    """The report's map as a PNG picture (white under it), or None for a game without one."""
+    """The report's map as a PNG picture (white under it), or None for a game without one
+    (or before the set-up, when nothing is on the board)."""
     svg = context.get("map_svg")
-    if not svg:
+    if not svg or context.get("contribution_round"):
         return None
     import resvg_py
 
     try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=str(svg), background="#ffffff"))
+        full = bytes(resvg_py.svg_to_bytes(svg_string=str(svg), background="#ffffff"))
     except ValueError as exc:  # a game's SVG that resvg cannot draw: say which
         from pbem.errors import DataError
 
         raise DataError(f"game {context['game']['id']}: its map cannot be drawn as a picture: "
                         f"{exc}") from None
+    return _palette(full)
+
+
+def _palette(png: bytes, colours: int = PALETTE) -> bytes:
+    """A PNG of at most `colours` colours (8-bit palette), a quarter of resvg's RGBA one: the
+    palette is the picture's most frequent colours, exactly (the fills a player matches to the
+    legend), and every other pixel (the anti-aliased edges) takes the nearest of them."""
+    import io
+
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    counted = picture.getcolors(maxcolors=picture.width * picture.height) or []
+    chosen: list[tuple[int, int, int]] = [
+        rgb for _, rgb in sorted(counted, key=lambda c: (-c[0], c[1]))[:colours]]  # type: ignore[misc]
+    palette = Image.new("P", (1, 1))
+    flat = [v for rgb in chosen for v in rgb]
+    palette.putpalette(flat + flat[:3] * (256 - len(chosen)))
+    out = io.BytesIO()
+    picture.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def render_hand(game_folder: Path, hand: list[dict[str, Any]]) -> str | None:
