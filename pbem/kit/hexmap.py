@@ -47,10 +47,13 @@ class Lines:
     rivers: Iterable[Hexside] = ()
     borders: Iterable[Hexside] = ()
     roads: Iterable[Hexside] = ()
+    # the hexsides around an area the game marks (the one the game is about): a heavy line
+    outline: Iterable[Hexside] = ()
     styles: Mapping[str, str] = field(default_factory=lambda: {
         "river": 'stroke="#3b7dd8" stroke-width="4" stroke-linecap="round"',
         "border": 'stroke="#5a3d1e" stroke-width="2.5" stroke-dasharray="6 4"',
         "road": 'stroke="#a0522d" stroke-width="2"',
+        "outline": 'stroke="#c62828" stroke-width="4" stroke-linecap="round"',
     })
 
 
@@ -73,9 +76,11 @@ LEGEND_LINE = 16.0  # pixels a line of the legend takes under the map
 
 def svg(grid: Grid, cells: Mapping[str, Cell], lines: Lines = Lines(),
         badges: Mapping[str, Sequence[Badge]] | None = None, *, title: str = "",
-        legend: Sequence[str] = ()) -> str:
+        legend: Sequence[str] = (), keys: Sequence[tuple[str, str]] = ()) -> str:
     """The map as one <svg> element: `cells` by hex id, `lines` over them, `badges` by hex id,
-    and the `legend`'s lines (the game's tracks, what the badges mean) under the map."""
+    and the `legend`'s lines (the game's tracks, what the badges mean) under the map, then
+    one line of `keys`: a swatch of each colour (a terrain's fill) with what it means."""
+    legend = [*legend, *([""] if keys else [])]  # the keys' line
     if not cells:
         raise ValueError("a map needs at least one hex")
     corners = {h: grid.corners(h) for h in cells}
@@ -99,7 +104,7 @@ def svg(grid: Grid, cells: Mapping[str, Cell], lines: Lines = Lines(),
                    f"<title>{hover}</title></polygon>")
     out.append("</g>")
     out.append('<g class="lines" fill="none">')
-    for kind, edges in (("river", lines.rivers), ("border", lines.borders)):
+    for kind, edges in (("river", lines.rivers), ("border", lines.borders), ("outline", lines.outline)):
         for a, b in sorted(edges):
             p, q = shared_edge(grid, a, b)
             out.append(f'<line class="{kind}" x1="{p[0] * SCALE:.1f}" y1="{p[1] * SCALE:.1f}" '
@@ -136,7 +141,14 @@ def svg(grid: Grid, cells: Mapping[str, Cell], lines: Lines = Lines(),
         left, top = (min(xs) - pad) * SCALE + 8, (max(ys) + pad) * SCALE
         out.append('<g class="legend" font-size="12" fill="#222">')
         for k, line in enumerate(legend, start=1):
-            out.append(f'<text x="{left:.1f}" y="{top + k * LEGEND_LINE:.1f}">{escape(line)}</text>')
+            if line:
+                out.append(f'<text x="{left:.1f}" y="{top + k * LEGEND_LINE:.1f}">{escape(line)}</text>')
+        x, y = left, top + len(legend) * LEGEND_LINE
+        for colour, meaning in keys:
+            out.append(f'<rect class="key" x="{x:.1f}" y="{y - 10:.1f}" width="12" height="12" '
+                       f'fill="{escape(colour)}" stroke="#888"/>'
+                       f'<text x="{x + 16:.1f}" y="{y:.1f}">{escape(meaning)}</text>')
+            x += 16 + 7.2 * len(meaning) + 14  # 12px text: about 7 px a character
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)

@@ -32,6 +32,8 @@ def map_svg(data: GameData, view: dict[str, Any]) -> str:
              for h, t in b.terrain.items()}
     borders = {b.grid.hexside(h, n) for h in b.terrain for n in b.grid.neighbours(h)
                if b.region[h] != b.region[n]}
+    # Chechnya's own border, drawn heavy: where the rules that hold "in Chechnya" apply
+    chechnya = {side for side in borders if "chechnya" in (b.region[side[0]], b.region[side[1]])}
     badges: dict[str, list[Badge]] = {}
     for label, names in view.get("Russian units", {}).items():
         hex_id = label[:4]
@@ -58,13 +60,18 @@ def map_svg(data: GameData, view: dict[str, Any]) -> str:
         f"Chechen cities (3.2, 4.5): {cities}",
         "Chechen leaders on the map: " + (", ".join(f"{n} in {w}" for n, w in sorted(on_map.items()))
                                           or "none"),
-        "R: Russian units (hover for names and values)   ?: Chechen units face down   "
-        "C: Chechen units revealed",
+        "R: Russian units (named in the report's table of Russian units); ?: Chechen units "
+        "face down; C: Chechen units revealed",
+        "Heavy red line: the border of Chechnya (the hexes inside it are in Chechnya); dashed "
+        "brown: the borders",
+        "of the other regions (Dagestan, Ingushetia, North Ossetia, Stavropol, Georgia); blue: "
+        "rivers; plain brown: roads; terrain:",
     ]
-    return svg(b.grid, cells, Lines(rivers=sorted(b.rivers), borders=sorted(borders),
-                                    roads=sorted(b.roads)), badges,
+    keys = [(colour, kind) for kind, colour in TERRAIN.items()]
+    return svg(b.grid, cells, Lines(rivers=sorted(b.rivers), borders=sorted(borders - chechnya),
+                                    roads=sorted(b.roads), outline=sorted(chechnya)), badges,
                title="Chechen War: the map as printed (north on the left, east at the top)",
-               legend=legend)
+               legend=legend, keys=keys)
 
 
 def own_units(data: GameData, view: dict[str, Any], secrets: list[dict[str, Any]],
