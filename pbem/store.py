@@ -204,6 +204,12 @@ class Store:
     def remotes(self) -> list[str]:
         return self._git("remote").split()
 
+    def remote_url(self, remote: str) -> str | None:
+        """Where a remote points (`git remote get-url`), or None when there is no such remote."""
+        if remote not in self.remotes():
+            return None
+        return self._git("remote", "get-url", remote).strip() or None
+
     def tracked(self, path: str) -> list[str]:
         return self._git("ls-files", "--", path).splitlines()
 

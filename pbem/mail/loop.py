@@ -238,6 +238,12 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
             continue
         # one report for the player, whatever the factions they hold, and one file to answer
         context = seat_context(root, player.factions, identities=identities)
+        if _first_report(outbox, player.email):  # what pbem is, the key, how to answer
+            from pbem.contributions import PHASE
+            from pbem.mail.welcome import facts
+
+            context["welcome"] = facts(campaign, settings(campaign), player.factions, player.name,
+                                       who[1], status["phase"] == PHASE)
         attachments = [m.Attachment(f"orders-{'-'.join(t.get('factions') or [t['faction']])}"
                                     f"-t{status['turn']}-{status['phase']}.yaml", t["text"])
                        for t in context["orders_templates"] if t["awaited"]]
@@ -268,6 +274,14 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
         queued.append(record)
     return {"queued": queued, "skipped": skipped, "turn": status["turn"],
             "this_turn": mails_this_turn(outbox, status["turn"])}
+
+
+def _first_report(outbox: m.Outbox, to: str) -> bool:
+    """No report went or is going to this address yet (one superseded before it was sent
+    does not count: the welcome goes with the report that replaces it)."""
+    return not any(r.get("to") == to.lower() and r.get("kind") == "report"
+                   and (r.get("sent") or not r.get("superseded"))
+                   for r in outbox.load()["messages"])
 
 
 def mails_this_turn(outbox: m.Outbox, turn: int) -> dict[str, int]:
