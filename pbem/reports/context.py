@@ -352,6 +352,13 @@ def _turn_name(data: Any, turn: int) -> str:
     return f"turn {turn}"
 
 
+def _title_turn(data: Any, turn: int) -> str:
+    """"Spring 1919 (turn 3)", "Set-up (turn 0)", and "turn 3" alone where the game gives
+    its turns no names."""
+    name = _turn_name(data, turn)
+    return name if name == f"turn {turn}" else f"{name} (turn {turn})"
+
+
 def _salt_note(steps: list[dict[str, Any]]) -> str:
     """Which batches of dice in the report mix no player's own salt (docs/fairness.md)."""
     bare = [str(s["batch"]) for s in steps if s["dice"] and s["batch"] and not s["player_salts"]]
@@ -653,6 +660,10 @@ def build_context(root: Path, who: str, turn: int | None = None,
                        if status.get("overrides") else ""),
         "turn": shown_turn,
         "turn_name": _turn_name(data, shown_turn),
+        # the report's title: the turn the game is in now (a report made as a turn begins
+        # is of that turn, not of the last one whose steps it tells)
+        "title_turn": _title_turn(data, status["turn"] if current and turn is None
+                                  and status["turn"] > shown_turn else shown_turn),
         "turns": [{"turn": t, "name": _turn_name(data, t)} for t in win.turns],
         "current": current,
         "status": {**status, "turn_name": _turn_name(data, status["turn"]),
