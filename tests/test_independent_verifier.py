@@ -392,7 +392,8 @@ def computed_chechen_war(root: Path) -> dict[str, str]:
     secret = next(o["value"] for o in e[max(e)]["opened"] if o["node"]["kind"] == "orders-secret"
                   and o["node"]["owner"] == "chechen" and "setup-chechen" in o["node"]["id"])
     units = v._set_up(key, placed, secret, regulars, militia)
-    drawn = next(ev for ev in e[21]["events"] if ev["type"] == "drawn")
+    step, drawn = next((seq, ev) for seq in sorted(e) for ev in e[seq].get("events") or []
+                       if ev["type"] == "drawn")
     return {
         "cw.draw_key": drawn_with.hex(),
         "cw.chechen_key": key.hex(),
@@ -400,6 +401,7 @@ def computed_chechen_war(root: Path) -> dict[str, str]:
         "cw.tokens_order.first": " ".join(v.shuffle(key, "setup:tokens", sorted(placed))[:6]),
         "cw.t02": units["t02"],
         "cw.draw1.id": drawn["units"][0]["id"],
+        "cw.draw1.step": str(step),
     }
 
 

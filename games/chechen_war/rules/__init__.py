@@ -57,7 +57,7 @@ from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
-from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, hex_in, units
+from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, folding, hex_in, units
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -286,21 +286,59 @@ def _sudden_death(data: GameData, state: State, events: list[Event]) -> list[Eve
                                         "map eliminated, morale 1 or more, Groznyi occupied (3.1)"}}]
 
 
+
+
+def _chechen_turn(data: GameData, state: State, orders: Orders,
+                  problems: list[Problem]) -> tuple[list[Event], list[dict[str, Any]], State]:
+    """The Chechen's movement file: his arrivals, moves and leaders gone underground, then
+    his attacks (10.0) from where the moves leave his units: no mail round trip between the
+    two segments, where nothing happens that he does not decide (a ruling). On the ceasefire
+    turn he makes none (15.2). Returns the moves' events, the attacks and the position
+    after the moves."""
+    events = _chechen_moves(data, state, orders, problems)
+    work = folding(data, state)
+    work.take(events)
+    if ceasefire_turn(state):
+        for i, item in enumerate(orders.get("orders") or []):
+            if isinstance(item, dict) and set(item) == {"attack"}:
+                problems.append(Problem(("orders", i), "no attacks on the ceasefire turn (15.2)"))
+        return events, [], work.state
+    # every other item is the moves' (movement.read tells what the file takes)
+    attacks = combat.read_chechen_attacks(data, work.state, orders, problems, others=("*",))
+    return events, attacks, work.state
+
+
 def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                            secrets: Secrets | None) -> list[Event]:
-    """The Chechen's moves as checked when the referee applied them (with every identity
-    seen); here, with the tokens sealed, what is public is checked again."""
-    events = _valid(_chechen_moves, data, state, orders.get(CHECHEN) or {}, "the Chechen's moves")
+    """The Chechen's moves and attacks as checked when the referee applied them (with every
+    identity seen); here, with the tokens sealed, what is public is checked again. The
+    attacks on record with his answers sealed (10.9); the Russian answers with his markers,
+    or, with no attack, the End of Turn Phase begins."""
+    mine = orders.get(CHECHEN) or {}
+    events, attacks, after = _valid(_chechen_turn, data, state, mine, "the Chechen's moves and attacks")
     if secrets is not None:  # each recruit placed sealed anew under its token's id (`pbem reveal`)
         events = [arrival.resealed(e, secrets, int(state["turn"])) for e in events]
-    after = "end-of-turn" if ceasefire_turn(state) else "chechen-combat"  # 15.2
-    return [*events, {"type": "phase", "phase": after, "turn": state["turn"]}]
+    declared = combat.declare_chechen(data, after, attacks, mine.get("secret"), secrets)
+    return [*events, *declared, {"type": "phase", "phase": "russian-supports" if declared
+                                 else "end-of-turn", "turn": state["turn"]}]
+
+
+def _chechen_bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    """His recruits placed, then attacks from there (combat.bot_chechen)."""
+    arrive = arrival.default(data, state, CHECHEN, rng)
+    problems: list[Problem] = []
+    _, work = arrival.read(data, state, CHECHEN, {"orders": arrive}, problems)
+    if ceasefire_turn(state):
+        return {"orders": arrive}
+    attacks = combat.bot_chechen(data, work, rng)
+    return {**attacks, "orders": [*arrive, *attacks["orders"]]}
 
 
 # ORDERS.md's sections (their headings' start) and yaml blocks each segment's file takes
 ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
     "setup-russian": [("Set-up", [0])], "setup-chechen": [("Set-up", [1])],
-    "russian-movement": [("Movement", [0, 2])], "chechen-movement": [("Movement", [1, 3])],
+    "russian-movement": [("Movement", [0, 2])],
+    "chechen-movement": [("Movement", [1, 3]), ("Combat", [2])],
     "chechen-ambush": [("Ambushes", None)],
     "russian-combat": [("Combat", [0])], "chechen-supports": [("Combat", [1])],
     "chechen-combat": [("Combat", [2])], "russian-supports": [("Combat", [3])],
@@ -353,11 +391,13 @@ PHASES = PhaseTable({
         bot=lambda d, s, f, r: combat.bot_defence(d, s, r),
         default_orders=lambda d, s, f, r: {"orders": []}, idle=asked.chechen_support),
     "chechen-movement": PhaseRules(
-        "Chechen Movement Segment (8.0)",
-        "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, or nothing",
-        awaiting=_chechen, validate=_checks(_chechen_moves), resolve=_resolve_chechen_moves,
-        bot=lambda d, s, f, r: {"orders": arrival.default(d, s, CHECHEN, r)},
-        default_orders=_arrivals_only(CHECHEN)),
+        "Chechen Movement and Combat Segments (8.0, 10.0)",
+        "move your units: {move: {units: [t01, ...], path: [\"CCRR\", ...]}}, then attack "
+        "hexes of Russian units next to where they end: {attack: {target: \"CCRR\", units: "
+        "[t01, ...], advance: [...]}}, your markers and leaders under secret: supports: "
+        "{\"CCRR\": {markers: N, leaders: [...]}}; or nothing",
+        awaiting=_chechen, validate=_checks(_chechen_turn), resolve=_resolve_chechen_moves,
+        bot=_chechen_bot, default_orders=_arrivals_only(CHECHEN), secret=combat.SECRET_ANSWERS),
     "chechen-combat": PhaseRules(
         "Chechen Combat Segment (10.0)",
         "attack hexes of Russian units next to yours: {attack: {target: \"CCRR\", units: [t01, "
@@ -545,7 +585,12 @@ class ChechenWar(TableGame):
         return dict(report_.report(data, view, who, secrets))
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return self.bot(data, state, faction, rng)
+        """The bot's file, but no attack: the Chechen's movement file places his recruits
+        (13.3: they must be) and attacks nothing he did not choose."""
+        bot = self.bot(data, state, faction, rng)
+        if state.get("phase") == "chechen-movement":
+            return {"orders": [o for o in bot["orders"] if "attack" not in o]}
+        return bot
 
     def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
         """The sections of ORDERS.md whose examples the side's orders template shows in

@@ -110,9 +110,12 @@ def bodies(orders: dict[str, Any], key: str, required: set[str], optional: set[s
            problems: list[Problem], others: tuple[str, ...] = ()
            ) -> Iterator[tuple[int, tuple[str | int, ...], dict[str, Any]]]:
     """The orders of one kind, `{key: {...}}` with the `required` fields and any `optional`
-    ones, as (index, path, body); an item of one of the `others` kinds is left to its own
-    reader; any other item is a problem telling the `shape`."""
+    ones, as (index, path, body); an item of one of the `others` kinds (any other kind, with
+    "*": a file whose first reader tells what it takes) is left to its own reader; any other
+    item is a problem telling the `shape`."""
     for i, item in enumerate(orders.get("orders") or []):
+        if "*" in others and not (isinstance(item, dict) and set(item) == {key}):
+            continue
         if isinstance(item, dict) and len(item) == 1 and next(iter(item)) in others:
             continue
         body = item.get(key) if isinstance(item, dict) and set(item) == {key} else None

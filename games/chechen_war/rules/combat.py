@@ -278,9 +278,11 @@ def _backing(data: GameData, b: Board, state: State, body: dict[str, Any], at: P
 # --- the Chechen attacking, the Russian answering ---------------------------------------------
 
 def read_chechen_attacks(data: GameData, state: State, orders: dict[str, Any],
-                         problems: list[Problem]) -> list[dict[str, Any]]:
+                         problems: list[Problem], others: tuple[str, ...] = ()
+                         ) -> list[dict[str, Any]]:
     """The Chechen's attacks, checked in order (10.1-10.5), and his answers to the
-    Russian's count in the secret part when the reader holds it in plain (10.9)."""
+    Russian's count in the secret part when the reader holds it in plain (10.9); items of
+    the `others` kinds (the moves of the same file) are left to their own readers."""
     b = board(data)
     theirs = russian_hexes(state)
     used: set[str] = set()
@@ -288,7 +290,7 @@ def read_chechen_attacks(data: GameData, state: State, orders: dict[str, Any],
     out: list[dict[str, Any]] = []
     for _i, at, body in bodies(orders, "attack", {"target", "units"}, {"advance"},
                                '{attack: {target: "CCRR", units: [t01, ...]}}, with advance: '
-                               "[...] if you wish", problems):
+                               "[...] if you wish", problems, others):
         found = len(problems)
         target = _target(b, body, at, theirs, named, "Russian", problems)
         if target is None:

@@ -107,6 +107,8 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
             continue  # 13.2, 13.3: read by rules/arrival.py before the moves
         if kind == "underground" and side == CHECHEN:
             continue  # 11.3: read by rules/leaders.py
+        if kind == "attack" and side == CHECHEN:
+            continue  # 10.0: his attacks, in the same file, read by rules/combat.py after the moves
         if kind == "move":
             event = _land(data, b, state, side, item["move"], (*at, "move"), where, moved, enemy,
                           zoc, problems)
@@ -117,7 +119,8 @@ def read(data: GameData, state: State, orders: dict[str, Any], problems: list[Pr
         else:
             problems.append(Problem(at, "an order is {move: {units: [...], path: [...]}}" + (
                 ', {helicopter: {unit: UNIT, to: "CCRR"}} or {gunship: "CCRR"}'
-                if side == RUSSIAN else " or {underground: [LEADER, ...]} (11.3)")))
+                if side == RUSSIAN else ", {underground: [LEADER, ...]} (11.3) or {attack: {target: "
+                '"CCRR", units: [t01, ...]}} (10.0)')))
             continue
         if event is not None and len(problems) == found:
             for unit in event["units"]:

@@ -779,7 +779,7 @@ def test_every_combat_event_told_in_words() -> None:
         "the Russian's markers go to the used box: artillery",
         "the Chechen artillery marker's die 6: lost for good (10.9)",
         "the combat segment ends",
-        "turn 1: Chechen Movement Segment (8.0)"]
+        "turn 1: Chechen Movement and Combat Segments (8.0, 10.0)"]
     assert GAME.summary(data(), {"type": "leader_roll", "leader": "ch_basayev", "roll": 4, "eliminated": False}) == \
         "Shamil Basayev's units are all eliminated: die 4, back in the underground next turn (11.4)"
     assert GAME.summary(data(), {"type": "russian_markers_used", "kinds": ["tos1"], "collateral": 2}) == \

@@ -361,8 +361,9 @@ def test_the_chechens_moves_name_no_identity_in_the_log() -> None:
     assert events[0] == {"type": "moved", "side": "chechen", "units": ["t01"],
                          "path": ["1324", "1424"], "mf": movement.cost(data(), B, "1324", "1424")}
     assert GAME.summary(data(), events[0]) == "the Chechen moves 1 face-down unit from 1324 (Groznyi) to 1424"
-    assert events[-1] == {"type": "phase", "phase": "chechen-combat", "turn": 1}
+    assert events[-1] == {"type": "phase", "phase": "end-of-turn", "turn": 1}  # no attack
     after = GAME.apply(data(), s, events[0])
     assert after["tokens"]["t01"]["hex"] == "1424"
     assert chechen(chechen_position({"1324": None}), {"helicopter": {"unit": "t01", "to": "1424"}}) == [
-        "an order is {move: {units: [...], path: [...]}} or {underground: [LEADER, ...]} (11.3)"]
+        "an order is {move: {units: [...], path: [...]}}, {underground: [LEADER, ...]} (11.3) or "
+        '{attack: {target: "CCRR", units: [t01, ...]}} (10.0)']  # told once, by the moves
