@@ -118,6 +118,10 @@ class Game(Protocol):
       has an entry (default: every value of the view that changed, by its path);
     - "map_svg": the map as SVG text, escaped, for the HTML report (zones and routes,
       hexes, territories...), or None for none (default: None);
+    - "map_focus": the part of the map the reader sees first, `{"x", "y", "width",
+      "height"}` in the SVG's units, for a map drawn at one unit a CSS pixel (wider than the
+      page): the HTML report's map box then opens on it (CSS scroll-initial-target, no
+      script) and scrolls both ways; None for a map that fits the page (default: None);
     - "hand": what the reader holds, sealed, shown the game's way (its cards with their
       texts) by templates/hand.<ext>.j2 (default: []);
     - "secrets": the sealed values to list as such, a part of `secrets` (default: all);

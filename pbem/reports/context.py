@@ -216,7 +216,7 @@ def _value_text(value: Any) -> str:
 # what only the game knows (Game.report), or the neutral default for a game without it
 
 # the parts a game's `report` may give; each one it leaves out gets the default below
-PARTS = ("position", "changes", "map_svg", "hand", "secrets", "orders_note", "own")
+PARTS = ("position", "changes", "map_svg", "map_focus", "hand", "secrets", "orders_note", "own")
 # pbem's own keys of a view (the reader; the contribution round), not the game's position
 OWN_KEYS = ("who", "contribute")
 EXAMPLE_NOTE = [
@@ -245,6 +245,7 @@ def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, An
         "hand": lambda: [],
         "secrets": lambda: pending,
         "orders_note": lambda: EXAMPLE_NOTE,
+        "map_focus": lambda: None,
         "own": lambda: None,
     }
     return {part: given[part] if part in given else defaults[part]() for part in PARTS}
@@ -747,3 +748,4 @@ ROUND_TEXT = ("Nothing is on the board yet. This is the contribution round: ever
               "When every salt is in, the set-up is drawn with a key that mixes them into the "
               "referee's hidden secret, committed to before any salt existed, so that nobody, "
               "the referee included, chose the draws (docs/fairness.md, \"Hidden draws\").")
+        "map_focus": parts["map_focus"],

@@ -512,10 +512,10 @@ class AxisAndAllies1914(TableGame):
 
     def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
                who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
-        """The map of the HTML report (rules/report.py), the position and the changes in
-        short (rules/position.py) and, for a power, its order of battle
+        """The map of the HTML report and where it opens (rules/report.py), the position and
+        the changes in short (rules/position.py) and, for a power, its order of battle
         (rules/order_of_battle.py); pbem's defaults for the rest."""
-        return {**report_.report(data, view), "position": position_.position(data, view),
+        return {**report_.report(data, view, who), "position": position_.position(data, view),
                 "changes": position_.changes(before, view),
                 "own": order_of_battle.own(data, view, who)}
 

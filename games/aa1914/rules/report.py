@@ -39,6 +39,9 @@ BADGE_H = 12
 SEA_R = 16            # a sea zone's radius
 MARK_R = 6.5          # the capital's star, the IPC disc
 LEGEND_W = 370        # the legend's width
+HOME = (960, 360)     # the frame around a capital in which a power's own territories are shown
+                      # first: about the part of the map box a 1200 x 900 window shows at first
+FOCUS_MARGIN = 40     # around them
 
 LAND_LINE = "#9a9a9a"
 SEA_LINE = "#3f78b5"
@@ -67,9 +70,53 @@ class Rect:
 # the game's part of a report
 
 
-def report(data: GameData, view: dict[str, Any]) -> dict[str, Any]:
-    """The parts of a report only this game gives (pbem.game.Game.report): the map."""
-    return {"map_svg": map_svg(data, view)}
+def report(data: GameData, view: dict[str, Any], who: str) -> dict[str, Any]:
+    """The parts of a report only this game gives (pbem.game.Game.report): the map, and the
+    part of it the reader sees first."""
+    shown = focus(data, view, who)
+    return {"map_svg": map_svg(data, view),
+            "map_focus": {"x": round(shown.x), "y": round(shown.y),
+                          "width": round(shown.w), "height": round(shown.h)}}
+
+
+# ---------------------------------------------------------------------------------------
+# what the reader sees first: the map is twice as wide as a report's page and taller than a
+# window, so the HTML report opens its map box on the reader's own powers
+
+
+def focus(data: GameData, view: dict[str, Any], who: str) -> Rect:
+    """The part of the map the reader sees first: a power's capital and its own territories
+    around it, or, for the public and the referee, the places of layout.yaml's `opens_on`
+    (Europe's capitals), or the whole canvas without it; with a margin, inside the canvas."""
+    now = Board.of(data, view)
+    capital = next((p["capital"] for p in board.powers(data) if p["id"] == who), None)
+    width, height = data["layout"]["canvas"]
+    if capital is None:
+        places = [p for p in data["layout"].get("opens_on") or [] if p in data["layout"]["places"]]
+        if not places:
+            return Rect(0, 0, width, height)
+    else:
+        places = [capital, *near_home(data, capital,
+                                      [t for t, o in now.control.items() if o == who])]
+    shapes = [box(data, p) for p in places]
+    for p in places:
+        texts = [badge_text(units) for units in now.units.get(p, {}).values()]
+        shapes += badges(data, p, texts)
+    left = min(s.x for s in shapes) - FOCUS_MARGIN
+    top = min(s.y for s in shapes) - FOCUS_MARGIN
+    right = max(s.x + s.w for s in shapes) + FOCUS_MARGIN
+    bottom = max(s.y + s.h for s in shapes) + FOCUS_MARGIN
+    left, top = max(0.0, left), max(0.0, top)
+    return Rect(left, top, min(float(width), right) - left, min(float(height), bottom) - top)
+
+
+def near_home(data: GameData, capital: str, held: list[str]) -> list[str]:
+    """The territories of `held` whose place lies in the first screen's frame (HOME) centred
+    on the capital: Austria-Hungary's six, not Britain's India or Canada."""
+    at: dict[str, list[float]] = data["layout"]["places"]
+    cx, cy = at[capital]
+    return [t for t in held
+            if t in at and abs(at[t][0] - cx) <= HOME[0] / 2 and abs(at[t][1] - cy) <= HOME[1] / 2]
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,7 +130,8 @@ def drawn(data: GameData) -> list[str]:
 
 def check_layout(data: GameData) -> list[str]:
     """What layout.yaml's schema cannot say: each place drawn has a position inside the
-    canvas, no other place has one, and each power and the neutrals have a colour."""
+    canvas, no other place has one, the map opens on places it draws, and each power and
+    the neutrals have a colour."""
     layout = data["layout"]
     width, height = layout["canvas"]
     placed: dict[str, list[float]] = layout["places"]
@@ -95,6 +143,8 @@ def check_layout(data: GameData) -> list[str]:
                  for p in placed if p not in wanted]
     problems += [f"layout.yaml: places: {p}: [{x}, {y}] is outside the canvas ({width} x {height})"
                  for p, (x, y) in placed.items() if not (0 <= x <= width and 0 <= y <= height)]
+    problems += [f"layout.yaml: opens_on: {p}: not a place it draws"
+                 for p in layout.get("opens_on") or [] if p not in placed]
     colours = layout["colours"]
     problems += [f"layout.yaml: colours: {pid}: no colour"
                  for pid in [*(p["id"] for p in board.powers(data)), board.NEUTRAL]
@@ -426,7 +476,7 @@ def _legend(data: GameData, view: dict[str, Any], now: Board) -> str:
         parts.append(shape.format(c=y - 4, t=y - 1, r=y - 9)
                      + f'<text x="36" y="{y}" font-size="10" fill="#111111">{esc(text)}</text>')
         y += line
-    for text in ("units, one badge per owner (hover for them in full):",
+    for text in ("units, one badge per owner (in full in the report's tables):",
                  ", ".join(f"{a} {u}" for u, a in list(ABBREVIATIONS.items())[:4]),
                  ", ".join(f"{a} {u}" for u, a in list(ABBREVIATIONS.items())[4:])):
         parts.append(f'<text x="10" y="{y}" font-size="10" fill="#111111">{esc(text)}</text>')

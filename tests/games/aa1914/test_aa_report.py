@@ -254,7 +254,8 @@ def test_the_html_report_of_a_new_campaign_shows_the_map(pbem: Callable[..., Res
     new_campaign(pbem, root, tmp_path / "keys")
     r = pbem("-C", root, "report", "--format", "html")
     assert r.code == 0, r.err
-    assert '<div class="map scroll"><svg xmlns="http://www.w3.org/2000/svg"' in r.out
+    assert '<div class="map scroll" style="max-height: 75vh; position: relative">' in r.out
+    assert '</div><svg xmlns="http://www.w3.org/2000/svg"' in r.out  # after the focus's mark
     assert 'data-place="alsace"' in r.out and 'data-place="sz30"' in r.out
     r = pbem("-C", root, "report", "--format", "text")
     assert r.code == 0 and "<svg" not in r.out
