@@ -230,12 +230,19 @@ def imap_login(port: int) -> imaplib.IMAP4:
 # -- mail written by players --------------------------------------------------------------
 
 
+def key_of(keys: Path, faction: str, suffix: str = "_ed25519") -> Path:
+    """The key --keys-dir made for the player of `faction`: named by that player's factions
+    joined with '+' (south+north_ed25519), by the faction alone for a player of one."""
+    (found,) = [p for p in keys.glob(f"*{suffix}") if faction in p.name.removesuffix(suffix).split("+")]
+    return found
+
+
 def orders_file(root: Path, faction: str, folder: Path, *, sign: bool = False,
                 name: str | None = None) -> Path:
     path = folder / (name or f"orders-{faction}.yaml")
     yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, seed="mail")))
     if sign:
-        api.sign(path, root.parent / "keys" / f"{faction}_ed25519")
+        api.sign(path, key_of(root.parent / "keys", faction))
     return path
 
 
@@ -1195,3 +1202,30 @@ def test_the_answer_to_accepted_orders_tells_every_step_warning_and_lateness(cam
     # the same answer again (a killed inbox): not queued twice
     assert mailloop._reply(campaign, box, msg, incoming, done, now) == mid
     assert len([r for r in journal(camp)["messages"] if r.get("in_reply_to") == "<cy-orders@x>"]) == 1
+
+
+@pytest.mark.parametrize(("config", "signed"), [
+    ({"mail": {"from": "Mara the Moderator <mara@example.org>"}}, "Mara the Moderator"),
+    # no name in mail: from:, or no mail: from: at all: the referee's name of campaign.yaml
+    ({"mail": {"from": "mara@example.org"}, "referee": {"name": "Mara", "email": "r@example.org"}},
+     "Mara"),
+    ({"referee": {"name": "Mara  Ivanova", "email": "r@example.org"}}, "Mara Ivanova"),
+])
+def test_answers_and_reminders_are_signed_by_the_sender(camp: Path, tmp_path: Path,
+                                                        config: dict[str, Any], signed: str) -> None:
+    referee = {**yamlio.read_trusted(camp / "campaign.yaml")["referee"], **config.pop("referee", {})}
+    set_config(camp, referee=referee, **config)
+    reminders = mailloop.remind(camp)["queued"]
+    box = mailbox.mbox(tmp_path / "mbox", create=True)
+    box.add(player_mail("Cy <cy@example.org>", "bad", mid="<bad-cy@x>",
+                        files=[bad_orders(camp, tmp_path)]).as_bytes())
+    box.flush()
+    (done,) = mailloop.inbox(camp, mbox=tmp_path / "mbox")["messages"]
+    (answer,) = [r for r in journal(camp)["messages"] if r["message_id"] == done["reply"]]
+    assert reminders
+    for record in [*reminders, answer]:
+        body = parse(camp / ".pbem" / "outbox" / record["file"]).get_body(preferencelist=("plain",))
+        assert body is not None
+        text = body.get_content()
+        assert text.endswith(f"\n-- \n{signed}\n"), text[-80:]
+        assert "pbem referee" not in text

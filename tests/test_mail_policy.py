@@ -177,3 +177,84 @@ def test_mail_counts_each_players_mails_of_the_turn(camp: Path,
     delivered(camp)
     r = pbem("-C", camp, "mail", "--again")
     assert "per player: ann@example.org 2, bob@example.org 2, cy@example.org 2" in r.out
+
+
+# ---------------------------------------------------------------------------------------
+# what is built for whom
+
+
+def test_no_report_is_built_for_a_player_not_mailed(camp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.reports import context
+
+    mail(camp)
+    status = step(camp)
+    assert awaited_players(status) == ["ann@example.org"]
+    built: list[str] = []
+    moments: list[int | None] = []
+    real_build, real_moment = context.build_context, context.moment
+
+    def counted_build(root: Path, who: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        built.append(who)
+        return real_build(root, who, *args, **kwargs)
+
+    def counted_moment(root: Path, *args: Any, **kwargs: Any) -> context.Moment:
+        moments.append(kwargs.get("turn"))
+        return real_moment(root, *args, **kwargs)
+
+    monkeypatch.setattr(context, "build_context", counted_build)
+    monkeypatch.setattr(context, "moment", counted_moment)
+    result = mail(camp)
+    assert mailed(result) == {"ann@example.org": "awaited"}
+    assert built == ["red"] and len(moments) == 1  # nothing for Bob's siberian, Cy's two
+    # nobody to mail: nothing built at all
+    built.clear()
+    moments.clear()
+    again = mail(camp)
+    assert again["queued"] == [] and built == [] and moments == []
+    # --again: every player's, the moment shared by all of them
+    mail(camp, again=True)
+    assert sorted(built) == sorted(EMAIL) and len(moments) == 1
+
+
+def test_a_shared_moment_changes_no_readers_report(camp: Path) -> None:
+    """The part of the reports built once for all (`moment`) gives each reader exactly the
+    report built for him alone, whatever was built before it: nothing of one reader's
+    (his view, his opened hand, his template) reaches another's."""
+    from pbem.campaign import Campaign
+    from pbem.reports.context import build_context, moment, seat_context
+
+    play(camp, until_turn=1, phase="action", seed="policy")
+    identities = Campaign.open(camp).referee_identities()  # opens every faction's own values
+    shared = moment(camp)
+    readers = [*EMAIL, "public", "referee"]
+    together = {who: build_context(camp, who, identities=identities, common=shared) for who in readers}
+    assert any(c["hand"] for c in together.values())  # someone holds sealed cards
+    for who in readers:
+        assert together[who] == build_context(camp, who, identities=identities), who
+    assert (seat_context(camp, ["south", "north"], identities=identities, common=shared)
+            == seat_context(camp, ["south", "north"], identities=identities))
+    with pytest.raises(ValueError, match="a moment of turn None given for a report of turn 0"):
+        build_context(camp, "red", turn=0, common=shared)
+
+
+def test_a_maps_picture_is_drawn_once_for_the_readers_whose_maps_are_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.reports import render
+
+    drawn: list[str] = []
+
+    def fake_png(context: dict[str, Any]) -> bytes:
+        drawn.append(context["map_svg"])
+        return str(context["map_svg"]).encode()
+
+    monkeypatch.setattr(render, "map_png", fake_png)
+    base = {"game": {"id": "g"}, "contribution_round": "", "map_focus": None}
+    cache: dict[str, bytes | None] = {}
+    one, same = {**base, "map_svg": "<svg>A</svg>", "who": "red"}, {**base, "map_svg": "<svg>A</svg>"}
+    other = {**base, "map_svg": "<svg>B</svg>"}
+    focused = {**base, "map_svg": "<svg>A</svg>", "map_focus": {"x": 1, "y": 2, "width": 3, "height": 4}}
+    pictures = [mailloop._map_picture(c, cache) for c in (one, same, other, focused)]
+    assert pictures == [b"<svg>A</svg>", b"<svg>A</svg>", b"<svg>B</svg>", b"<svg>A</svg>"]
+    assert drawn == ["<svg>A</svg>", "<svg>B</svg>", "<svg>A</svg>"]  # the focus differs: drawn again
+    assert mailloop._map_picture({**base, "map_svg": None}, cache) is None
+    assert mailloop._map_picture({**one, "contribution_round": "text"}, cache) is None

@@ -40,10 +40,34 @@ def test_only_the_current_reports_are_sent(tmp_path: Path, smtp_server: Callable
     server = smtp_server()
     r = pbem("-C", camp, "mail", "--send", "--smtp", server.address)
     assert r.code == 0, r.err
-    assert "superseded by newer ones" in r.out
+    assert "superseded" not in r.out  # this run queued nothing, so it superseded nothing
     sent = {m["message_id"] for m in journal(camp)["messages"] if m.get("sent")}
     assert sent == {q["message_id"] for q in second["queued"]}
     assert len(server.messages) == 3
     assert all(not m.get("sent") for m in journal(camp)["messages"] if m.get("superseded"))
     # the superseded files are still there, for the record
     assert all((camp / ".pbem" / "outbox" / m["file"]).is_file() for m in old)
+
+
+def test_mail_says_only_what_this_run_superseded(tmp_path: Path,
+                                                 pbem: Callable[..., Result]) -> None:
+    camp = _camp(tmp_path)
+    r = pbem("-C", camp, "mail")  # the set-up's reports, not sent
+    assert r.code == 0, r.err
+    assert "superseded" not in r.out
+    play(camp, until_turn=0, phase="setup-reduce")
+    r = pbem("-C", camp, "mail")  # the new phase's reports replace the 3 unsent ones
+    assert r.code == 0, r.err
+    assert ("3 older message(s) superseded by newer ones to the same player: kept in the "
+            "outbox, never sent") in r.out
+    # the next run queues nothing new: the same 3 are not told again
+    r = pbem("-C", camp, "mail")
+    assert r.code == 0, r.err
+    assert "skipped" in r.out and "superseded" not in r.out
+    assert mailloop.mail(camp)["superseded"] == 0
+    # --again replaces the 3 reports queued by the second run, and only those are told
+    r = pbem("-C", camp, "mail", "--again")
+    assert r.code == 0, r.err
+    assert "3 older message(s) superseded" in r.out
+    records = journal(camp)["messages"]
+    assert sum(1 for m in records if m.get("superseded")) == 6  # the journal keeps them all

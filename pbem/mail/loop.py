@@ -174,12 +174,20 @@ def smtp_of(campaign: Campaign, smtp: str | None, starttls: bool | None,
 
 
 def sender(campaign: Campaign) -> tuple[str, str]:
+    """Who the mail comes from: campaign.yaml `mail: from:`, else the referee of
+    campaign.yaml (whose name also stands for a `from:` that gives only an address)."""
     conf = settings(campaign).get("from")
     if conf:
         name, addr = email.utils.parseaddr(str(conf))
         if addr:
-            return name or "pbem referee", addr
+            return name or campaign.referee()[0], addr
     return campaign.referee()
+
+
+def signature(campaign: Campaign) -> str:
+    """The end of a mail pbem writes in the moderator's name (an answer, a reminder): the
+    signature separator and the sender's name, on one line."""
+    return f"\n-- \n{' '.join(sender(campaign)[0].split()) or 'pbem referee'}\n"
 
 
 def _subject(campaign: Campaign, status: dict[str, Any], what: str) -> str:
@@ -204,11 +212,14 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
                   now: datetime | None = None) -> dict[str, Any]:
     """One message per player: one report for all their factions (text + HTML) and one
     orders template for those awaited, attached; at most once per phase unless `again`. Who gets one
-    follows the mail policy (`_why`); `again` queues one to everyone."""
+    follows the mail policy (`_why`); `again` queues one to everyone. Whom to mail is decided
+    first: no report is built for a player skipped, and what the reports of this step have in
+    common (the story, the dice, the map's picture when two readers' maps are the same) is
+    built once; each reader's view, sealed values and template stay his own."""
     from pbem import api
     from pbem.mail import transport as m
-    from pbem.reports.context import seat_context
-    from pbem.reports.render import map_png, render_context
+    from pbem.reports.context import moment, seat_context
+    from pbem.reports.render import render_context
 
     campaign = Campaign.settled(root)
     state = campaign.state()
@@ -218,12 +229,10 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     queued: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     folder = campaign.data.folder
-    # each player's own sealed values (their hand) are shown opened in their own mail: the
-    # referee's key opens them, and a faction's report opens only that faction's nodes
-    identities = campaign.referee_identities() if (campaign.private / "referee.key").exists() else None
     players = m.players(campaign.factions())
     policies = {p.email: "every" if any(mail_policy(campaign, f) == "every" for f in p.factions)
                 else "awaited" for p in players}
+    chosen: list[tuple[m.Player, str, str | None, list[str]]] = []  # player, key, why, awaited
     for player in players:
         key = f"report:{opener}:{player.email.lower()}"
         if not again and outbox.has(key):
@@ -236,8 +245,16 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
                 "not awaited in this phase; by the mail policy 'awaited' the next report goes "
                 "when their orders are awaited or as the next turn begins")})
             continue
+        chosen.append((player, key, why, awaited))
+    # each player's own sealed values (their hand) are shown opened in their own mail: the
+    # referee's key opens them, and a faction's report opens only that faction's nodes
+    identities = (campaign.referee_identities() if chosen and (campaign.private / "referee.key").exists()
+                  else None)
+    common = moment(root, campaign=campaign, status=status) if chosen else None
+    pictures: dict[str, bytes | None] = {}  # the map's picture by what it is drawn from
+    for player, key, why, awaited in chosen:
         # one report for the player, whatever the factions they hold, and one file to answer
-        context = seat_context(root, player.factions, identities=identities)
+        context = seat_context(root, player.factions, identities=identities, common=common)
         if _first_report(outbox, player.email):  # what pbem is, the key, how to answer
             from pbem.contributions import PHASE
             from pbem.mail.welcome import facts
@@ -249,7 +266,7 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
                        for t in context["orders_templates"] if t["awaited"]]
         # the map as a picture, shown in place by the HTML (mail programs show no inline SVG,
         # and the SVG would double the mail); none before the set-up: nothing is on the board
-        picture = map_png(context)
+        picture = _map_picture(context, pictures)
         shown = {}
         if picture is not None:
             name = f"map-t{status['turn']}-step{status['seq']}.png"
@@ -274,6 +291,22 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
         queued.append(record)
     return {"queued": queued, "skipped": skipped, "turn": status["turn"],
             "this_turn": mails_this_turn(outbox, status["turn"])}
+
+
+def _map_picture(context: dict[str, Any], drawn: dict[str, bytes | None]) -> bytes | None:
+    """The map's picture of a report (`map_png`), drawn once for every report whose map is
+    the same: `drawn` keeps them by a digest of everything of the map that the context
+    gives (its SVG, focus...), so two readers share a picture only when their maps are
+    identical, and nothing of one reader's map reaches another's."""
+    from pbem.reports.render import map_png
+
+    if not context.get("map_svg") or context.get("contribution_round"):
+        return None
+    parts = sorted((k, repr(v)) for k, v in context.items() if k.startswith("map_"))
+    digest = hashlib.sha256(repr((parts, context["game"]["id"])).encode("utf-8")).hexdigest()
+    if digest not in drawn:
+        drawn[digest] = map_png(context)
+    return drawn[digest]
 
 
 def _first_report(outbox: m.Outbox, to: str) -> bool:
@@ -310,7 +343,9 @@ def mail(root: Path, outbox: Path | None = None, send: bool = False, smtp: str |
     result["outbox"] = str(box.folder)
     result["sent"] = m.deliver(box, server, now=now) if server is not None else []
     result["pending"] = len(box.pending())
-    result["superseded"] = len(box.superseded())
+    # what this run's reports replaced, not every message ever superseded (the journal
+    # keeps those, and a later run would count them again)
+    result["superseded"] = len(box.superseded(by={r["message_id"] for r in result["queued"]}))
     return result
 
 
@@ -398,7 +433,7 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
                 + (f"It is one file for {' and '.join(missing)} (faction: [{', '.join(missing)}], "
                    "'orders:' by faction); separate files per faction are fine too.\n"
                    if len(missing) > 1 else "")
-                + "\n-- \npbem referee\n")
+                + signature(campaign))
         template = _template(root, missing, status, campaign.config.get("seed"))
         attachments = [template] if template is not None else []
         reply_to, refs = _thread(box, player.email)
@@ -888,7 +923,7 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
         return str(queued["message_id"])
     reply = m.build(sender=sender(campaign), to=(player.name, player.email),
                     subject=subject,
-                    text=f"Dear {player.name},\n\n" + "\n".join(lines) + "\n\n-- \npbem referee\n",
+                    text=f"Dear {player.name},\n\n" + "\n".join(lines) + "\n" + signature(campaign),
                     in_reply_to=incoming.message_id, references=refs,
                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Campaign": campaign.id,
                              "X-Pbem-Kind": "reply",

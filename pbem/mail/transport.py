@@ -42,7 +42,7 @@ import os
 import re
 import smtplib
 import ssl
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -316,8 +316,11 @@ class Outbox:
         """What is still to be sent: queued, not sent, not superseded by a newer message."""
         return [m for m in self.load()["messages"] if not m.get("sent") and not m.get("superseded")]
 
-    def superseded(self) -> list[dict[str, Any]]:
-        return [m for m in self.load()["messages"] if m.get("superseded") and not m.get("sent")]
+    def superseded(self, by: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """The messages never sent because a newer one replaced them; with `by`, only those
+        replaced by one of these Message-IDs (what one run queued superseded)."""
+        return [m for m in self.load()["messages"] if m.get("superseded") and not m.get("sent")
+                and (by is None or m["superseded"] in by)]
 
     def read(self, record: dict[str, Any]) -> EmailMessage:
         path = self.folder / record["file"]

@@ -146,12 +146,15 @@ def _openings(campaign_id: str, entries: list[dict[str, Any]]) -> dict[str, int]
 
 
 def _sealed_items(campaign_id: str, entries: list[dict[str, Any]], who: str,
-                  identities: list[str] | None) -> list[dict[str, Any]]:
+                  identities: list[str] | None,
+                  revealed: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Every sealed value in the log that `who` may know of: its own (everything, for the
-    referee; only that something is sealed, for the public), opened when the key allows."""
+    referee; only that something is sealed, for the public), opened when the key allows.
+    `revealed` is `_openings` of the same entries, when the caller has it (it is public)."""
     from pbem.crypto import sealed
 
-    revealed = _openings(campaign_id, entries)
+    if revealed is None:
+        revealed = _openings(campaign_id, entries)
     out: list[dict[str, Any]] = []
     seen: set[str] = set()  # a node the rules carry on (a battle waiting for an answer) once
     for entry in entries:
@@ -230,7 +233,7 @@ def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, An
                 who: str, style: dict[str, Any], pending: list[dict[str, Any]]) -> dict[str, Any]:
     """The game's parts of a report (`Game.report`, see pbem/game.py), each part it leaves
     out (or all, for a game without `report`) replaced by the neutral default: the view as
-    tables, its changed values, no map, no hand, every pending sealed value listed, pbem's
+    tables, its changed values, no map (nor its focus), no hand, every pending sealed value listed, pbem's
     note on the orders template."""
     hook = getattr(game, "report", None)
     given: dict[str, Any] = dict(hook(data, view, before, who, style, pending)) if hook else {}
@@ -242,10 +245,10 @@ def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, An
         "position": lambda: view_tables(view),
         "changes": lambda: view_changes(before, view),
         "map_svg": lambda: None,
+        "map_focus": lambda: None,
         "hand": lambda: [],
         "secrets": lambda: pending,
         "orders_note": lambda: EXAMPLE_NOTE,
-        "map_focus": lambda: None,
         "own": lambda: None,
     }
     return {part: given[part] if part in given else defaults[part]() for part in PARTS}
@@ -572,41 +575,47 @@ def _merged(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def build_context(root: Path, who: str, turn: int | None = None,
-                  identities: list[str] | None = None) -> dict[str, Any]:
-    """Everything one report shows, as plain data (no jinja2 here).
+@dataclass
+class Moment:
+    """What every reader's report of one moment has in common, computed once: `pbem mail`
+    builds several players' reports at one step (`moment`). Nothing here depends on the
+    reader: no view, no sealed value opened, no orders template; the log it comes from is
+    public (the story, its dice and what was revealed), and `standing` is read for each
+    faction only by that faction's own template."""
 
-    `identities` are the reader's age identities: a faction's own sealed values are shown
-    opened only with them. The referee's report uses `.pbem/referee.key` when it exists.
-    """
+    campaign: Campaign
+    turn: int | None  # the report's turn, as build_context's `turn`
+    status: dict[str, Any]
+    style: dict[str, Any]
+    entries: list[dict[str, Any]]
+    win: Window
+    steps: list[dict[str, Any]]  # the story: each step of the window, without its "sealed"
+    revealed: dict[str, int]  # _openings: commitment -> the step that published it
+    names: dict[str, str]  # faction -> its name
+    corrections: list[str]
+    hidden_note: str
+    standing: dict[str, list[str]]  # the awaited factions' standing_comments
+
+
+def moment(root: Path, turn: int | None = None, *, campaign: Campaign | None = None,
+           status: dict[str, Any] | None = None) -> Moment:
+    """The reader-independent part of every report of `turn` (default: the current one);
+    `campaign` (settled) and `status` when the caller has them already."""
     from pbem import api, randomness
     from pbem.campaign import Campaign
-    from pbem.log import corrections, describe_correction
+    from pbem.log import Folder, corrections, describe_correction
 
-    campaign = Campaign.settled(root)
+    if campaign is None:
+        campaign = Campaign.settled(root)
     game, data = campaign.game, campaign.data
-    factions = list(campaign.factions())
-    _check_who(who, factions)
-    status = api.status(root)
-    style = _style(data.folder)
-    if who == "referee" and identities is None:
-        key = campaign.private / "referee.key"
-        if key.exists():
-            identities = campaign.referee_identities()
+    if status is None:
+        status = api.status(root)
     all_entries = list(campaign.entries())
     win = _window(campaign, all_entries, status["turn"], turn)
     assert win.after is not None  # every campaign has its set-up step
-    view = game.view(data, win.after["game"], who)
-    before = game.view(data, win.before["game"], who) if win.before else None
-    secrets = _sealed_items(campaign.id, all_entries, who, identities)
-    by_seq: dict[int, list[dict[str, Any]]] = {}
-    for item in secrets:
-        by_seq.setdefault(item["seq"], []).append(item)
     steps = []
     # the state before each step of the window, folded from the one before the window (a
     # lookup in git for each step costs a `git log` of the whole history)
-    from pbem.log import Folder
-
     folder: Folder | None = Folder(game, data, state=win.before) if win.before else None
     for entry in win.entries:
         events = _boxed(campaign, all_entries, entry,
@@ -620,7 +629,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
                 folder = None
         steps.append({
             "seq": entry["seq"], "turn": entry["turn"], "turn_name": _turn_name(data, entry["turn"]),
-            "phase": entry["phase"], "type": entry["type"], "faction": entry.get("faction"),
+            "phase": entry["phase"], "type": entry["type"],
+            # a file for several factions of one player names them all (`factions`)
+            "faction": entry.get("faction") or ", ".join(entry.get("factions") or []) or None,
             "summary": entry["summary"], "reason": entry.get("reason"),
             "undone_by": win.undone.get(entry["seq"]),
             "events": events,
@@ -629,10 +640,56 @@ def build_context(root: Path, who: str, turn: int | None = None,
             "batch": entry.get("batch"),
             "player_salts": (randomness.player_salted(campaign.id, entry, len(all_entries) + 2)
                              if entry["type"] == "resolve" else []),
-            "sealed": [{k: s[k] for k in ("kind", "id", "owner", "commitment")}
-                       for s in by_seq.get(entry["seq"], [])],
         })
-    names = {f["id"]: f["name"] for f in game.describe(data)["factions"]}
+    current = turn is None or turn == status["turn"]
+    awaiting = list(status["awaiting"])
+    return Moment(
+        campaign=campaign, turn=turn, status=status, style=_style(data.folder),
+        entries=all_entries, win=win, steps=steps,
+        revealed=_openings(campaign.id, all_entries),
+        names={f["id"]: f["name"] for f in game.describe(data)["factions"]},
+        corrections=[describe_correction(c) for c in corrections(all_entries)
+                     if c["turn"] in win.turns],
+        hidden_note=_hidden_note(campaign),
+        standing=(standing_comments(campaign, awaiting)
+                  if current and not status.get("over") else {}),
+    )
+
+
+def build_context(root: Path, who: str, turn: int | None = None,
+                  identities: list[str] | None = None,
+                  common: Moment | None = None) -> dict[str, Any]:
+    """Everything one report shows, as plain data (no jinja2 here).
+
+    `identities` are the reader's age identities: a faction's own sealed values are shown
+    opened only with them. The referee's report uses `.pbem/referee.key` when it exists.
+    `common` is `moment(root, turn)` when the caller builds several readers' reports of
+    the same moment; everything of the reader's own is built here, for this reader alone.
+    """
+    if common is None:
+        common = moment(root, turn)
+    elif common.turn != turn:
+        raise ValueError(f"a moment of turn {common.turn} given for a report of turn {turn}")
+    campaign, status, style, win = common.campaign, common.status, common.style, common.win
+    all_entries = common.entries
+    game, data = campaign.game, campaign.data
+    factions = list(campaign.factions())
+    _check_who(who, factions)
+    if who == "referee" and identities is None:
+        key = campaign.private / "referee.key"
+        if key.exists():
+            identities = campaign.referee_identities()
+    assert win.after is not None  # every campaign has its set-up step
+    view = game.view(data, win.after["game"], who)
+    before = game.view(data, win.before["game"], who) if win.before else None
+    secrets = _sealed_items(campaign.id, all_entries, who, identities, common.revealed)
+    by_seq: dict[int, list[dict[str, Any]]] = {}
+    for item in secrets:
+        by_seq.setdefault(item["seq"], []).append(item)
+    steps = [{**step, "sealed": [{k: s[k] for k in ("kind", "id", "owner", "commitment")}
+                                 for s in by_seq.get(step["seq"], [])]}
+             for step in common.steps]
+    names = common.names
     awaiting = list(status["awaiting"])
     shown_turn = win.turns[-1]
     current = turn is None or turn == status["turn"]
@@ -680,10 +737,9 @@ def build_context(root: Path, who: str, turn: int | None = None,
         # commitments and dice, told after the story and the position, not inside them
         "appendix": {"sealed": [{**s, "seq": st["seq"]} for st in steps for s in st["sealed"]],
                      "dice": [st for st in steps if st["dice"]]},
-        "salt_note": " ".join(filter(None, [_salt_note(steps), _hidden_note(campaign)])),
+        "salt_note": " ".join(filter(None, [_salt_note(steps), common.hidden_note])),
         # undos (re-rolls above all) and adjustments stand out, in every reader's report
-        "corrections": [describe_correction(c) for c in corrections(all_entries)
-                        if c["turn"] in win.turns],
+        "corrections": list(common.corrections),
         "verify": VERIFY,
         "position": parts["position"],
         "changes": changes,
@@ -695,23 +751,27 @@ def build_context(root: Path, who: str, turn: int | None = None,
         "sealed_word": SEALED,
         "orders_templates": (_orders_templates(root, who, awaiting, status,
                                                campaign.config.get("seed"), campaign.players(),
-                                               parts["orders_note"], standing_comments(campaign, awaiting))
+                                               parts["orders_note"], common.standing)
                              if current and not status.get("over") else []),
         # the game's end: who won, why, and each faction's score as the result gives it
         "over": (final(status.get("result") or {}, names, style)
                  if status.get("over") and current else None),
         "map_svg": parts["map_svg"],
+        "map_focus": parts["map_focus"],
         # before the set-up nothing is on the board: the report says why instead
         "contribution_round": ROUND_TEXT if view.get("contribute") else "",
     }
 
 
-def seat_context(root: Path, factions: list[str],
-                 identities: list[str] | None = None) -> dict[str, Any]:
+def seat_context(root: Path, factions: list[str], identities: list[str] | None = None,
+                 common: Moment | None = None) -> dict[str, Any]:
     """One report for a player of several factions: one story, one position and map (the
     first faction's view), each faction's hand and secrets, and one orders template for all
-    the factions awaited (the file for several when more than one is)."""
-    contexts = [build_context(root, f, identities=identities) for f in factions]
+    the factions awaited (the file for several when more than one is). `common`: the
+    moment's shared part (`moment`), built here once for all the factions when not given."""
+    if common is None:
+        common = moment(root)
+    contexts = [build_context(root, f, identities=identities, common=common) for f in factions]
     first = contexts[0]
     if len(contexts) == 1:
         return first
@@ -748,4 +808,3 @@ ROUND_TEXT = ("Nothing is on the board yet. This is the contribution round: ever
               "When every salt is in, the set-up is drawn with a key that mixes them into the "
               "referee's hidden secret, committed to before any salt existed, so that nobody, "
               "the referee included, chose the draws (docs/fairness.md, \"Hidden draws\").")
-        "map_focus": parts["map_focus"],
