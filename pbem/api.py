@@ -170,9 +170,11 @@ def new_campaign(
     game's data (its printed charts, a reconstructed value), checked against the game's
     schemas and rules, recorded by step 1 and shown by status and every report.
 
-    `keys_dir` makes a key pair for every faction that has none; their orders must be
-    signed unless `hot_seat` (one person at one machine plays them: unsigned orders allowed,
-    which `status` shows). Everything given is checked before anything is written.
+    `keys_dir` makes one key pair for each player, for those of their factions that have no
+    key (`keys`), and one for each faction that has no player: `_key_pairs` names them. Their
+    orders must be signed unless `hot_seat` (one person at one machine plays them: unsigned
+    orders allowed, which `status` shows). Everything given is checked before anything is
+    written.
     """
     from pbem import randomness
     from pbem.crypto.keys import keygen_files, read_key_card
@@ -211,9 +213,10 @@ def new_campaign(
             _known_faction(faction, known, "--key", text, game_id)
             _not_dormant(faction, later, "--key", text)
             factions[faction].update(age=recipient, ssh=ssh, unsigned_ok=False)
+    pairs = _key_pairs(known, factions, seated, later) if keys_dir is not None else {}
     if keys_dir is not None:
-        clash = [keys_dir / f"{f}{s}" for f in known for s in (".key", "_ed25519")
-                 if (keys_dir / f"{f}{s}").exists()]
+        clash = [keys_dir / f"{stem}{s}" for stem in pairs for s in KEY_SUFFIXES
+                 if (keys_dir / f"{stem}{s}").exists()]
         if clash:
             raise UsageError(f"--keys-dir {keys_dir}: {clash[0]} exists; pbem will not overwrite keys")
     chosen: dict[str, Any] = {o["id"]: o["default"] for o in desc["options"]}
@@ -246,23 +249,15 @@ def new_campaign(
         (private / "secret").chmod(0o600)
         card = keygen_files(private / "referee", material=secret if seed is not None else None)
         referee_age, referee_ssh = card.split()[0], " ".join(card.splitlines()[1].split()[:2])
+        key_files: list[dict[str, Any]] = []
         if keys_dir is not None:  # keys made here: unsigned orders only if hot-seat
             keys_dir.mkdir(parents=True, exist_ok=True)
-            made: dict[str, list[str]] = {}
-            for faction in known:
-                if "age" in factions[faction] or faction in later:
-                    continue
-                # a player of several factions has one key pair, under each faction's name
-                seat = next((fs for fs in seated.values() if faction in fs), [faction])
-                twin = next((f for f in seat if f in made), None)
-                if twin is None:
-                    made[faction] = keygen_files(keys_dir / faction).splitlines()
-                else:
-                    for suffix in (".key", "_ed25519", "_ed25519.pub"):
-                        shutil.copy2(keys_dir / f"{twin}{suffix}", keys_dir / f"{faction}{suffix}")
-                    made[faction] = made[twin]
-                lines = made[faction]
-                factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=hot_seat)
+            for stem, (holder, group) in pairs.items():
+                lines = keygen_files(keys_dir / stem).splitlines()  # its SSH comment: the stem
+                for faction in group:
+                    factions[faction].update(age=lines[0], ssh=lines[1], unsigned_ok=hot_seat)
+                key_files.append({"player": holder, "factions": group,
+                                  "files": [str(keys_dir / f"{stem}{s}") for s in KEY_SUFFIXES]})
         config: dict[str, Any] = {
             "pbem": FORMAT,
             "campaign": campaign_id,
@@ -307,7 +302,31 @@ def new_campaign(
         else:
             shutil.rmtree(root, ignore_errors=True)
         raise
-    return {"campaign": campaign_id, "dir": str(root), "game": game_id, **status(root)}
+    return {"campaign": campaign_id, "dir": str(root), "game": game_id, **status(root),
+            "key_files": key_files}
+
+
+KEY_SUFFIXES = (".key", "_ed25519", "_ed25519.pub")  # what keygen_files writes for one stem
+
+
+def _key_pairs(known: list[str], factions: dict[str, dict[str, Any]], seated: dict[str, list[str]],
+               later: list[str] | set[str]) -> dict[str, tuple[str | None, list[str]]]:
+    """The key pairs `--keys-dir` makes, by file stem: one for each player (NAME <EMAIL> of
+    `seated`), for those of their factions without a key of their own, and one for each
+    faction that has no player; the stem, and the SSH comment of the key, is the factions
+    joined with '+' ("south+north"; a player of one faction: that faction's name), so that
+    the player and the moderator can tell whose key it is. {stem: (player, factions)}"""
+    pairs: dict[str, tuple[str | None, list[str]]] = {}
+    done: set[str] = set()
+    for faction in known:
+        if "age" in factions[faction] or faction in later or faction in done:
+            continue
+        holder = next((p for p, fs in seated.items() if faction in fs), None)
+        group = [f for f in (seated[holder] if holder is not None else [faction])
+                 if "age" not in factions[f] and f not in later]
+        done.update(group)
+        pairs["+".join(group)] = (holder, group)
+    return pairs
 
 
 def _config_text(config: dict[str, Any]) -> str:

@@ -514,8 +514,9 @@ def test_unsigned_orders_of_a_hot_seat_faction_come_only_from_its_player(
     taken = run_inbox(pbem, camp, tmp_path / "two", source, [from_cy.as_bytes()])
     assert by_id(taken)["<cy-south@example.org>"]["outcome"] == "accepted"
     assert "south" in api.status(camp)["received"]
-    # North's orders signed with North's key, from Ann's address: the signature proves them
-    north = orders(camp, "north", tmp_path / "drafts2", key=tmp_path / "keys" / "north_ed25519")
+    # North's orders signed with Cy's key (South's and North's), from Ann's address: the
+    # signature proves them
+    north = orders(camp, "north", tmp_path / "drafts2", key=tmp_path / "keys" / "south+north_ed25519")
     signed = player_mail(ann, "north orders", mid="<ann-north@example.org>", files=[north])  # with its .sig
     proved = run_inbox(pbem, camp, tmp_path / "three", source, [signed.as_bytes()])
     assert by_id(proved)["<ann-north@example.org>"]["outcome"] == "accepted", proved

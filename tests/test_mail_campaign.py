@@ -22,7 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import Result, git  # noqa: E402
-from test_mail import PLAYERS, Server, player_mail
+from test_mail import PLAYERS, Server, key_of, player_mail
 from test_mail import smtp_server as smtp_server  # noqa: E402 - the fixture
 from test_mail_crash import imap as imap  # noqa: E402 - the fixture
 from test_mail_crash import journal
@@ -92,7 +92,7 @@ def test_two_turns_played_by_mail(tmp_path: Path, pbem: Callable[..., Result],
                 path.write_bytes(raw)
                 named = yamlio.load_untrusted(raw, name).data["faction"]
                 faction = named if isinstance(named, str) else named[0]  # one key a player
-                signed = pbem("sign", path, "--key", keys / f"{faction}_ed25519")
+                signed = pbem("sign", path, "--key", key_of(keys, faction))
                 assert signed.code == 0, signed.err
                 files.append(path)
             if files:

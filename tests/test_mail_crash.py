@@ -42,7 +42,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import git, run_pbem  # noqa: E402
 from test_crash_points import WRAPPER  # noqa: E402
-from test_mail import PLAYERS, Handler, Server, free_port, player_mail  # noqa: E402
+from test_mail import PLAYERS, Handler, Server, free_port, key_of, player_mail  # noqa: E402
 
 from pbem import api, yamlio  # noqa: E402
 from pbem.mail import loop as mailloop  # noqa: E402
@@ -221,7 +221,7 @@ def contributions(root: Path, folder: Path, keys: Path) -> dict[str, Path]:
     for faction in api.status(root)["awaiting"]:
         path = folder / f"orders-{faction}.yaml"
         yamlio.write_atomic(path, yamlio.dump(api.bot(root, faction, template=True)))
-        api.sign(path, keys / f"{faction}_ed25519")
+        api.sign(path, key_of(keys, faction))  # Cy's one key for south and north
         files[faction] = path
     return files
 

@@ -365,11 +365,37 @@ def test_the_position_is_what_separate_files_give(tmp_path: Path, pbem: Cli) -> 
 def test_a_player_of_two_factions_gets_one_key_pair_from_keys_dir(tmp_path: Path) -> None:
     root = hotseat_keys(tmp_path)
     keys = tmp_path / "camp" / "keys"
-    for suffix in (".key", "_ed25519", "_ed25519.pub"):
-        assert (keys / f"south{suffix}").read_bytes() == (keys / f"north{suffix}").read_bytes()
+    # one pair per player, named by the player's factions: 3 players, 9 files
+    assert sorted(p.name for p in keys.iterdir()) == sorted(
+        f"{stem}{suffix}" for stem in ("red", "siberian", "south+north")
+        for suffix in (".key", "_ed25519", "_ed25519.pub"))
     assert (keys / "red.key").read_bytes() != (keys / "siberian.key").read_bytes()
+    # the public key's comment names the player's factions, as campaign.yaml records it
+    line = (keys / "south+north_ed25519.pub").read_text().strip()
+    assert line.split()[2] == "south+north"
     factions = Campaign.open(root).factions()
-    assert factions["south"]["ssh"] == factions["north"]["ssh"] != factions["red"]["ssh"]
+    assert factions["south"]["ssh"] == factions["north"]["ssh"] == line != factions["red"]["ssh"]
+    assert (keys / "red_ed25519.pub").read_text().split()[2] == "red"
+
+
+def test_pbem_new_says_whose_key_is_which(tmp_path: Path, pbem: Any) -> None:
+    keys = tmp_path / "keys"
+    r = pbem("new", tmp_path / "camp", "--game", "aa1914", "--seed", "keys", "--keys-dir", keys,
+             "--player", "austria_hungary,germany,ottomans=Ann <ann@aa.invalid>",
+             "--player", "russia,france,britain=Bob <bob@aa.invalid>", "--player", "usa=Cy <cy@aa.invalid>")
+    assert r.code == 0, r.err
+    central = keys / "austria_hungary+germany+ottomans"
+    assert (f"Keys of Ann <ann@aa.invalid> (austria_hungary, germany, ottomans): {central}.key and "
+            f"{central}_ed25519 (secret: for that player alone), {central}_ed25519.pub (public)") in r.out
+    assert f"Keys of Cy <cy@aa.invalid> (usa): {keys / 'usa'}.key" in r.out
+    assert f"Keys of the hot seat (italy): {keys / 'italy'}.key" in r.out  # no player: its own
+    assert len(list(keys.iterdir())) == 4 * 3
+    assert (keys / "russia+france+britain_ed25519.pub").read_text().split()[2] == "russia+france+britain"
+    # made again into the same folder: refused before anything is written
+    r = pbem("new", tmp_path / "again", "--game", "aa1914", "--keys-dir", keys,
+             "--player", "austria_hungary,germany,ottomans=Ann <ann@aa.invalid>")
+    assert r.code == 2 and f"{central}.key exists; pbem will not overwrite keys" in r.err
+    assert not (tmp_path / "again").exists()
 
 
 def _mail(sender: str, mid: str, files: list[Path]) -> EmailMessage:
@@ -422,3 +448,18 @@ def test_the_report_offers_one_file_for_the_players_awaited_factions(
     assert pbem("-C", signed, "sign", path, "--key", tmp_path / "cy_ed25519").code == 0
     checked = pbem("-C", signed, "check", path)
     assert checked.code == 0, checked.err + template
+
+
+def test_the_story_names_the_factions_of_a_file_for_several(tmp_path: Path) -> None:
+    """Two orders steps in a row, one of them a file for south and north: the report's story
+    tells them as one line naming every faction (before: "orders received from ?, siberian")."""
+    from pbem.reports.render import render
+
+    root = hotseat_keys(tmp_path)
+    write(tmp_path / "both.yaml", api.bot_several(root, ["south", "north"], seed="story"))
+    api.apply(root, [tmp_path / "both.yaml"])
+    write(tmp_path / "siberian.yaml", api.bot(root, "siberian", seed="story"))
+    api.apply(root, [tmp_path / "siberian.yaml"])
+    text = render(root, "public", "text")
+    assert "orders received from south, north, siberian" in text
+    assert "?" not in "".join(line for line in text.splitlines() if "orders received" in line)

@@ -62,8 +62,10 @@ def new(
     keys_dir: Annotated[
         Path | None,
         typer.Option("--keys-dir", metavar="DIR",
-                     help="Make a key pair for every faction without --key, in DIR (its orders "
-                          "must then be signed with it, unless --hot-seat)."),
+                     help="Make a key pair for each player (and each faction with no player), "
+                          "for the factions without --key, in DIR, named after them (red.key, "
+                          "red_ed25519; south+north.key... for a player of both); their orders "
+                          "must then be signed with it, unless --hot-seat."),
     ] = None,
     key: Annotated[
         list[str] | None,
@@ -104,6 +106,10 @@ def new(
     _say(f"Created campaign {result['campaign']} ({game}) in {directory}")
     if seed is not None:
         _say("Note: --seed makes every secret and die of this campaign reproducible: it is NOT secret.")
+    for made in result.get("key_files") or []:  # whose key pair is which (--keys-dir)
+        key, signing, public = made["files"]
+        _say(f"Keys of {made['player'] or 'the hot seat'} ({', '.join(made['factions'])}): {key} "
+             f"and {signing} (secret: for that player alone), {public} (public)")
     _print_status(result)
     _say(f"Next: set your address as referee (referee: email: in {directory / 'campaign.yaml'}, "
          "referee@pbem.invalid until you do);")
