@@ -80,3 +80,26 @@ def test_each_report_mail_shows_the_map_as_a_picture_in_place(camp: Path) -> Non
         assert len(colours) <= 64
         for faction in ("red", "siberian", "south", "north", "poland", "finland", "neutral"):
             assert rgb(COLOURS[faction]) in colours, faction
+
+
+def test_a_map_larger_than_a_mail_takes_is_drawn_smaller_in_the_mail(tmp_path: Path) -> None:
+    """A&A 1914's map (2090 x 1690) is drawn within MAIL_PIXELS in a mail (every mail under
+    300 KB), at its own size by `pbem report --format png`; Red Russia's, within, is drawn the
+    same in both."""
+    from pbem import api
+    from pbem.reports.context import build_context
+    from pbem.reports.render import MAIL_PIXELS, map_png
+
+    root = tmp_path / "aa"
+    api.new_campaign(root, "aa1914", hot_seat=True, contributions=False, seed="png", name="aa")
+    context = build_context(root, "usa")
+    full, mailed = map_png(context), map_png(context, MAIL_PIXELS)
+    assert full is not None and mailed is not None
+    (w, h), (mw, mh) = size(full), size(mailed)
+    assert w * h > MAIL_PIXELS >= mw * mh > 0.97 * MAIL_PIXELS
+    assert abs(mw / mh - w / h) < 0.01  # the same map, smaller
+    assert len(mailed) < len(full)
+    red = tmp_path / "rr"
+    api.new_campaign(red, "red_russia", hot_seat=True, contributions=False, seed="png", name="rr")
+    play_context = build_context(red, "red")
+    assert map_png(play_context) == map_png(play_context, MAIL_PIXELS)

@@ -298,14 +298,14 @@ def _map_picture(context: dict[str, Any], drawn: dict[str, bytes | None]) -> byt
     the same: `drawn` keeps them by a digest of everything of the map that the context
     gives (its SVG, focus...), so two readers share a picture only when their maps are
     identical, and nothing of one reader's map reaches another's."""
-    from pbem.reports.render import map_png
+    from pbem.reports.render import MAIL_PIXELS, map_png
 
     if not context.get("map_svg") or context.get("contribution_round"):
         return None
     parts = sorted((k, repr(v)) for k, v in context.items() if k.startswith("map_"))
     digest = hashlib.sha256(repr((parts, context["game"]["id"])).encode("utf-8")).hexdigest()
     if digest not in drawn:
-        drawn[digest] = map_png(context)
+        drawn[digest] = map_png(context, MAIL_PIXELS)
     return drawn[digest]
 
 

@@ -146,16 +146,36 @@ def render_context(context: dict[str, Any], game_folder: Path, fmt: str) -> str:
 PALETTE = 64  # colours of the map's picture: a map's flat fills, and enough for its text
 
 
-def map_png(context: dict[str, Any]) -> bytes | None:
+MAIL_PIXELS = 2_000_000  # a mail's picture at most (about 1630 x 1230): under 300 KB a mail
+
+
+def _zoom(svg: str, pixels: int | None) -> float:
+    """The scale that brings a map drawn at the size its <svg> tag gives within `pixels`
+    (1: it is within them, the size is not given, or no bound)."""
+    import re
+
+    tag = re.search(r"<svg\b[^>]*>", svg)
+    if pixels is None or tag is None:
+        return 1.0
+    size = [re.search(rf'\s{name}="([0-9.]+)(px)?"', tag.group(0)) for name in ("width", "height")]
+    if not all(size):
+        return 1.0
+    area = float(size[0].group(1)) * float(size[1].group(1))  # type: ignore[union-attr]
+    return 1.0 if area <= pixels else 0.998 * (pixels / area) ** 0.5  # resvg rounds up
+
+
+def map_png(context: dict[str, Any], pixels: int | None = None) -> bytes | None:
     """The report's map as a PNG picture (white under it), or None for a game without one
-    (or before the set-up, when nothing is on the board)."""
+    (or before the set-up, when nothing is on the board). With `pixels`, a map larger than
+    that is drawn smaller to fit (the picture a mail carries: MAIL_PIXELS)."""
     svg = context.get("map_svg")
     if not svg or context.get("contribution_round"):
         return None
     import resvg_py
 
     try:
-        full = bytes(resvg_py.svg_to_bytes(svg_string=str(svg), background="#ffffff"))
+        full = bytes(resvg_py.svg_to_bytes(svg_string=str(svg), background="#ffffff",
+                                           zoom=_zoom(str(svg), pixels)))
     except ValueError as exc:  # a game's SVG that resvg cannot draw: say which
         from pbem.errors import DataError
 

@@ -51,3 +51,18 @@ def test_the_chechens_units_are_in_his_report_only() -> None:
     assert mine["secrets"] == []  # shown as his units, not again as sealed values
     theirs = report.report(data, GAME.view(data, s, "russian"), "russian", [])
     assert theirs["hand"] == [] and "your tokens" not in GAME.view(data, s, "russian")
+
+
+def test_the_legend_explains_every_line_and_colour_and_asks_for_no_hover() -> None:
+    """A player reads the map without hovering (a mail's picture cannot be hovered): the
+    legend says what the heavy red line, the dashed borders, rivers and roads are, and shows
+    each terrain's colour; Chechnya's border is drawn apart from the others."""
+    s = state()
+    data = load_data("chechen_war")
+    svg = report.map_svg(data, GAME.view(data, s, "russian"))
+    text = " ".join(legend(s))
+    for words in ("Heavy red line: the border of Chechnya", "dashed", "rivers", "roads", "terrain"):
+        assert words in text, words
+    assert "hover" not in text.lower()
+    for colour in report.TERRAIN.values():
+        assert f'fill="{colour}"' in svg.split('class="legend"')[1], colour
