@@ -264,3 +264,10 @@ def chdir_tmp(tmp_path: Path) -> Iterator[Path]:
         yield tmp_path
     finally:
         os.chdir(old)
+
+
+def key_of(keys: Path, faction: str, suffix: str = "_ed25519") -> Path:
+    """The key --keys-dir made for the player of `faction`: named by that player's factions
+    joined with '+' (south+north_ed25519), by the faction alone for a player of one."""
+    (found,) = [p for p in keys.glob(f"*{suffix}") if faction in p.name.removesuffix(suffix).split("+")]
+    return found

@@ -30,7 +30,7 @@ import pytest
 import typer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import Result, git, play  # noqa: E402
+from conftest import Result, git, key_of, play  # noqa: E402
 
 from pbem import api, schedule, yamlio  # noqa: E402
 from pbem.campaign import Campaign  # noqa: E402
@@ -228,13 +228,6 @@ def imap_login(port: int) -> imaplib.IMAP4:
 
 
 # -- mail written by players --------------------------------------------------------------
-
-
-def key_of(keys: Path, faction: str, suffix: str = "_ed25519") -> Path:
-    """The key --keys-dir made for the player of `faction`: named by that player's factions
-    joined with '+' (south+north_ed25519), by the faction alone for a player of one."""
-    (found,) = [p for p in keys.glob(f"*{suffix}") if faction in p.name.removesuffix(suffix).split("+")]
-    return found
 
 
 def orders_file(root: Path, faction: str, folder: Path, *, sign: bool = False,

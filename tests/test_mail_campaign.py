@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import Result, git  # noqa: E402
-from test_mail import PLAYERS, Server, key_of, player_mail
+from conftest import Result, git, key_of  # noqa: E402
+from test_mail import PLAYERS, Server, player_mail
 from test_mail import smtp_server as smtp_server  # noqa: E402 - the fixture
 from test_mail_crash import imap as imap  # noqa: E402 - the fixture
 from test_mail_crash import journal

@@ -40,9 +40,9 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import git, run_pbem  # noqa: E402
+from conftest import git, key_of, run_pbem  # noqa: E402
 from test_crash_points import WRAPPER  # noqa: E402
-from test_mail import PLAYERS, Handler, Server, free_port, key_of, player_mail  # noqa: E402
+from test_mail import PLAYERS, Handler, Server, free_port, player_mail  # noqa: E402
 
 from pbem import api, yamlio  # noqa: E402
 from pbem.mail import loop as mailloop  # noqa: E402

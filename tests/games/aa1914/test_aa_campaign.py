@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.campaign import Campaign
-from tests.conftest import Result
+from tests.conftest import Result, key_of
 
 Cli = Callable[..., Result]
 SEATS = {"ann": ["austria_hungary", "germany", "ottomans"],
@@ -51,7 +51,7 @@ def test_three_players_play_a_whole_round_by_signed_files(pbem: Cli, tmp_path: P
     for player, powers in SEATS.items():
         path = tmp_path / f"{player}-salt.yaml"
         ok(pbem("-C", root, "bot", ",".join(powers), "--out", path))
-        ok(pbem("-C", root, "sign", path, "--key", keys / f"{powers[0]}_ed25519"))
+        ok(pbem("-C", root, "sign", path, "--key", key_of(keys, powers[0])))
         ok(pbem("-C", root, "apply", path))
     s = status(pbem, root)
     assert (s["turn"], s["phase"], s["awaiting"]) == (1, "turn", ["austria_hungary"])
@@ -63,7 +63,7 @@ def test_three_players_play_a_whole_round_by_signed_files(pbem: Cli, tmp_path: P
         assert status(pbem, root)["awaiting"] == [power]
         path = tmp_path / f"{power}.yaml"
         ok(pbem("-C", root, "bot", power, "--seed", "1", "--out", path))
-        ok(pbem("-C", root, "sign", path, "--key", keys / f"{power}_ed25519"))
+        ok(pbem("-C", root, "sign", path, "--key", key_of(keys, power)))
         ok(pbem("-C", root, "check", path))
         ok(pbem("-C", root, "apply", path))
         last = list(Campaign.open(root).entries())[-1]

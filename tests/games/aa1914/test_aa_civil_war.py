@@ -24,7 +24,7 @@ from pbem import yamlio
 from pbem.campaign import Campaign
 from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data
-from tests.conftest import Result
+from tests.conftest import Result, key_of
 
 GAME = get_game("aa1914")
 civil_war = importlib.import_module("pbem_game_aa1914.civil_war")
@@ -561,7 +561,7 @@ def test_a_civil_war_campaign_seats_the_soviets_with_the_player_it_names(pbem: C
     for player, powers in SEATS.items():
         path = tmp_path / f"{player}-salt.yaml"
         ok(pbem("-C", root, "bot", ",".join(powers), "--out", path))
-        ok(pbem("-C", root, "sign", path, "--key", keys / f"{powers[0]}_ed25519"))
+        ok(pbem("-C", root, "sign", path, "--key", key_of(keys, powers[0])))
         ok(pbem("-C", root, "apply", path))
     assert "then Soviet Russia enters, played by the player of Ottoman Empire" in \
         ok(pbem("-C", root, "status")).out
@@ -574,7 +574,7 @@ def test_a_civil_war_campaign_seats_the_soviets_with_the_player_it_names(pbem: C
             yamlio.write_atomic(path, yamlio.dump({**body, "orders": orders}))
         signer = next(ps[0] for ps in SEATS.values() if power in ps or
                       (power == "soviets" and "ottomans" in ps))
-        ok(pbem("-C", root, "sign", path, "--key", keys / f"{signer}_ed25519"))
+        ok(pbem("-C", root, "sign", path, "--key", key_of(keys, signer)))
         ok(pbem("-C", root, "apply", path))
 
     turn("austria_hungary")

@@ -22,7 +22,7 @@ import pytest
 
 from pbem import yamlio
 from pbem.campaign import Campaign
-from tests.conftest import Result
+from tests.conftest import Result, key_of
 
 Cli = Callable[..., Result]
 SEATS = {"ann": ["austria_hungary", "germany", "ottomans"],
@@ -72,7 +72,7 @@ class Table:
         if empty:
             body = yamlio.load_trusted(path.read_text())
             yamlio.write_atomic(path, yamlio.dump({**body, "orders": []}))
-        ok(self.pbem("-C", self.root, "sign", path, "--key", self.keys / f"{SEATS[player][0]}_ed25519"))
+        ok(self.pbem("-C", self.root, "sign", path, "--key", key_of(self.keys, SEATS[player][0])))
         return path
 
     def post(self, player: str, path: Path) -> None:
