@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from speed import env  # pbem as a user runs it, git's author set (benchmarks/speed.py)
+
 GAME = "aa1914"
 # three players of the 8 powers (the game allows any seating), and one player per power
 SEATINGS: dict[int, list[tuple[str, str]]] = {
@@ -35,14 +37,6 @@ SEATINGS: dict[int, list[tuple[str, str]]] = {
         ("russia,france,britain", "Entente <entente@demo.invalid>"),
         ("italy,usa", "Neutrals <neutrals@demo.invalid>")],
 }
-
-
-def env() -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    for role in ("AUTHOR", "COMMITTER"):
-        out.setdefault(f"GIT_{role}_NAME", "bench")
-        out.setdefault(f"GIT_{role}_EMAIL", "bench@pbem.invalid")
-    return out
 
 
 def timed_mail(root: Path) -> tuple[float, float]:

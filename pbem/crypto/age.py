@@ -476,6 +476,25 @@ def _wrap(file_key: bytes, recipient: Recipient) -> Stanza:
     return Stanza(X25519_TYPE, [_b64_raw(share)], body)
 
 
+def _share(stanza: Stanza, args: int) -> bytes:
+    """The ephemeral share of a stanza of `args` arguments (the last one): 32 bytes, else a
+    header failure (spec: X25519 and ssh-ed25519 stanzas alike)."""
+    if len(stanza.args) != args:
+        raise CryptoError(f"header failure: {stanza.type} stanza with the wrong number of arguments")
+    try:
+        share = _b64_raw_decode(stanza.args[-1].encode("ascii"))
+    except ValueError as exc:
+        raise CryptoError(f"header failure: malformed {stanza.type} share: {exc}") from None
+    if len(share) != 32:
+        raise CryptoError(f"header failure: the {stanza.type} share is not 32 bytes")
+    return share
+
+
+def _check_body(stanza: Stanza) -> None:
+    if len(stanza.body) != FILE_KEY_SIZE + TAG_SIZE:
+        raise CryptoError(f"header failure: the {stanza.type} stanza body is not a 16-byte file key")
+
+
 def _unwrap(stanza: Stanza, identity: Identity) -> bytes | None:
     """The file key, or None if the stanza is not for this identity.
 
@@ -485,16 +504,8 @@ def _unwrap(stanza: Stanza, identity: Identity) -> bytes | None:
         return _unwrap_ssh(stanza, identity)
     if stanza.type != X25519_TYPE:
         return None
-    if len(stanza.args) != 1:
-        raise CryptoError("header failure: X25519 stanza with the wrong number of arguments")
-    try:
-        share = _b64_raw_decode(stanza.args[0].encode("ascii"))
-    except ValueError as exc:
-        raise CryptoError(f"header failure: malformed X25519 share: {exc}") from None
-    if len(share) != 32:
-        raise CryptoError("header failure: the X25519 share is not 32 bytes")
-    if len(stanza.body) != FILE_KEY_SIZE + TAG_SIZE:
-        raise CryptoError("header failure: the X25519 stanza body is not a 16-byte file key")
+    share = _share(stanza, 1)
+    _check_body(stanza)
     shared = _x25519(identity, share)
     ours = identity.public_key().public_bytes_raw()
     wrap_key = _hkdf(shared, share + ours, X25519_LABEL)
@@ -551,18 +562,10 @@ def _unwrap_ssh(stanza: Stanza, identity: SshIdentity) -> bytes | None:
     a failure, not a mismatch (it names this key)."""
     if stanza.type != SSH_ED25519_TYPE:
         return None
-    if len(stanza.args) != 2:
-        raise CryptoError("header failure: ssh-ed25519 stanza with the wrong number of arguments")
-    try:
-        share = _b64_raw_decode(stanza.args[1].encode("ascii"))
-    except ValueError as exc:
-        raise CryptoError(f"header failure: malformed ssh-ed25519 share: {exc}") from None
-    if len(share) != 32:
-        raise CryptoError("header failure: the ssh-ed25519 share is not 32 bytes")
+    share = _share(stanza, 2)
     if stanza.args[0] != identity.tag:
         return None
-    if len(stanza.body) != FILE_KEY_SIZE + TAG_SIZE:
-        raise CryptoError("header failure: the ssh-ed25519 stanza body is not a 16-byte file key")
+    _check_body(stanza)
     tweaked = _ssh_shared(_x25519(identity.scalar, share), identity.wire)
     wrap_key = _hkdf(tweaked, share + identity.montgomery, SSH_ED25519_LABEL)
     try:
