@@ -243,7 +243,8 @@ def test_a_maps_picture_is_drawn_once_for_the_readers_whose_maps_are_the_same(
 
     drawn: list[str] = []
 
-    def fake_png(context: dict[str, Any]) -> bytes:
+    def fake_png(context: dict[str, Any], pixels: int | None = None) -> bytes:
+        assert pixels == render.MAIL_PIXELS  # a mail's picture, drawn within its bound
         drawn.append(context["map_svg"])
         return str(context["map_svg"]).encode()
 
