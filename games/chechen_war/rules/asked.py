@@ -14,7 +14,7 @@ from .board import CHECHEN, RUSSIAN, board
 from .combat import ABROAD, marker_kinds
 
 
-def _adjacent(data: GameData, state: State, targets: list[str], sources: list[str]) -> bool:
+def _adjacent(data: GameData, targets: list[str], sources: list[str]) -> bool:
     grid = board(data).grid
     return any(grid.adjacent(s, t) for t in targets for s in sources)
 
@@ -22,7 +22,7 @@ def _adjacent(data: GameData, state: State, targets: list[str], sources: list[st
 def russian_attack(data: GameData, state: State, side: str) -> str | None:
     """10.1: combat is between units in adjacent hexes; no Chechen unit next to a Russian
     one leaves the Russian nothing to attack."""
-    if _adjacent(data, state, list(chechen_hexes(state)), list(russian_hexes(state))):
+    if _adjacent(data, list(chechen_hexes(state)), list(russian_hexes(state))):
         return None
     return "no Chechen unit is next to a Russian unit: there is nothing to attack (10.1)"
 
@@ -33,7 +33,7 @@ def chechen_attack(data: GameData, state: State, side: str) -> str | None:
     b = board(data)
     targets = [h for h in russian_hexes(state) if b.region[h] == "chechnya" or b.region[h] in ABROAD]
     sources = [h for h in chechen_hexes(state) if b.region[h] not in ABROAD]
-    if _adjacent(data, state, targets, sources):
+    if _adjacent(data, targets, sources):
         return None
     return ("no Russian unit that the Chechen could attack is next to his units outside "
             "Dagestan and Ingushetia (10.1, 8.2)")

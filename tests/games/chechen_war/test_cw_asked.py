@@ -58,7 +58,9 @@ def test_the_chechen_is_asked_to_attack_only_with_a_russian_unit_he_could_attack
     s = position(russians, tokens, phase="chechen-combat")
     assert asked(s) == (("chechen",) if asks else ())
     if not asks:
-        assert [e["faction"] for e in not_asked(s)] == ["chechen"]
+        assert not_asked(s) == [{"type": "not_asked", "faction": "chechen", "why":
+                                 "no Russian unit that the Chechen could attack is next to his "
+                                 "units outside Dagestan and Ingushetia (10.1, 8.2)"}]
         after = fold(s, GAME.resolve(data(), s, {}, FixedRng(), OpenSecrets()))
         assert after["phase"] == "end-of-turn"
 
@@ -85,7 +87,9 @@ def test_the_chechen_is_asked_for_supports_only_with_a_marker_or_leader_that_may
     assert s["phase"] == "chechen-supports"
     assert asked(s) == (("chechen",) if asks else ())
     if not asks:
-        assert [e["faction"] for e in not_asked(s)] == ["chechen"]
+        assert [(e["faction"], e["why"]) for e in not_asked(s)] == [("chechen", (
+            "the Chechen has no support marker for a defence in Chechnya and no leader in the "
+            "Underground Box or in an attacked hex (10.9, 11.2)"))]
 
 
 @pytest.mark.parametrize(("left", "asks"), [
@@ -98,6 +102,9 @@ def test_the_russian_is_asked_for_supports_only_with_a_marker_that_may_defend(
                  attacks=[{"target": "0726", "units": ["t01"], "advance": [], "side": "chechen"}])
     s["supports"]["russian"] = {k: left.get(k, 0) for k in s["supports"]["russian"]}
     assert asked(s) == (("russian",) if asks else ())
+    if not asks:
+        assert [(e["faction"], e["why"]) for e in not_asked(s)] == [(
+            "russian", "the Russian has no support marker left that may back a defence (10.9)")]
 
 
 def test_the_chechen_is_not_asked_at_the_end_of_the_turn_once_he_has_kidnapped() -> None:
