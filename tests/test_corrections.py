@@ -256,3 +256,30 @@ def sealed_seal(camp: Campaign, node: dict[str, Any], value: str) -> dict[str, A
 
     recipients = [camp.config["referee"]["age"], camp.config["factions"]["chechen"]["age"]]
     return sealed.seal(sealed.node_context(camp.id, node), value, recipients)
+
+
+def test_hide_token_checks_a_unit_named_and_seals_in_the_turn_of_the_step(tmp_path: Path) -> None:
+    """hide_token may name the face-up unit it hides (another is refused, nothing recorded);
+    the new sealed node is of the turn the game is in; a token mistyped gets a suggestion;
+    without the referee's keys neither form can be made."""
+    from pbem.game import get_game, load_data
+
+    root, _keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    other = _other_chechen(root, truth)
+    seq = Campaign.open(root).state()["seq"]
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "hide_token", "token": "t01", "unit": other}, 1)
+    assert f"unit: t01 is {truth}, not '{other}'" in caught.value.message
+    assert Campaign.open(root).state()["seq"] == seq
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "reveal_token", "token": "T01"}, 2)
+    assert "token: 'T01' is not on the map; did you mean 't01'" in caught.value.message
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01", "unit": truth}, 3)
+    state = Campaign.open(root).state()["game"]
+    assert state["tokens"]["t01"]["unit"]["turn"] == state["turn"] == 1
+    game = get_game("chechen_war")
+    for kind in ("reveal_token", "hide_token"):
+        with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
+            game.correct(load_data("chechen_war"), state, {"type": kind, "token": "t01"}, None)  # type: ignore[attr-defined]
