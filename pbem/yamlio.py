@@ -299,7 +299,8 @@ class _BlockDumper(_Dumper):
 
 # text that a YAML 1.2 reader takes for a number (PyYAML, YAML 1.1, leaves 0832 plain, which
 # other readers, and a player's eye, take for the number 832): always quoted
-_NUMBER_LIKE = re.compile(r"[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xXoObB][0-9a-fA-F_]+)")
+_NUMBER_LIKE = re.compile(r"[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
+                          r"|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+)")
 
 
 def _str_representer(dumper: Any, value: str) -> Any:

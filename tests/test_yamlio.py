@@ -330,7 +330,7 @@ def test_what_pbem_writes_has_no_anchors_even_for_shared_values() -> None:
     assert yamlio.load_untrusted(text, "orders.yaml").data["orders"][0]["attack"]["advance"] == units
 
 
-@pytest.mark.parametrize("text", ["0832", "0121", "12", "-3", "1.5", "1e5", "0x1F", "0o17", "1_000"])
+@pytest.mark.parametrize("text", ["0832", "0121", "12", "-3", "1.5", "1e5", "0x1F", "0o17", "0b101", "1_000"])
 def test_text_that_reads_as_a_number_is_written_quoted(text: str) -> None:
     """A hex id like 0832 is text: pbem writes it quoted (PyYAML would leave 0832 plain, which
     a YAML 1.2 reader, and a player copying it, takes for the number 832)."""
@@ -339,7 +339,7 @@ def test_text_that_reads_as_a_number_is_written_quoted(text: str) -> None:
     assert yamlio.load_untrusted(written, "t").data == {"hex": text, "units": [text]}
 
 
-@pytest.mark.parametrize("text", ["t01", "x12", "0832a", "Groznyi", "1324 Groznyi"])
+@pytest.mark.parametrize("text", ["t01", "x12", "0832a", "Groznyi", "1324 Groznyi", "0b3f9a", "0o8", "0b12"])
 def test_other_text_is_written_plain(text: str) -> None:
     written = yamlio.dump({"hex": text, "units": [text]})
     assert written == f"hex: {text}\nunits: [{text}]\n"
