@@ -33,15 +33,17 @@ The position:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
 from pbem.kit.phases import NOT_ASKED, PhaseRules, PhaseTable, TableGame
 
 from . import (
+    ahead,
     ambush,
     arrival,
     asked,
@@ -128,6 +130,7 @@ def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> 
     problems: list[Problem] = []
     _russian_moves(data, state, orders, problems)
     _check_standing(data, state, orders.get("standing"), problems)
+    ahead.check(data, state, RUSSIAN, orders, problems)
     return problems
 
 
@@ -139,7 +142,8 @@ def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng:
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"the Russian's moves: {problems[0].message}")
     after = "chechen-movement" if ceasefire_turn(state) else "chechen-ambush"  # 15.2
-    return [*_standing(state, mine), *events, {"type": "phase", "phase": after, "turn": state["turn"]}]
+    return [*_standing(state, mine), *events, *ahead.seal(state, RUSSIAN, mine.get("secret"), secrets),
+            {"type": "phase", "phase": after, "turn": state["turn"]}]
 
 
 Reader = Callable[[GameData, State, Orders, list[Problem]], Any]
@@ -180,6 +184,7 @@ def _resolve_ambushes(data: GameData, state: State, orders: dict[str, Orders], r
 def _check_attacks(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
     problems = _checks(combat.read_attacks)(data, state, faction, orders)
     _check_standing(data, state, orders.get("standing"), problems)
+    ahead.check(data, state, RUSSIAN, orders, problems)
     return problems
 
 
@@ -191,7 +196,7 @@ def _resolve_attacks(data: GameData, state: State, orders: dict[str, Orders], rn
     attacks = _valid(combat.read_attacks, data, state, mine, "the Russian's attacks")
     declared = combat.declare(data, state, attacks, mine.get("secret"), secrets)
     after = "chechen-supports" if declared else "chechen-movement"
-    return [*_standing(state, mine), *declared,
+    return [*_standing(state, mine), *declared, *ahead.seal(state, RUSSIAN, mine.get("secret"), secrets),
             {"type": "phase", "phase": after, "turn": state["turn"]}]
 
 
@@ -218,6 +223,7 @@ def _resolve_chechen_attacks(data: GameData, state: State, orders: dict[str, Ord
 def _check_russian_defence(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
     problems = _checks(combat.read_russian_defence)(data, state, faction, orders)
     _check_standing(data, state, orders.get("standing"), problems)
+    ahead.check(data, state, RUSSIAN, orders, problems)
     return problems
 
 
@@ -226,7 +232,8 @@ def _resolve_russian_defence(data: GameData, state: State, orders: dict[str, Ord
     mine = orders.get(RUSSIAN) or {}
     counts = _valid(combat.read_russian_defence, data, state, mine, "the Russian's supports")
     kinds = combat.russian_kinds(mine.get("secret"), counts, secrets)
-    fought = [*_standing(state, mine), *combat.fight_all(data, state, rng, secrets, russian=kinds)]
+    fought = [*_standing(state, mine), *ahead.seal(state, RUSSIAN, mine.get("secret"), secrets),
+              *combat.fight_all(data, state, rng, secrets, russian=kinds)]
     won = _sudden_death(data, state, fought)
     return [*fought, *(won or [{"type": "phase", "phase": "end-of-turn", "turn": state["turn"]}])]
 
@@ -246,9 +253,13 @@ def _check_end(data: GameData, state: State, faction: str, orders: Orders) -> li
 
 def _resolve_end(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                  secrets: Secrets | None) -> list[Event]:
-    read = {side: _valid(functools.partial(_end_orders, side), data, state, orders.get(side) or {},
-                         f"the {side} end of turn file") for side in (RUSSIAN, CHECHEN)}
-    events = endturn.resolve(data, state, read, rng, secrets)
+    if ahead.on(state):  # the orders sealed in the turn's files, opened (ahead.py)
+        opened, read = ahead.opened(data, state, secrets)
+        events = [*opened, *endturn.resolve(data, state, read, rng, secrets)]
+    else:
+        read = {side: _valid(functools.partial(_end_orders, side), data, state, orders.get(side) or {},
+                             f"the {side} end of turn file") for side in (RUSSIAN, CHECHEN)}
+        events = endturn.resolve(data, state, read, rng, secrets)
     if any(e["type"] == "over" for e in events):
         return events
     return [*events, {"type": "phase", "phase": "russian-movement", "turn": state["turn"] + 1}]
@@ -271,7 +282,7 @@ def _russian_bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders
     arrive = arrival.default(data, state, RUSSIAN, rng)
     problems: list[Problem] = []
     _, work = arrival.read(data, state, RUSSIAN, {"orders": arrive}, problems)
-    return {"orders": [*arrive, *movement.bot(data, work, rng)["orders"]]}
+    return ahead.bot(data, state, RUSSIAN, rng, {"orders": [*arrive, *movement.bot(data, work, rng)["orders"]]})
 
 
 def _sudden_death(data: GameData, state: State, events: list[Event]) -> list[Event]:
@@ -308,6 +319,12 @@ def _chechen_turn(data: GameData, state: State, orders: Orders,
     return events, attacks, work.state
 
 
+def _check_chechen_turn(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    problems = _checks(_chechen_turn)(data, state, faction, orders)
+    ahead.check(data, state, CHECHEN, orders, problems)
+    return problems
+
+
 def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                            secrets: Secrets | None) -> list[Event]:
     """The Chechen's moves and attacks as checked when the referee applied them (with every
@@ -319,8 +336,9 @@ def _resolve_chechen_moves(data: GameData, state: State, orders: dict[str, Order
     if secrets is not None:  # each recruit placed sealed anew under its token's id (`pbem reveal`)
         events = [arrival.resealed(e, secrets, int(state["turn"])) for e in events]
     declared = combat.declare_chechen(data, after, attacks, mine.get("secret"), secrets)
-    return [*events, *declared, {"type": "phase", "phase": "russian-supports" if declared
-                                 else "end-of-turn", "turn": state["turn"]}]
+    return [*events, *declared, *ahead.seal(state, CHECHEN, mine.get("secret"), secrets),
+            {"type": "phase", "phase": "russian-supports" if declared else "end-of-turn",
+             "turn": state["turn"]}]
 
 
 def _chechen_bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
@@ -329,9 +347,9 @@ def _chechen_bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders
     problems: list[Problem] = []
     _, work = arrival.read(data, state, CHECHEN, {"orders": arrive}, problems)
     if ceasefire_turn(state):
-        return {"orders": arrive}
+        return ahead.bot(data, state, CHECHEN, rng, {"orders": arrive})
     attacks = combat.bot_chechen(data, work, rng)
-    return {**attacks, "orders": [*arrive, *attacks["orders"]]}
+    return ahead.bot(data, state, CHECHEN, rng, {**attacks, "orders": [*arrive, *attacks["orders"]]})
 
 
 # ORDERS.md's sections (their headings' start) and yaml blocks each segment's file takes
@@ -348,6 +366,14 @@ ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
 SIDE_SECTIONS: dict[str, dict[str, list[tuple[str, list[int] | None]]]] = {
     "end-of-turn": {RUSSIAN: [("End of the turn", [0])], CHECHEN: [("End of the turn", [1])]},
 }
+
+# the secret parts of the files that may give the End of Turn orders ahead (ahead.py)
+_EOT = "end_of_turn: [your End of Turn orders] (where the campaign gives them ahead)"
+SECRET_MOVES = f"the secret part is {_EOT}"
+SECRET_RUSSIAN = f'the secret part is supports: {{"CCRR": [KIND, ...]}} (10.9), and {_EOT}'
+SECRET_CHECHEN = ('the secret part is supports: {"CCRR": {markers: N, leaders: [...]}}, or one '
+                  "such for each count the Russian may commit: {0: ..., 1: ..., 2: ...} (10.9), "
+                  f"and {_EOT}")
 
 PHASES = PhaseTable({
     "setup-russian": PhaseRules(
@@ -367,7 +393,7 @@ PHASES = PhaseTable({
         "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
         "{helicopter: {unit: UNIT, to: \"CCRR\"}}, {gunship: \"CCRR\"}, or nothing",
         awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
-        bot=_russian_bot, default_orders=_arrivals_only(RUSSIAN)),
+        bot=_russian_bot, default_orders=_arrivals_only(RUSSIAN), secret=ahead.schema(None, SECRET_MOVES)),
     "chechen-ambush": PhaseRules(
         "Chechen Ambush Segment (14.0)",
         "ambush Russian units in your zones of control: {ambush: {from: \"CCRR\", target: "
@@ -382,7 +408,7 @@ PHASES = PhaseTable({
         "{\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_attacks, resolve=_resolve_attacks,
         bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []},
-        secret=combat.SECRET_KINDS, idle=asked.russian_attack),
+        secret=ahead.schema(combat.SECRET_KINDS, SECRET_RUSSIAN), idle=asked.russian_attack),
     "chechen-supports": PhaseRules(
         "Chechen supports in the Russian Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N, "
@@ -396,8 +422,9 @@ PHASES = PhaseTable({
         "hexes of Russian units next to where they end: {attack: {target: \"CCRR\", units: "
         "[t01, ...], advance: [...]}}, your markers and leaders under secret: supports: "
         "{\"CCRR\": {markers: N, leaders: [...]}}; or nothing",
-        awaiting=_chechen, validate=_checks(_chechen_turn), resolve=_resolve_chechen_moves,
-        bot=_chechen_bot, default_orders=_arrivals_only(CHECHEN), secret=combat.SECRET_ANSWERS),
+        awaiting=_chechen, validate=_check_chechen_turn, resolve=_resolve_chechen_moves,
+        bot=_chechen_bot, default_orders=_arrivals_only(CHECHEN),
+        secret=ahead.schema(combat.SECRET_ANSWERS, SECRET_CHECHEN)),
     "chechen-combat": PhaseRules(
         "Chechen Combat Segment (10.0)",
         "attack hexes of Russian units next to yours: {attack: {target: \"CCRR\", units: [t01, "
@@ -414,8 +441,8 @@ PHASES = PhaseTable({
         "their kinds under secret: supports: {\"CCRR\": [KIND, ...]}, or nothing",
         awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
         bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
-        default_orders=lambda d, s, f, r: {"orders": []}, secret=combat.SECRET_KINDS,
-        idle=asked.russian_support),
+        default_orders=lambda d, s, f, r: {"orders": []},
+        secret=ahead.schema(combat.SECRET_KINDS, SECRET_RUSSIAN), idle=asked.russian_support),
     "end-of-turn": PhaseRules(
         "End of Turn Phase (12.0, 6.0, 15.0, 13.0)",
         "the Russian: {ceasefire: true}, {reinforce: [POOL_UNIT, {flip: UNIT}, ...]}, "
@@ -427,10 +454,24 @@ PHASES = PhaseTable({
 })
 
 
+# the secret parts of those files where the campaign asks for the End of Turn in its own file
+ASKED_SECRET: dict[str, Any] = {"russian-movement": None, "russian-combat": combat.SECRET_KINDS,
+                                "russian-supports": combat.SECRET_KINDS,
+                                "chechen-movement": combat.SECRET_ANSWERS}
+
+
 class ChechenWar(TableGame):
     phases = PHASES
     id = "chechen_war"
     name = "Chechen War 1994-1996"
+
+    def phase(self, data: GameData, state: State) -> Phase:
+        """The table's phase; the secret part of a file without End of Turn orders where the
+        campaign asks for them in their own file (ahead.py)."""
+        shown = self.phases.phase(data, state)
+        if shown.name in ASKED_SECRET and not ahead.on(state):
+            return dataclasses.replace(shown, secret=ASKED_SECRET[shown.name])
+        return shown
     # validate sees the sealed values the checker's key opens (pbem/orders.py): 8.2's
     # militia-only moves depend on which face-down units are militia
     sees_sealed = True
@@ -521,7 +562,7 @@ class ChechenWar(TableGame):
             s["cup"] = int(event["cup"])
         elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event) \
                 or endturn.apply(s, event) or arrival.apply(s, event) or leaders.apply(s, event) \
-                or corrections.apply(data, s, event):
+                or corrections.apply(data, s, event) or ahead.apply(s, event):
             pass
         elif kind == "standing":
             s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
@@ -585,18 +626,22 @@ class ChechenWar(TableGame):
         return dict(report_.report(data, view, who, secrets))
 
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        """The bot's file, but no attack: the Chechen's movement file places his recruits
-        (13.3: they must be) and attacks nothing he did not choose."""
-        bot = self.bot(data, state, faction, rng)
+        """The bot's file, but no attack and no End of Turn order: the Chechen's movement
+        file places his recruits (13.3: they must be) and attacks nothing he did not choose."""
+        bot = ahead.without(self.bot(data, state, faction, rng))
         if state.get("phase") == "chechen-movement":
             return {"orders": [o for o in bot["orders"] if "attack" not in o]}
         return bot
 
     def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
         """The sections of ORDERS.md whose examples the side's orders template shows in
-        this segment (pbem.game.order_forms)."""
+        this segment (pbem.game.order_forms): with the End of Turn orders a file may give
+        ahead (ahead.py)."""
         phase = str(state.get("phase"))
-        return SIDE_SECTIONS.get(phase, {}).get(faction) or ORDERS_SECTIONS.get(phase, [])
+        own = SIDE_SECTIONS.get(phase, {}).get(faction) or ORDERS_SECTIONS.get(phase, [])
+        if ahead.on(state) and phase in ahead.PHASES.get(faction, ()):  # its End of Turn orders
+            return [*own, ("End of the turn", [2 if faction == RUSSIAN else 3])]
+        return own
 
     def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
         """The Russian's standing instructions (ORDERS.md, "Movement") with their values in
@@ -639,7 +684,7 @@ class ChechenWar(TableGame):
         told = (movement.describe(data, event) or ambush.describe(data, event)
                 or combat.describe(data, event) or endturn.describe(data, event)
                 or arrival.describe(data, event) or leaders.describe(data, event)
-                or corrections.describe(data, event))
+                or corrections.describe(data, event) or ahead.describe(event))
         if told is not None:
             return told
         if kind == "standing":

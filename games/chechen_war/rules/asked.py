@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pbem.game import GameData, State
 
+from . import ahead
 from .ambush import chechen_hexes, russian_hexes
 from .board import CHECHEN, RUSSIAN, board
 from .combat import ABROAD, marker_kinds
@@ -64,11 +65,12 @@ def russian_support(data: GameData, state: State, side: str) -> str | None:
 
 def end_of_turn(data: GameData, state: State, side: str) -> str | None:
     """6.3: the Chechen's one choice at the end of the turn is to kidnap civilians, once a
-    game; done, he has nothing to answer. The Russian is always asked (ceasefire,
-    reinforcements, strikes)."""
+    game; done, he has nothing to answer. Where the campaign gives the end of the turn ahead
+    (ahead.py), neither side is asked: their orders came sealed in their files of the turn;
+    else the Russian is always asked (ceasefire, reinforcements, strikes)."""
     if side == CHECHEN and state.get("kidnapped"):
         return "the kidnapping, the Chechen's one choice at the end of a turn, was done (6.3)"
-    return None
+    return ahead.idle(state, side)
 
 
 def describe(side: str, why: str) -> str:

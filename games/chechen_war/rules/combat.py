@@ -137,7 +137,7 @@ def read_types(data: GameData, state: State, attacks: list[dict[str, Any]], name
     b = board(data)
     kinds = marker_kinds(data, RUSSIAN)
     given = secret.get("supports") or {}
-    if not isinstance(given, dict) or not set(secret) <= {"supports"}:
+    if not isinstance(given, dict) or not set(secret) <= {"supports", AHEAD}:
         problems.append(Problem(("secret",), 'the secret part is supports: {"CCRR": [KIND, ...]}'))
         return
     declared = {a["target"]: a for a in attacks}
@@ -370,6 +370,8 @@ SECRET_ANSWERS = {
     "type": "object", "additionalProperties": False,
     "properties": {"supports": {"type": "object", "additionalProperties": {"type": "object"}}},
 }
+# beside the supports, a secret part may give the side's End of Turn orders (ahead.py)
+AHEAD = "end_of_turn"
 ABROAD = ("dagestan", "ingushetia")  # 8.2 the oblasts only militia enter, to raid and ambush
 COUNTS = ("0", "1", "2")  # 10.9: the Russian commits none, one or two markers
 
@@ -381,7 +383,7 @@ def read_answers(data: GameData, state: State, attacks: list[dict[str, Any]], na
     answer once told it (10.9); as {target: {count: backing}}."""
     b = board(data)
     given = secret.get("supports") or {}
-    if not isinstance(given, dict) or not set(secret) <= {"supports"}:
+    if not isinstance(given, dict) or not set(secret) <= {"supports", AHEAD}:
         problems.append(Problem(("secret",), 'the secret part is supports: {"CCRR": {markers: N, '
                                 "leaders: [...]}}, or by the Russian's count {0: ..., 1: ..., 2: ...}"))
         return {}

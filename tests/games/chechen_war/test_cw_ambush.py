@@ -27,7 +27,7 @@ def data() -> GameData:
 def position(russians: dict[str, str], tokens: dict[str, str | None], **changes: Any) -> State:
     """Turn 1's Chechen Ambush Segment; tokens by hex, each with its unit as the reader
     sees it (None: still sealed)."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     s.update(turn=1, phase="chechen-ambush",
              russians={u: {"hex": h, "reduced": False} for u, h in russians.items()},
              tokens={f"t{k + 1:02d}": {"hex": h, "unit": u if u else {"sealed": "x", "commitment": "y"}}

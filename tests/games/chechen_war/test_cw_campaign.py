@@ -232,7 +232,9 @@ def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_com
         pbem: Cli, tmp_path: Path) -> None:
     """10.9 in the Chechen Combat Segment: the Chechen's markers and leaders, as he would
     answer each count, are sealed in his file; the Russian commits his count; then both are
-    opened and the die is rolled; the turn stands at its End of Turn Phase; audits pass."""
+    opened and the die is rolled. The End of Turn orders each gave ahead (his kidnapping,
+    the Russian's ceasefire) stay sealed until the End of Turn Phase, which asks nobody,
+    opens them and ends the turn; audits pass."""
     from pbem.campaign import Campaign
 
     root, keys = new(pbem, tmp_path)
@@ -256,19 +258,27 @@ def test_a_chechen_attack_by_mail_keeps_his_answers_sealed_until_the_russian_com
     # his movement file carries his attacks: no file of its own for the Combat Segment
     own(pbem, root, keys, "chechen", "moves", [{"attack": {"target": step, "units": ["t01"]}}],
         secret={"supports": {step: {"0": {"leaders": ["ch_gelayev"]}, "1": {"markers": 1},
-                                    "2": {"markers": 2}}}})
+                                    "2": {"markers": 2}}},
+                "end_of_turn": [{"kidnap": True}]})
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
     assert (status["phase"], status["awaiting"]) == ("russian-supports", ["russian"])
     text = committed_text(root)
     assert '["ch_gelayev"]' not in text and "[ch_gelayev]" not in text  # the answer, sealed
     assert "Ruslan Gelayev (10.9, 11.2)" not in reports(pbem, root, "russian")
+    kidnap = ("kidnap: true", '"kidnap": true', "kidnap: True", "kidnaps")
+    assert [k for k in kidnap if k in text + reports(pbem, root, "russian")] == []
     own(pbem, root, keys, "russian", "supports", [{"support": {"target": step, "markers": 1}}],
-        secret={"supports": {step: ["artillery"]}})
+        secret={"supports": {step: ["artillery"]}, "end_of_turn": [{"ceasefire": True}]})
     status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
-    assert (status["phase"], status["awaiting"]) == ("end-of-turn", ["russian", "chechen"])
+    assert (status["turn"], status["phase"], status["awaiting"]) == (2, "russian-movement", ["russian"])
     shown = reports(pbem, root, "russian")
     assert "Chechen artillery marker" in shown and "Russian artillery marker" in shown
     assert "Ruslan Gelayev (10.9, 11.2)" not in shown  # the answer to a count not committed
+    opened = [(e["side"], e["orders"]) for entry in Campaign.open(root).entries()
+              for e in entry.get("events") or [] if e["type"] == "end_of_turn_opened"]
+    assert opened == [("russian", [{"ceasefire": True}]), ("chechen", [{"kidnap": True}])]
+    ended = Campaign.open(root).state()["game"]
+    assert ended["kidnapped"] is True and ended["ceasefire"] == {"declared": True, "turn": 2}
     assert api.audit(root)["ok"]
     ok(pbem("-C", root, "unseal", "--force"))
     final = json.loads(ok(pbem("-C", root, "audit", "--final", "--json")).out)

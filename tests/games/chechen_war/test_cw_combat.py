@@ -32,7 +32,7 @@ def node(token: str, unit: str) -> dict[str, Any]:
 def position(russians: dict[str, str], tokens: dict[str, list[str]], **changes: Any) -> State:
     """Turn 1's Russian Combat Segment: Russian units by id, Chechen units by hex (each a
     token t01, t02... with its identity sealed)."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     placed: dict[str, dict[str, Any]] = {}
     for hex_id, units in tokens.items():
         for unit in units:

@@ -30,7 +30,7 @@ def node(token: str, unit: str) -> dict[str, Any]:
 def position(russians: dict[str, str] | None = None, tokens: dict[str, list[str]] | None = None,
              **changes: Any) -> State:
     """Turn 2's End of Turn Phase: Russian units by id, Chechen units by hex (sealed)."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     placed: dict[str, dict[str, Any]] = {}
     for hex_id, units in (tokens if tokens is not None else {"1828": ["ch_militia_01"]}).items():
         for unit in units:

@@ -54,7 +54,7 @@ def referee(node_: dict[str, Any]) -> Any:
 def position(phase: str, identities: list[str]) -> State:
     """Turn 1 at `phase`: a Russian unit far away, three Chechen tokens on the Ingushetian
     border and one far inside, their identities the units given."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     hexes = [EDGE, EDGE, EDGE, FAR]
     s.update(turn=1, phase=phase, russians={"ru_vityaz": {"hex": "0626", "reduced": False}},
              tokens={f"t{k + 1:02d}": {"hex": h, "unit": node(f"t{k + 1:02d}", u)}
@@ -258,7 +258,7 @@ def test_4_2_2_which_of_a_stacks_tokens_are_regulars_is_drawn_not_their_order() 
     """Over many hidden keys, each token of a stack is a regular about as often as every other
     one: its id (the order placed) tells nothing. Before, the first placed were the regulars
     in every stack, every game."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     s.update(phase="setup-chechen")
     body = {"orders": [{"place": {"hex": h, "tokens": n}} for h, n in STACKS.items()],
             "secret": {"regulars": NAMED}}

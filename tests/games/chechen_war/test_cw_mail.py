@@ -100,7 +100,8 @@ def test_a_whole_campaign_by_mail(tmp_path: Path) -> None:
     assert game["result"]["reason"].endswith("(3.2)") or game["result"]["reason"].endswith("(3.1)")
     turns = int(game["turn"])
     # measured: the orders mails (round trips) each side sends a turn, and the mails it gets
-    assert 2 <= answers["russian"] / turns <= 5 and 3 <= answers["chechen"] / turns <= 6, answers
+    # (at most three a turn each: the End of Turn orders come in their files, rules/ahead.py)
+    assert 1 <= answers["russian"] / turns <= 3 and 2 <= answers["chechen"] / turns <= 3, answers
     assert len(received["chechen"]) <= 12 * turns and len(received["russian"]) <= 12 * turns
     chechen_mail = text_of(received["chechen"][-1])
     still = hidden_names(root)

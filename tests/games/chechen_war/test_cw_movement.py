@@ -30,7 +30,7 @@ B = board_.board(data())
 
 def position(russians: dict[str, str], tokens: list[str] = (), **changes: Any) -> State:  # type: ignore[assignment]
     """Turn 1's Russian Movement Segment with these units only."""
-    s = GAME.setup(data(), {}, KeyedRng(b"\x06" * 32))
+    s = GAME.setup(data(), {"end_of_turn": "asked"}, KeyedRng(b"\x06" * 32))  # asked: the End of Turn file (ahead: test_cw_ahead.py)
     s.update(turn=1, phase="russian-movement",
              russians={u: {"hex": h, "reduced": False} for u, h in russians.items()},
              tokens={f"t{k + 1:02d}": {"hex": h, "unit": {"sealed": "x"}} for k, h in enumerate(tokens)})

@@ -48,3 +48,25 @@ def test_each_side_is_shown_its_own_forms() -> None:
     moves = "\n".join(order_forms(GAME, data, state, "chechen"))
     assert "arrive:" in moves and "move: {units: [t03" in moves and "underground:" in moves
     assert "helicopter" not in moves
+
+
+def test_the_files_that_give_the_end_of_the_turn_ahead_show_how() -> None:
+    """Where the campaign takes the end of the turn ahead, the Russian's movement, combat and
+    supports templates and the Chechen's movement template show the secret part that gives
+    it; elsewhere, and where the campaign asks for it in its own file, none does."""
+    from pbem.dice import KeyedRng
+    from pbem.game import load_data, order_forms
+
+    data = load_data("chechen_war")
+    for options, shown in (({}, True), ({"end_of_turn": "asked"}, False)):
+        state = GAME.setup(data, options, KeyedRng(b"\x01" * 32))
+        for phase, side in (("russian-movement", "russian"), ("russian-combat", "russian"),
+                            ("russian-supports", "russian"), ("chechen-movement", "chechen"),
+                            ("chechen-ambush", "chechen"), ("chechen-supports", "chechen")):
+            state["phase"] = phase
+            forms = "\n".join(order_forms(GAME, data, state, side))
+            gives = shown and phase not in ("chechen-ambush", "chechen-supports")
+            assert ("end_of_turn:" in forms) == gives, (options, phase)
+            if gives:
+                assert ("ceasefire: true" in forms) == (side == "russian")
+                assert ("kidnap: true" in forms) == (side == "chechen")
