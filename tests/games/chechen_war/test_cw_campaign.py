@@ -435,3 +435,83 @@ def test_a_resolution_that_keeps_the_chechens_draw_key_from_him_is_named(
     problems = api.audit(root)["problems"]
     assert f"log/{seq:06d}.yaml: seals the own draw keys of nobody, but the rules drew for " \
            "chechen with theirs for the first time here" in problems, problems
+
+
+def _to_turn_two(pbem: Cli, tmp_path: Path) -> tuple[Path, Path]:
+    """Turn 1 by bot files but the Russian's movement file, which declares the ceasefire
+    ahead; the End of Turn Phase resolved."""
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    own(pbem, root, keys, "russian", "moves", [], secret={"end_of_turn": [{"ceasefire": True}]})
+    for n in range(12):
+        status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+        if status["turn"] == 2:
+            break
+        for faction in status["awaiting"]:
+            send(pbem, root, keys, faction, f"t1-{n}")
+    assert Campaign.open(root).state()["game"]["ceasefire"] == {"declared": True, "turn": 2}
+    return root, keys
+
+
+def test_a_referee_who_drops_a_ceasefire_given_ahead_is_named(pbem: Cli, tmp_path: Path) -> None:
+    """The referee opens the Russian's sealed End of Turn orders as nothing, writes the step
+    as the rules give it from that, and signs the log again: the public audit names the
+    opening that does not open its commitment."""
+    from tests.test_audit_tamper import Referee
+
+    root, _keys = _to_turn_two(pbem, tmp_path)
+    cheat = Referee(root)
+    seq = next(e["seq"] for e in cheat.original
+               if any(ev["type"] == "end_of_turn_opened" for ev in e.get("events") or []))
+    entry = cheat.entry(seq)
+    opening = next(o for o in entry["opened"] if o["value"] == [{"ceasefire": True}])
+    opening["value"] = None
+    entry["events"] = [{**ev, "orders": None} if ev["type"] == "end_of_turn_opened" and ev["side"] == "russian"
+                       else ev for ev in entry["events"] if ev["type"] != "ceasefire_declared"]
+    cheat.rewrite()
+    problems = api.audit(root)["problems"]
+    assert problems == [f"log/{seq:06d}.yaml: cannot be replayed: the published opening of "
+                        "end_of_turn t1:russian-movement does not match its commitment"], problems
+
+
+def test_a_referee_who_seals_other_end_of_turn_orders_is_named_by_the_chechens_own_audit(
+        pbem: Cli, tmp_path: Path) -> None:
+    """The referee seals nothing in place of the kidnapping the Chechen gave ahead in his
+    movement file (his last of the turn: no signed file after it pins the log), to him too so
+    that his key opens it, adjudicates the end of the turn again from that, and signs the log
+    again: the public cannot tell, the Chechen's own audit names the step. Earlier in the turn
+    the signed files that follow name the heads they saw, and the public audit names it."""
+    from pbem.crypto import sealed
+    from tests.test_audit_tamper import Referee
+
+    root, keys = new(pbem, tmp_path)
+    send(pbem, root, keys, "chechen", "setup")
+    for n in range(8):
+        status = json.loads(ok(pbem("-C", root, "status", "--json")).out)
+        if status["phase"] == "chechen-movement":
+            break
+        for faction in status["awaiting"]:
+            send(pbem, root, keys, faction, f"t1-{n}")
+    own(pbem, root, keys, "chechen", "moves", [], secret={"end_of_turn": [{"kidnap": True}]})
+    assert Campaign.open(root).state()["game"]["kidnapped"] is True
+    cheat = Referee(root)
+    steps = [e for e in cheat.original if e["type"] == "resolve"
+             and any(ev["type"] == "end_of_turn_sealed" for ev in e.get("events") or [])]
+    seq = steps[-1]["seq"]
+    node = next(ev for ev in cheat.entry(seq)["events"] if ev["type"] == "end_of_turn_sealed")["orders"]
+    assert node["owner"] == "chechen"
+    campaign = Campaign.open(root)
+    fresh = sealed.seal(sealed.node_context(campaign.id, node), None,
+                        [campaign.config["referee"]["age"], campaign.factions()["chechen"]["age"]])
+    node["commitment"], node["sealed"] = fresh["commitment"], fresh["sealed"]
+    end = next(e["seq"] for e in cheat.original
+               if any(ev["type"] == "end_of_turn_opened" for ev in e.get("events") or []))
+    cheat.resolve_again(end)
+    assert not any(ev["type"] == "kidnapping" for ev in cheat.entry(end)["events"])
+    cheat.rewrite()
+    public = api.audit(root)
+    assert public["ok"], public["problems"]  # the public cannot tell
+    mine = api.audit(root, key=keys / "chechen.key")
+    assert [p for p in mine["problems"] if "end_of_turn" in p] == [
+        f"log/{seq:06d}.yaml: sealed end_of_turn t1:chechen-movement holds something other than "
+        "what the rules give from the hidden secret"], mine["problems"]
