@@ -39,7 +39,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.kit.events import recorded
 from pbem.kit.phases import NOT_ASKED, PhaseRules, PhaseTable, TableGame
 
 from . import (
@@ -60,6 +61,7 @@ from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
 from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, folding, hex_in, units
+from .events import EVENTS
 
 
 def _russian(data: GameData, state: State) -> list[str]:
@@ -454,6 +456,16 @@ PHASES = PhaseTable({
 })
 
 
+def _phase(data: GameData, state: State, event: Event) -> None:
+    corrections.check_phase(event, list(PHASES.phases))  # a correction may give it too
+    state["phase"], state["turn"] = event["phase"], event["turn"]
+
+
+EVENTS.register(setup.APPLY, movement.APPLY, ambush.APPLY, combat.APPLY, endturn.APPLY, arrival.APPLY,
+                leaders.APPLY, corrections.APPLY, ahead.APPLY, standing_.APPLY,
+                {NOT_ASKED: recorded,  # a side with nothing legal to do in the segment
+                 "phase": _phase})
+
 # the secret parts of those files where the campaign asks for the End of Turn in its own file
 ASKED_SECRET: dict[str, Any] = {"russian-movement": None, "russian-combat": combat.SECRET_KINDS,
                                 "russian-supports": combat.SECRET_KINDS,
@@ -545,35 +557,7 @@ class ChechenWar(TableGame):
         }
 
     def apply(self, data: GameData, state: State, event: Event) -> State:
-        s: State = clone(state)
-        kind = event["type"]
-        if kind == "russians_placed":
-            for unit, hex_id in event["units"].items():
-                s["russians"][unit] = {"hex": hex_id, "reduced": False}
-        elif kind == "tokens_placed":
-            for token, hex_id in event["tokens"].items():
-                s["tokens"][token] = {"hex": hex_id}
-            s["tokens_made"] = len(s["tokens"])
-        elif kind == "identities_sealed":
-            for token, node in event["tokens"].items():
-                if token not in s["tokens"]:
-                    raise ValueError(f"no token {token} on the map")
-                s["tokens"][token]["unit"] = node
-            s["cup"] = int(event["cup"])
-        elif movement.apply(s, event) or ambush.apply(s, event) or combat.apply(s, event) \
-                or endturn.apply(s, event) or arrival.apply(s, event) or leaders.apply(s, event) \
-                or corrections.apply(data, s, event) or ahead.apply(s, event):
-            pass
-        elif kind == "standing":
-            s.setdefault("standing", {})[event["side"]] = dict(event["standing"])
-        elif kind == NOT_ASKED:  # a side with nothing legal to do in the segment
-            pass
-        elif kind == "phase":
-            corrections.check_phase(event, list(PHASES.phases))  # a correction may give it too
-            s["phase"], s["turn"] = event["phase"], event["turn"]
-        else:
-            raise ValueError(f"Chechen War has no event {kind!r}")
-        return s
+        return EVENTS.apply(data, state, event)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         b = board(data)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
+from pbem.kit.events import Apply
 
 from . import endturn
 from .board import CHECHEN, RUSSIAN
@@ -159,15 +160,16 @@ def _problems(data: GameData, state: State, side: str, items: list[Any]) -> list
     return found
 
 
-def apply(state: State, event: Event) -> bool:
-    if event["type"] == SEALED:
-        ahead = state.setdefault("ahead", {})
-        ahead[event["side"]] = [*(ahead.get(event["side"]) or []), event["orders"]]
-    elif event["type"] == OPENED:
-        (state.get("ahead") or {}).pop(event["side"], None)
-    else:
-        return False
-    return True
+def _sealed(data: GameData, state: State, event: Event) -> None:
+    ahead = state.setdefault("ahead", {})
+    ahead[event["side"]] = [*(ahead.get(event["side"]) or []), event["orders"]]
+
+
+def _opened(data: GameData, state: State, event: Event) -> None:
+    (state.get("ahead") or {}).pop(event["side"], None)
+
+
+APPLY: dict[str, Apply[GameData]] = {SEALED: _sealed, OPENED: _opened}
 
 
 def describe(event: Event) -> str | None:

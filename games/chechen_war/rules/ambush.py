@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.events import Apply, recorded
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -356,35 +357,46 @@ def _retreat_hex(data: GameData, b: Board, state: State, ambush: dict[str, Any],
     return min(room, key=lambda h: (h in zoc, -b.grid.distance(h, ambush["from"]), h))
 
 
-def apply(state: State, event: Event) -> bool:
-    kind = event["type"]
-    if kind == "gunships":
-        state["gunships"] = list(event["hexes"])
-        have = state["supports"][RUSSIAN]
-        have["gunship"] = int(have.get("gunship", 0)) - len(event["hexes"])
-        used = state.setdefault("used_supports", {}).setdefault(RUSSIAN, {})
-        used["gunship"] = int(used.get("gunship", 0)) + len(event["hexes"])
-    elif kind == "leader_placed":
-        state["leaders"][event["leader"]] = event["hex"]
-    elif kind == "ambush":
-        pass  # the record of the die; its result follows as its own events
-    elif kind == "steps_lost":  # 2.8: reduced, or eliminated to the pool (10.11); 10.13
-        for unit in event["reduced"]:
-            state["russians"][unit]["reduced"] = True
-        for unit in event["eliminated"]:
-            del state["russians"][unit]
-            state["pool"] = sorted([*state["pool"], unit])
-        state["casualties"] = int(state["casualties"]) + int(event["steps"])
-    elif kind == "retreat_roll":
-        pass
-    elif kind == "retreated":
-        for unit in event["units"]:
-            state["russians"][unit]["hex"] = event["to"]
-    elif kind == "segment_over":
-        state["gunships"] = []
-    else:
-        return False
-    return True
+def _gunships(data: GameData, state: State, event: Event) -> None:
+    state["gunships"] = list(event["hexes"])
+    have = state["supports"][RUSSIAN]
+    have["gunship"] = int(have.get("gunship", 0)) - len(event["hexes"])
+    used = state.setdefault("used_supports", {}).setdefault(RUSSIAN, {})
+    used["gunship"] = int(used.get("gunship", 0)) + len(event["hexes"])
+
+
+def _leader_placed(data: GameData, state: State, event: Event) -> None:
+    state["leaders"][event["leader"]] = event["hex"]
+
+
+def _steps_lost(data: GameData, state: State, event: Event) -> None:
+    """2.8: units reduced, or eliminated to the pool (10.11); the casualties (10.13)."""
+    for unit in event["reduced"]:
+        state["russians"][unit]["reduced"] = True
+    for unit in event["eliminated"]:
+        del state["russians"][unit]
+        state["pool"] = sorted([*state["pool"], unit])
+    state["casualties"] = int(state["casualties"]) + int(event["steps"])
+
+
+def _retreated(data: GameData, state: State, event: Event) -> None:
+    for unit in event["units"]:
+        state["russians"][unit]["hex"] = event["to"]
+
+
+def _segment_over(data: GameData, state: State, event: Event) -> None:
+    state["gunships"] = []
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "gunships": _gunships,
+    "leader_placed": _leader_placed,
+    "ambush": recorded,  # the record of the die; its result follows as its own events
+    "steps_lost": _steps_lost,
+    "retreat_roll": recorded,
+    "retreated": _retreated,
+    "segment_over": _segment_over,
+}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -26,9 +26,11 @@ from collections import Counter
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State, clone
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
+from .events import EVENTS
 
 Path_ = tuple[str | int, ...]
 
@@ -50,8 +52,6 @@ def read(data: GameData, state: State, side: str, orders: dict[str, Any],
          problems: list[Problem]) -> tuple[list[Event], State]:
     """The side's `arrive` orders, checked; their events, and the position after them (the
     movement orders of the same file are read against it)."""
-    from . import GAME
-
     b = board(data)
     box = list(state["recruits"][side])
     placed: list[int] = []  # indexes into the box
@@ -106,7 +106,7 @@ def read(data: GameData, state: State, side: str, orders: dict[str, Any],
                                 f"({'13.2' if side == RUSSIAN else '13.3'})"))
     work = clone(state)
     for e in events:
-        work = GAME.apply(data, work, e)
+        work = EVENTS.apply(data, work, e)
     return events, work
 
 
@@ -176,9 +176,7 @@ def default(data: GameData, state: State, side: str, rng: Rng | None = None) -> 
     return out
 
 
-def apply(state: State, event: Event) -> bool:
-    if event["type"] != "arrived":
-        return False
+def _arrived(data: GameData, state: State, event: Event) -> None:
     if event["side"] == RUSSIAN:
         for unit in event["units"]:
             state["russians"][unit] = {"hex": event["hex"], "reduced": False}
@@ -189,7 +187,9 @@ def apply(state: State, event: Event) -> bool:
         state["recruits"][CHECHEN] = [n for n in state["recruits"][CHECHEN]
                                       if _box_id(n) not in event["recruits"]]
         state["tokens_made"] = int(state.get("tokens_made", 0)) + len(event["tokens"])
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = {"arrived": _arrived}
 
 
 def describe(data: GameData, event: Event) -> str | None:

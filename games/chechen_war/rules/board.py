@@ -15,6 +15,8 @@ from pbem.game import GameData, Problem
 from pbem.kit.fold import Fold
 from pbem.kit.hexes import Grid, Hexside
 
+from .events import EVENTS
+
 RUSSIAN, CHECHEN = "russian", "chechen"
 
 
@@ -133,6 +135,4 @@ def ceasefire_turn(state: dict[str, Any]) -> bool:
 
 def folding(data: GameData, state: dict[str, Any]) -> Fold:
     """A rule's events gathered and folded one by one by the game's own apply (pbem.kit.fold)."""
-    from . import GAME  # the game, built on this module
-
-    return Fold(lambda s, e: GAME.apply(data, s, e), state)
+    return EVENTS.fold(data, state)

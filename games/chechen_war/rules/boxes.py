@@ -26,6 +26,7 @@ from pbem.game import Event, GameData, State
 from pbem.kit.tables import span
 
 from .board import CHECHEN, RUSSIAN, Board, board, units
+from .events import EVENTS
 from .order_of_battle import counter
 
 SIDE = {RUSSIAN: "Russian", CHECHEN: "Chechen"}
@@ -39,14 +40,9 @@ AMBUSH_RESULTS = {"none": "no effect", "retreat": "half a die, rounded up, of th
 
 
 def _fold(data: GameData, state: State, event: Event) -> State:
-    from . import GAME
-
-    try:
-        return GAME.apply(data, state, event)
-    except ValueError as exc:  # an event of the engine's own is not the game's
-        if str(exc).startswith("Chechen War has no event"):
-            return state
-        raise
+    if not EVENTS.knows(event.get("type")):  # an event of the engine's own is not the game's
+        return state
+    return EVENTS.apply(data, state, event)
 
 
 def boxes(data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import odds
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
@@ -746,47 +747,73 @@ def _afterwards(data: GameData, b: Board, state: State, attack: dict[str, Any], 
 
 # --- the position -----------------------------------------------------------------------------
 
-def apply(state: State, event: Event) -> bool:
-    kind = event["type"]
-    if kind == "attacks_declared":
-        state["attacks"] = [dict(a) for a in event["attacks"]]
-    elif kind == "revealed":
-        for token, unit in event["tokens"].items():
-            state["tokens"][token]["unit"] = unit
-            state["tokens"][token]["revealed"] = True
-    elif kind == "combat":
-        if event["groznyi"]:  # 10.10: the next attacks on it are ordinary
-            state["groznyi_attacked"] = True
-        have = state["supports"][CHECHEN]
-        have["artillery"] = int(have.get("artillery", 0)) - int(event["chechen_markers"])
-    elif kind == "chechens_eliminated":  # 10.11: to the cup
-        for token in event["tokens"]:
-            del state["tokens"][token]
-        state["cup"] = int(state["cup"]) + len(event["tokens"])
-        state["cup_known"] = sorted([*state.get("cup_known", []), *event["units"]])
-    elif kind == "advanced":  # 10.12
-        mine = state["tokens"] if event.get("side") == CHECHEN else state["russians"]
-        for unit in event["units"]:
-            mine[unit]["hex"] = event["to"]
-    elif kind == "leader_roll":
-        state["leaders"][event["leader"]] = "eliminated" if event["eliminated"] else "next_turn"
-        if event["eliminated"]:
-            state["leaders_lost"] = int(state.get("leaders_lost", 0)) + 1
-    elif kind == "russian_markers_used":
-        have, used = state["supports"][RUSSIAN], state["used_supports"][RUSSIAN]
-        for marker in event["kinds"]:
-            have[marker] = int(have.get(marker, 0)) - 1
-            used[marker] = int(used.get(marker, 0)) + 1
-        state["collateral"] = int(state["collateral"]) + int(event["collateral"])
-    elif kind == "chechen_marker_roll":
-        if not event["lost"]:
-            used = state["used_supports"][CHECHEN]
-            used["artillery"] = int(used.get("artillery", 0)) + 1
-    elif kind == "attacks_over":
-        state["attacks"] = []
-    else:
-        return False
-    return True
+def _attacks_declared(data: GameData, state: State, event: Event) -> None:
+    state["attacks"] = [dict(a) for a in event["attacks"]]
+
+
+def _revealed(data: GameData, state: State, event: Event) -> None:
+    for token, unit in event["tokens"].items():
+        state["tokens"][token]["unit"] = unit
+        state["tokens"][token]["revealed"] = True
+
+
+def _combat(data: GameData, state: State, event: Event) -> None:
+    if event["groznyi"]:  # 10.10: the next attacks on it are ordinary
+        state["groznyi_attacked"] = True
+    have = state["supports"][CHECHEN]
+    have["artillery"] = int(have.get("artillery", 0)) - int(event["chechen_markers"])
+
+
+def _chechens_eliminated(data: GameData, state: State, event: Event) -> None:
+    """10.11: the eliminated Chechen units go to the cup."""
+    for token in event["tokens"]:
+        del state["tokens"][token]
+    state["cup"] = int(state["cup"]) + len(event["tokens"])
+    state["cup_known"] = sorted([*state.get("cup_known", []), *event["units"]])
+
+
+def _advanced(data: GameData, state: State, event: Event) -> None:
+    """10.12: the advance into the emptied hex."""
+    mine = state["tokens"] if event.get("side") == CHECHEN else state["russians"]
+    for unit in event["units"]:
+        mine[unit]["hex"] = event["to"]
+
+
+def _leader_roll(data: GameData, state: State, event: Event) -> None:
+    state["leaders"][event["leader"]] = "eliminated" if event["eliminated"] else "next_turn"
+    if event["eliminated"]:
+        state["leaders_lost"] = int(state.get("leaders_lost", 0)) + 1
+
+
+def _russian_markers_used(data: GameData, state: State, event: Event) -> None:
+    have, used = state["supports"][RUSSIAN], state["used_supports"][RUSSIAN]
+    for marker in event["kinds"]:
+        have[marker] = int(have.get(marker, 0)) - 1
+        used[marker] = int(used.get(marker, 0)) + 1
+    state["collateral"] = int(state["collateral"]) + int(event["collateral"])
+
+
+def _chechen_marker_roll(data: GameData, state: State, event: Event) -> None:
+    if not event["lost"]:
+        used = state["used_supports"][CHECHEN]
+        used["artillery"] = int(used.get("artillery", 0)) + 1
+
+
+def _attacks_over(data: GameData, state: State, event: Event) -> None:
+    state["attacks"] = []
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "attacks_declared": _attacks_declared,
+    "revealed": _revealed,
+    "combat": _combat,
+    "chechens_eliminated": _chechens_eliminated,
+    "advanced": _advanced,
+    "leader_roll": _leader_roll,
+    "russian_markers_used": _russian_markers_used,
+    "chechen_marker_roll": _chechen_marker_roll,
+    "attacks_over": _attacks_over,
+}
 
 
 def describe(data: GameData, event: Event) -> str | None:

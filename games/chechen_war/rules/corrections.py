@@ -26,6 +26,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Secrets, State
 from pbem.kit.corrections import count, fields
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from . import leaders
@@ -84,11 +85,9 @@ def correct(data: GameData, state: State, event: Event, secrets: Secrets | None)
              "unit": secrets.seal("unit", token, CHECHEN, int(state["turn"]), unit)}]
 
 
-def apply(data: GameData, state: State, event: Event) -> bool:
-    """Fold a correction into `state` (a copy the caller owns); False if not one."""
+def _apply(data: GameData, state: State, event: Event) -> None:
+    """Fold a correction into `state` (a copy the caller owns)."""
     kind = event["type"]
-    if kind not in KINDS:
-        return False
     if kind == "set_russian":
         fields(event, {"unit"}, frozenset({"hex", "reduced"}))
         unit = event["unit"]
@@ -97,7 +96,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
             raise ValueError(f"unit: {unit!r} is not a Russian unit{suggest(str(unit), russians)}")
         if "hex" in event and event["hex"] is None:
             state["russians"].pop(unit, None)
-            return True
+            return
         where = state["russians"].get(unit) or {"hex": None, "reduced": False}
         if "hex" in event:
             where["hex"] = _hex(data, event["hex"], "hex")
@@ -117,7 +116,7 @@ def apply(data: GameData, state: State, event: Event) -> bool:
         state["cup"] = int(state["cup"]) + 1
         alone = leaders.stranded(state)  # 11.0: a leader left alone goes back underground
         if alone is not None:
-            leaders.apply(state, alone)
+            leaders.APPLY[leaders.EVENT](data, state, alone)
     elif kind == "set_leader":
         fields(event, {"leader", "where"})
         leader = event["leader"]
@@ -159,7 +158,9 @@ def apply(data: GameData, state: State, event: Event) -> bool:
             raise ValueError(f"kind: {event['kind']!r} is not a {side} marker{suggest(str(event['kind']), known)} "
                              f"(kinds: {', '.join(known)})")
         state["supports"][side][event["kind"]] = count(event["count"], "count")
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = dict.fromkeys(KINDS, _apply)
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
+from pbem.kit.events import Apply, recorded
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -339,52 +340,84 @@ def _end_of_game(data: GameData, state: State) -> Event:
 
 # --- the position -----------------------------------------------------------------------------
 
-def apply(state: State, event: Event) -> bool:
-    kind = event["type"]
-    if kind == "random_event":
-        state["event"] = event["event"]
-    elif kind == "leader_struck":
-        state["leaders"][event["leader"]] = "eliminated"
-        state["leaders_lost"] = int(state.get("leaders_lost", 0)) + 1
-    elif kind in ("morale", "morale_roll", "kidnapping"):
-        state["morale"] = int(event["level"])
-        if kind == "kidnapping":
-            state["kidnapped"] = True
-    elif kind == "drawn":
-        state["recruits"][CHECHEN] = [*state["recruits"][CHECHEN], *event["units"]]
-        state["cup"] = int(state["cup"]) - len(event["units"])
-    elif kind == "casualties_reset":
-        state["casualties"] = 0
-    elif kind == "ceasefire_declared":
-        state["ceasefire"] = {"declared": True, "turn": int(event["turn"])}
-    elif kind == "reinforcement_roll":
-        pass  # the record of the die; what it brings follows
-    elif kind == "recruited":
-        state["pool"] = [u for u in state["pool"] if u not in event["units"]]
-        state["recruits"][RUSSIAN] = [*state["recruits"][RUSSIAN], *event["units"]]
-        for unit in event["flipped"]:
-            state["russians"][unit]["reduced"] = False
-    elif kind == "turn_end":
-        state["collateral"] = 0
-        state["leaders_lost"] = 0
-        state["event"] = None
-    elif kind == "turn_start":  # 10.9: the used markers back; 11.4: the leaders waiting
-        for side in (RUSSIAN, CHECHEN):
-            have, used = state["supports"][side], state["used_supports"][side]
-            for marker, n in used.items():
-                have[marker] = int(have.get(marker, 0)) + int(n)
-            state["used_supports"][side] = {}
-        for leader, where in state["leaders"].items():
-            if where == "next_turn":
-                state["leaders"][leader] = "underground"
-        state["flown"] = 0
-        state["gunships"] = []
-    elif kind == "over":
-        state["over"], state["result"] = True, dict(event["result"])
-        state["phase"] = "over"
-    else:
-        return False
-    return True
+def _event_rolled(data: GameData, state: State, event: Event) -> None:
+    state["event"] = event["event"]
+
+
+def _leader_struck(data: GameData, state: State, event: Event) -> None:
+    state["leaders"][event["leader"]] = "eliminated"
+    state["leaders_lost"] = int(state.get("leaders_lost", 0)) + 1
+
+
+def _morale_set(data: GameData, state: State, event: Event) -> None:
+    state["morale"] = int(event["level"])
+
+
+def _kidnapping(data: GameData, state: State, event: Event) -> None:
+    state["morale"] = int(event["level"])
+    state["kidnapped"] = True
+
+
+def _drawn(data: GameData, state: State, event: Event) -> None:
+    state["recruits"][CHECHEN] = [*state["recruits"][CHECHEN], *event["units"]]
+    state["cup"] = int(state["cup"]) - len(event["units"])
+
+
+def _casualties_reset(data: GameData, state: State, event: Event) -> None:
+    state["casualties"] = 0
+
+
+def _ceasefire_declared(data: GameData, state: State, event: Event) -> None:
+    state["ceasefire"] = {"declared": True, "turn": int(event["turn"])}
+
+
+def _recruited(data: GameData, state: State, event: Event) -> None:
+    state["pool"] = [u for u in state["pool"] if u not in event["units"]]
+    state["recruits"][RUSSIAN] = [*state["recruits"][RUSSIAN], *event["units"]]
+    for unit in event["flipped"]:
+        state["russians"][unit]["reduced"] = False
+
+
+def _turn_end(data: GameData, state: State, event: Event) -> None:
+    state["collateral"] = 0
+    state["leaders_lost"] = 0
+    state["event"] = None
+
+
+def _turn_start(data: GameData, state: State, event: Event) -> None:
+    """10.9: the used markers back; 11.4: the leaders waiting."""
+    for side in (RUSSIAN, CHECHEN):
+        have, used = state["supports"][side], state["used_supports"][side]
+        for marker, n in used.items():
+            have[marker] = int(have.get(marker, 0)) + int(n)
+        state["used_supports"][side] = {}
+    for leader, where in state["leaders"].items():
+        if where == "next_turn":
+            state["leaders"][leader] = "underground"
+    state["flown"] = 0
+    state["gunships"] = []
+
+
+def _over(data: GameData, state: State, event: Event) -> None:
+    state["over"], state["result"] = True, dict(event["result"])
+    state["phase"] = "over"
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "random_event": _event_rolled,
+    "leader_struck": _leader_struck,
+    "morale": _morale_set,
+    "morale_roll": _morale_set,
+    "kidnapping": _kidnapping,
+    "drawn": _drawn,
+    "casualties_reset": _casualties_reset,
+    "ceasefire_declared": _ceasefire_declared,
+    "reinforcement_roll": recorded,  # the record of the die; what it brings follows
+    "recruited": _recruited,
+    "turn_end": _turn_end,
+    "turn_start": _turn_start,
+    "over": _over,
+}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 UNDERGROUND = "underground"
@@ -73,12 +74,12 @@ def stranded(state: State) -> Event | None:
     return {"type": EVENT, "leaders": alone, "rule": "11.0"} if alone else None
 
 
-def apply(state: State, event: Event) -> bool:
-    if event["type"] != EVENT:
-        return False
+def _underground(data: GameData, state: State, event: Event) -> None:
     for leader in event["leaders"]:
         state["leaders"][leader] = UNDERGROUND
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = {EVENT: _underground}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -32,6 +32,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, ceasefire_turn, hex_in, stacking, units
@@ -289,9 +290,7 @@ def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
     return {"orders": chosen}
 
 
-def apply(state: State, event: Event) -> bool:
-    if event["type"] != "moved":
-        return False
+def _moved(data: GameData, state: State, event: Event) -> None:
     mine = state["russians"] if event["side"] == RUSSIAN else state["tokens"]
     for unit in event["units"]:
         if mine[unit]["hex"] != event["path"][0]:
@@ -299,7 +298,9 @@ def apply(state: State, event: Event) -> bool:
         mine[unit]["hex"] = event["path"][-1]
     if event.get("helicopter"):
         state["flown"] = int(state.get("flown", 0)) + 1
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = {"moved": _moved}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, at_start, board, chechen, hex_in, stacking, units
@@ -270,3 +271,26 @@ def bot_chechen(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
 
 
 SIDES = (RUSSIAN, CHECHEN)
+
+
+def _russians_placed(data: GameData, state: State, event: Event) -> None:
+    for unit, hex_id in event["units"].items():
+        state["russians"][unit] = {"hex": hex_id, "reduced": False}
+
+
+def _tokens_placed(data: GameData, state: State, event: Event) -> None:
+    for token, hex_id in event["tokens"].items():
+        state["tokens"][token] = {"hex": hex_id}
+    state["tokens_made"] = len(state["tokens"])
+
+
+def _identities_sealed(data: GameData, state: State, event: Event) -> None:
+    for token, node in event["tokens"].items():
+        if token not in state["tokens"]:
+            raise ValueError(f"no token {token} on the map")
+        state["tokens"][token]["unit"] = node
+    state["cup"] = int(event["cup"])
+
+
+APPLY: dict[str, Apply[GameData]] = {"russians_placed": _russians_placed, "tokens_placed": _tokens_placed,
+                                     "identities_sealed": _identities_sealed}

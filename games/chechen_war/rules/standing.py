@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import State
+from pbem.game import Event, GameData, State
+from pbem.kit.events import Apply
 
 from .board import RUSSIAN
 
@@ -40,3 +41,10 @@ def offer(state: State, side: str) -> list[dict[str, Any]]:
     return [{"key": key, "value": own.get(key), "values": values, "default": default,
              "rule": rule, "saves": saves}
             for key, (values, default, rule, saves) in OFFER.items()]
+
+
+def _standing(data: GameData, state: State, event: Event) -> None:
+    state.setdefault("standing", {})[event["side"]] = dict(event["standing"])
+
+
+APPLY: dict[str, Apply[GameData]] = {"standing": _standing}

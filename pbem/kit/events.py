@@ -1,0 +1,68 @@
+"""A game's event types in one table, each with the function that applies it to the state.
+
+Each rules module of a game keeps the apply functions of its own events in a mapping
+(`APPLY = {"moved": _moved, ...}`); the game's composition root registers every module's
+mapping in the game's one table when the game is loaded. A rules module that must fold the
+whole game's events (a combat that goes on from the state its last blow left) reaches the
+table, which imports no rules module, and never the composition root: the rules stay free of
+import cycles, and the root lists its modules and nothing else.
+
+An event type named twice is refused when registered; an event of a type no module applies
+is refused when applied, naming it, so that a hand-written correction of a type the game does
+not have fails with a message instead of being recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Generic, TypeVar
+
+from pbem.game import Event, State, clone
+from pbem.kit.fold import Fold
+
+C = TypeVar("C")
+# one event type's apply: the game's context (its data, or its board), a copy of the state
+# to change in place, the event
+Apply = Callable[[C, State, Event], None]
+
+
+def recorded(context: object, state: State, event: Event) -> None:
+    """The apply of an event that only records (a die, a line of explanation): it changes
+    nothing."""
+
+
+class EventTable(Generic[C]):
+    """Every event type of one game; `record_only` names types that change nothing (a die
+    recorded, a line of explanation)."""
+
+    def __init__(self, game: str, record_only: Iterable[str] = ()) -> None:
+        self.game = game
+        self.record_only = frozenset(record_only)
+        self.table: dict[str, Apply[C]] = {}
+
+    def register(self, *tables: Mapping[str, Apply[C]]) -> None:
+        """Add rules modules' mappings; a type two modules name is refused."""
+        for table in tables:
+            for kind, apply_one in table.items():
+                if kind in self.record_only or self.table.get(kind, apply_one) is not apply_one:
+                    raise ValueError(f"{self.game}: two apply functions for the event type {kind!r}")
+                self.table[kind] = apply_one
+
+    def knows(self, kind: object) -> bool:
+        return kind in self.table or kind in self.record_only
+
+    def apply(self, context: C, state: State, event: Event) -> State:
+        """The state after one event, in a copy (`state` is left as it is)."""
+        kind = event.get("type")
+        if kind in self.record_only:
+            return state
+        apply_one = self.table.get(str(kind))
+        if apply_one is None:
+            raise ValueError(f"{self.game} has no event {kind!r}")
+        new: State = clone(state)
+        apply_one(context, new, event)
+        return new
+
+    def fold(self, context: C, state: State) -> Fold:
+        """A rule's events gathered and folded one by one by this table (pbem.kit.fold)."""
+        return Fold(lambda s, e: self.apply(context, s, e), state)

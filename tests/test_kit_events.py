@@ -1,0 +1,53 @@
+"""pbem.kit.events: a game's one table of event types, the apply of each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.kit.events import EventTable, recorded
+
+
+def _moved(context: str, state: dict[str, Any], event: dict[str, Any]) -> None:
+    state["where"] = f"{context}:{event['to']}"
+
+
+def table() -> EventTable[str]:
+    events: EventTable[str] = EventTable("Tiny", record_only=["die"])
+    events.register({"moved": _moved}, {"noted": recorded})
+    return events
+
+
+def test_an_event_is_applied_to_a_copy_with_the_games_context() -> None:
+    before = {"where": "a", "other": [1]}
+    after = table().apply("board", before, {"type": "moved", "to": "b"})
+    assert after == {"where": "board:b", "other": [1]} and before == {"where": "a", "other": [1]}
+    assert after["other"] is not before["other"]
+
+
+def test_a_recorded_event_changes_nothing() -> None:
+    before = {"where": "a"}
+    assert table().apply("board", before, {"type": "die", "roll": 3}) is before
+    assert table().apply("board", before, {"type": "noted"}) == before
+
+
+def test_an_unknown_event_type_is_refused_naming_the_game() -> None:
+    with pytest.raises(ValueError, match="^Tiny has no event 'flown'$"):
+        table().apply("board", {}, {"type": "flown"})
+    assert table().knows("moved") and table().knows("die") and not table().knows("flown")
+
+
+def test_a_type_two_modules_name_is_refused_and_the_same_table_twice_is_not() -> None:
+    events = table()
+    events.register({"moved": _moved})  # the same function again: the root loaded twice
+    with pytest.raises(ValueError, match="^Tiny: two apply functions for the event type 'moved'$"):
+        events.register({"moved": lambda c, s, e: None})
+    with pytest.raises(ValueError, match="'die'"):
+        events.register({"die": _moved})
+
+
+def test_the_fold_applies_each_event_as_it_is_emitted() -> None:
+    fold = table().fold("board", {"where": "a"})
+    fold.take([{"type": "moved", "to": "b"}, {"type": "die"}, {"type": "moved", "to": "c"}])
+    assert fold.state == {"where": "board:c"} and len(fold.events) == 3
