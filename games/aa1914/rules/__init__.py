@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
-from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
@@ -50,6 +49,7 @@ from . import headlines as headlines_
 from . import position as position_
 from . import report as report_
 from . import standing as standing_
+from .events import EVENTS
 
 ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn refereed so far
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
@@ -226,7 +226,7 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
     bought, moves, attacks, placed = _read(data, state, pid, mine, problems)
     if problems:  # checked before: orders reach resolve only when valid
         raise ValueError(f"{pid}'s orders: {problems[0].message}")
-    turn = Fold(lambda s, e: GAME.apply(data, s, e), state)
+    turn = EVENTS.fold(data, state)
     given = mine.get("standing") or {}
     standing = {**state["standing"].get(pid, {}), **given}
     if given and standing != state["standing"].get(pid, {}):
@@ -414,6 +414,28 @@ PHASES = PhaseTable({
 })
 
 
+def _turn_passed(data: GameData, state: State, event: Event) -> None:
+    corrections.check_next(data, event)  # a correction may give it too
+    state["power"], state["turn"] = event["power"], event["turn"]
+
+
+def _standing_set(data: GameData, state: State, event: Event) -> None:
+    state["standing"][event["power"]] = dict(event["standing"])
+
+
+def _at_war(data: GameData, state: State, event: Event) -> None:
+    state["at_war"].append(event["power"])
+
+
+def _game_over(data: GameData, state: State, event: Event) -> None:
+    state["phase"], state["over"], state["result"] = "over", True, event["result"]
+
+
+EVENTS.register(economy.APPLY, movement.APPLY, combat.APPLY, naval.APPLY, revolution.APPLY,
+                civil_war.APPLY, corrections.APPLY,
+                {"next": _turn_passed, "standing": _standing_set, "at_war": _at_war, "over": _game_over})
+
+
 class AxisAndAllies1914(TableGame):
     phases = PHASES
     id = "aa1914"
@@ -463,24 +485,7 @@ class AxisAndAllies1914(TableGame):
         }
 
     def apply(self, data: GameData, state: State, event: Event) -> State:
-        s: State = clone(state)
-        kind = event["type"]
-        if economy.apply(s, event) or movement.apply(s, event) or combat.apply(s, event) \
-                or naval.apply(s, event) or revolution.apply(s, event) or civil_war.apply(s, event) \
-                or corrections.apply(data, s, event):
-            return s
-        if kind == "next":
-            corrections.check_next(data, event)  # a correction may give it too
-            s["power"], s["turn"] = event["power"], event["turn"]
-        elif kind == "standing":
-            s["standing"][event["power"]] = dict(event["standing"])
-        elif kind == "at_war":
-            s["at_war"].append(event["power"])
-        elif kind == "over":
-            s["phase"], s["over"], s["result"] = "over", True, event["result"]
-        else:
-            raise ValueError(f"Axis & Allies 1914 has no event {kind!r}")
-        return s
+        return EVENTS.apply(data, state, event)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         names = {p["id"]: p["name"] for p in board.powers(data)}

@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State, clone
+from pbem.kit.events import Apply
 from pbem.names import counted
 
 from . import board, revolution
@@ -137,8 +138,8 @@ def steps(data: GameData, state: State) -> list[Event]:
                     "units": dict(units), "control": not board.is_sea(where)})
     # the treaty, on the position the evacuations leave (units may have retreated into Outer Russia)
     evacuated = clone(state)
-    for event in out:
-        apply(evacuated, event)
+    for event in out:  # each of them this module's (APPLY, below)
+        APPLY[event["type"]](data, evacuated, event)
     out += [_treaty(data, evacuated, t) for t in war["outer_russia"]]
     # 6. Imperial Russia keeps any leftover IPCs in its treasury: nothing to do
     return out
@@ -366,49 +367,66 @@ def check_data(data: GameData) -> list[str]:
 # the events
 
 
-def apply(state: State, event: Event) -> bool:
-    """Fold a civil-war event into `state` (a copy the caller owns); False if not one."""
-    kind = event["type"]
-    if kind == CIVIL_WAR:
-        rev = state["revolution"]
-        if rev["status"] != "waiting":
-            raise ValueError(f"the revolution has happened already ({rev['status']})")
-        rev.update(status=CIVIL_WAR, round=event["round"], soviets=event["soviets"],
-                   played_by=event["played_by"], homes=list(event["homes"]))
-    elif kind == "civil_war_retreat":
-        here = state["units"][event["where"]]
-        mine = here.get(event["power"], {})
-        for unit, n in event["units"].items():
-            if mine.get(unit, 0) < n:
-                raise ValueError(f"{event['where']} has fewer than {n} {unit} of {event['power']}")
-            mine[unit] -= n
-        here[event["power"]] = {u: n for u, n in mine.items() if n}
-        if not here[event["power"]]:
-            del here[event["power"]]
-        if event["to"] is not None:
-            _add(state, event["to"], event["power"], event["units"])
-    elif kind == "civil_war_control":
+def _civil_war(data: GameData, state: State, event: Event) -> None:
+    rev = state["revolution"]
+    if rev["status"] != "waiting":
+        raise ValueError(f"the revolution has happened already ({rev['status']})")
+    rev.update(status=CIVIL_WAR, round=event["round"], soviets=event["soviets"],
+               played_by=event["played_by"], homes=list(event["homes"]))
+
+
+def _civil_war_retreat(data: GameData, state: State, event: Event) -> None:
+    here = state["units"][event["where"]]
+    mine = here.get(event["power"], {})
+    for unit, n in event["units"].items():
+        if mine.get(unit, 0) < n:
+            raise ValueError(f"{event['where']} has fewer than {n} {unit} of {event['power']}")
+        mine[unit] -= n
+    here[event["power"]] = {u: n for u, n in mine.items() if n}
+    if not here[event["power"]]:
+        del here[event["power"]]
+    if event["to"] is not None:
+        _add(state, event["to"], event["power"], event["units"])
+
+
+def _civil_war_control(data: GameData, state: State, event: Event) -> None:
+    _control(state, event["where"], event["power"], False)
+
+
+def _soviets_enter(data: GameData, state: State, event: Event) -> None:
+    power = event["power"]
+    if power in state["order"]:
+        raise ValueError(f"{power} is in the game already")
+    at = state["order"].index(event["after"]) + 1
+    state["order"] = [*state["order"][:at], power, *state["order"][at:]]
+    state["at_war"] = [*state["at_war"], power]
+    state["treasury"][power] = event["ipc"]
+
+
+def _soviets_placed(data: GameData, state: State, event: Event) -> None:
+    _add(state, event["where"], event["power"], event["units"])
+    if event["control"]:
         _control(state, event["where"], event["power"], False)
-    elif kind == "soviets_enter":
-        power = event["power"]
-        if power in state["order"]:
-            raise ValueError(f"{power} is in the game already")
-        at = state["order"].index(event["after"]) + 1
-        state["order"] = [*state["order"][:at], power, *state["order"][at:]]
-        state["at_war"] = [*state["at_war"], power]
-        state["treasury"][power] = event["ipc"]
-    elif kind == "soviets_placed":
-        _add(state, event["where"], event["power"], event["units"])
-        if event["control"]:
-            _control(state, event["where"], event["power"], False)
-    elif kind == "brest_litovsk":
-        _control(state, event["where"], event["power"], event["contested"])
-    elif kind == "civil_war_reverted":
-        for t in event["from"]:
-            state["control"][t] = event["power"]
-    else:
-        return False
-    return True
+
+
+def _brest_litovsk(data: GameData, state: State, event: Event) -> None:
+    _control(state, event["where"], event["power"], event["contested"])
+
+
+def _civil_war_reverted(data: GameData, state: State, event: Event) -> None:
+    for t in event["from"]:
+        state["control"][t] = event["power"]
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    CIVIL_WAR: _civil_war,
+    "civil_war_retreat": _civil_war_retreat,
+    "civil_war_control": _civil_war_control,
+    "soviets_enter": _soviets_enter,
+    "soviets_placed": _soviets_placed,
+    "brest_litovsk": _brest_litovsk,
+    "civil_war_reverted": _civil_war_reverted,
+}
 
 
 def _add(state: State, place: str, owner: str, units: dict[str, int]) -> None:

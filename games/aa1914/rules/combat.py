@@ -41,6 +41,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
 from pbem.kit import pools
+from pbem.kit.events import Apply
 from pbem.names import counted
 
 from . import board
@@ -282,37 +283,50 @@ def neutral_entry(data: GameData, state: State, pid: str, territory: str) -> lis
     return [{"type": "neutral_joins", "where": territory, "power": t["joins"]}]
 
 
-def apply(state: State, event: Event) -> bool:
-    """Fold a combat event into `state` (a copy the caller owns); False if not one."""
-    kind = event["type"]
-    if kind == "battle":
-        here = state["units"][event["where"]]
-        for owner, units in event["losses"].items():
-            for unit, n in units.items():
-                if here.get(owner, {}).get(unit, 0) < n:
-                    raise ValueError(f"{event['where']} has fewer than {n} {unit} of {owner}")
-                here[owner][unit] -= n
-            here[owner] = {u: n for u, n in here[owner].items() if n}
-    elif kind == "control":
-        where = event["where"]
-        if event["power"] is not None:
-            state["control"][where] = event["power"]
-        contested = [t for t in state["contested"] if t != where]
-        state["contested"] = sorted([*contested, where]) if event["contested"] else contested
-    elif kind == "neutral_joins":
-        where, power = event["where"], event["power"]
-        state["control"][where] = power
-        here = state["units"].setdefault(where, {})
-        raised = here.pop(board.NEUTRAL, {})
-        mine = here.setdefault(power, {})
-        for unit, n in raised.items():
-            mine[unit] = mine.get(unit, 0) + n
-    elif kind == "capital_taken":
-        state["treasury"][event["from"]] -= event["ipc"]
-        state["treasury"][event["power"]] += event["ipc"]
-    else:
-        return False
-    return True
+def remove_losses(state: State, where: str, losses: dict[str, dict[str, int]]) -> None:
+    """Each owner's units lost in `where` taken off the board (a battle's, at sea or on land)."""
+    here = state["units"][where]
+    for owner, units in losses.items():
+        for unit, n in units.items():
+            if here.get(owner, {}).get(unit, 0) < n:
+                raise ValueError(f"{where} has fewer than {n} {unit} of {owner}")
+            here[owner][unit] -= n
+        here[owner] = {u: n for u, n in here[owner].items() if n}
+
+
+def _battle(data: GameData, state: State, event: Event) -> None:
+    remove_losses(state, event["where"], event["losses"])
+
+
+def _control(data: GameData, state: State, event: Event) -> None:
+    where = event["where"]
+    if event["power"] is not None:
+        state["control"][where] = event["power"]
+    contested = [t for t in state["contested"] if t != where]
+    state["contested"] = sorted([*contested, where]) if event["contested"] else contested
+
+
+def _neutral_joins(data: GameData, state: State, event: Event) -> None:
+    where, power = event["where"], event["power"]
+    state["control"][where] = power
+    here = state["units"].setdefault(where, {})
+    raised = here.pop(board.NEUTRAL, {})
+    mine = here.setdefault(power, {})
+    for unit, n in raised.items():
+        mine[unit] = mine.get(unit, 0) + n
+
+
+def _capital_taken(data: GameData, state: State, event: Event) -> None:
+    state["treasury"][event["from"]] -= event["ipc"]
+    state["treasury"][event["power"]] += event["ipc"]
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "battle": _battle,
+    "control": _control,
+    "neutral_joins": _neutral_joins,
+    "capital_taken": _capital_taken,
+}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, State
 from pbem.kit.corrections import count, fields
+from pbem.kit.events import Apply
 from pbem.names import suggest
 
 from . import board
@@ -43,11 +44,9 @@ def check_next(data: GameData, event: Event) -> None:
         raise ValueError(f"turn: expected a round 1 or more, not {event.get('turn')!r}")
 
 
-def apply(data: GameData, state: State, event: Event) -> bool:
-    """Fold a correction into `state` (a copy the caller owns); False if not one."""
+def _apply(data: GameData, state: State, event: Event) -> None:
+    """Fold a correction into `state` (a copy the caller owns)."""
     kind = event["type"]
-    if kind not in KINDS:
-        return False
     if kind == "set_units":
         fields(event, {"where", "power", "units"})
         places = board.places(data)
@@ -84,7 +83,9 @@ def apply(data: GameData, state: State, event: Event) -> bool:
             raise ValueError(f"territory: {territory!r} is no land territory"
                              f"{suggest(str(territory), sorted(state['control']))}")
         state["control"][territory] = _power(data, event["power"])
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = dict.fromkeys(KINDS, _apply)
 
 
 def describe(data: GameData, event: Event) -> str | None:

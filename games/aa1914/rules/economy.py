@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
+from pbem.kit.events import Apply
 from pbem.names import counted
 
 from . import board
@@ -198,20 +199,25 @@ def collect(data: GameData, state: State, pid: str) -> list[Event]:
     return [{"type": "income", "power": pid, "ipc": ipc, "contested": contested}]
 
 
-def apply(state: State, event: Event) -> bool:
-    """Fold an economy event into `state` (a copy the caller owns); False if not one."""
-    kind = event["type"]
-    if kind == "bought":
-        state["treasury"][event["power"]] -= event["cost"]
-    elif kind == "mobilized":
-        here = state["units"].setdefault(event["where"], {}).setdefault(event["power"], {})
-        for unit, n in event["units"].items():
-            here[unit] = here.get(unit, 0) + n
-    elif kind == "income":
-        state["treasury"][event["power"]] += event["ipc"]
-    else:
-        return False
-    return True
+def _bought(data: GameData, state: State, event: Event) -> None:
+    state["treasury"][event["power"]] -= event["cost"]
+
+
+def _mobilized(data: GameData, state: State, event: Event) -> None:
+    here = state["units"].setdefault(event["where"], {}).setdefault(event["power"], {})
+    for unit, n in event["units"].items():
+        here[unit] = here.get(unit, 0) + n
+
+
+def _income(data: GameData, state: State, event: Event) -> None:
+    state["treasury"][event["power"]] += event["ipc"]
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "bought": _bought,
+    "mobilized": _mobilized,
+    "income": _income,
+}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
+from pbem.kit.events import Apply
 from pbem.names import counted, suggest
 
 from . import board, civil_war, combat, revolution
@@ -255,10 +256,7 @@ def _canal_land(data: GameData, name: str) -> str:
     return str(next(c["land"] for c in data["map"]["canals"] if c["name"] == name))
 
 
-def apply(state: State, event: Event) -> bool:
-    """Fold a movement event into `state` (a copy the caller owns); False if not one."""
-    if event["type"] != "moved":
-        return False
+def _moved(data: GameData, state: State, event: Event) -> None:
     pid = event["power"]
     here = state["units"][event["from"]][pid]
     there = state["units"].setdefault(event["to"], {}).setdefault(pid, {})
@@ -286,7 +284,9 @@ def apply(state: State, event: Event) -> bool:
         here[unit] -= n
         there[unit] = there.get(unit, 0) + n
     state["units"][event["from"]][pid] = {u: n for u, n in here.items() if n}
-    return True
+
+
+APPLY: dict[str, Apply[GameData]] = {"moved": _moved}
 
 
 def describe(data: GameData, event: Event) -> str | None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
 from pbem.kit import pools
+from pbem.kit.events import Apply
 from pbem.names import counted
 
 from . import board, combat
@@ -368,53 +369,53 @@ def repairs(data: GameData, state: State, pid: str) -> list[Event]:
     return out
 
 
-def apply(state: State, event: Event) -> bool:
-    kind = event["type"]
-    if kind == "sea_battle":
-        here = state["units"][event["where"]]
-        for owner, units in event["sunk"].items():
-            for unit, n in units.items():
-                if here.get(owner, {}).get(unit, 0) < n:
-                    raise ValueError(f"{event['where']} has fewer than {n} {unit} of {owner}")
-                here[owner][unit] -= n
-            here[owner] = {u: n for u, n in here[owner].items() if n}
-        fought = set(event["attackers"]) | set(event["defenders"])
-        kept = {o: n for o, n in state.setdefault("damaged", {}).get(event["where"], {}).items()
-                if o not in fought}
-        state["damaged"][event["where"]] = {**kept, **event["damaged"]}
-        if not state["damaged"][event["where"]]:
-            del state["damaged"][event["where"]]
-        if event.get("withdrew"):
-            _withdraw(state, event["power"], event["where"], event["withdrew"])
-    elif kind == "mines":
-        to, pid = event["moved_to"], event["power"]
-        here = state["units"][to][pid]
-        hurt = damaged(state, to, pid) + event["damaged"] - event["sunk"].get("battleship", 0)
-        for unit, n in event["sunk"].items():
-            if here.get(unit, 0) < n:
-                raise ValueError(f"{to} has fewer than {n} {unit} of {pid}")
-            here[unit] -= n
-        state["units"][to][pid] = {u: n for u, n in here.items() if n}
-        if event.get("cargo_lost"):  # the land units the sunk transports carried
-            ashore = state["units"][event["landed_in"]][pid]
-            for unit, n in event["cargo_lost"].items():
-                if ashore.get(unit, 0) < n:
-                    raise ValueError(f"{event['landed_in']} has fewer than {n} {unit} of {pid}")
-                ashore[unit] -= n
-            state["units"][event["landed_in"]][pid] = {u: n for u, n in ashore.items() if n}
-        if hurt or damaged(state, to, pid):
-            state.setdefault("damaged", {}).setdefault(to, {})[pid] = hurt
-            state["damaged"] = {z: {o: k for o, k in owners.items() if k}
-                                for z, owners in state["damaged"].items() if any(owners.values())}
-    elif kind == "repaired":
-        zone = event["where"]
-        state["damaged"][zone][event["power"]] -= event["battleships"]
-        state["damaged"][zone] = {o: n for o, n in state["damaged"][zone].items() if n}
-        if not state["damaged"][zone]:
-            del state["damaged"][zone]
-    else:
-        return False
-    return True
+def _sea_battle(data: GameData, state: State, event: Event) -> None:
+    combat.remove_losses(state, event["where"], event["sunk"])
+    fought = set(event["attackers"]) | set(event["defenders"])
+    kept = {o: n for o, n in state.setdefault("damaged", {}).get(event["where"], {}).items()
+            if o not in fought}
+    state["damaged"][event["where"]] = {**kept, **event["damaged"]}
+    if not state["damaged"][event["where"]]:
+        del state["damaged"][event["where"]]
+    if event.get("withdrew"):
+        _withdraw(state, event["power"], event["where"], event["withdrew"])
+
+
+def _mines(data: GameData, state: State, event: Event) -> None:
+    to, pid = event["moved_to"], event["power"]
+    here = state["units"][to][pid]
+    hurt = damaged(state, to, pid) + event["damaged"] - event["sunk"].get("battleship", 0)
+    for unit, n in event["sunk"].items():
+        if here.get(unit, 0) < n:
+            raise ValueError(f"{to} has fewer than {n} {unit} of {pid}")
+        here[unit] -= n
+    state["units"][to][pid] = {u: n for u, n in here.items() if n}
+    if event.get("cargo_lost"):  # the land units the sunk transports carried
+        ashore = state["units"][event["landed_in"]][pid]
+        for unit, n in event["cargo_lost"].items():
+            if ashore.get(unit, 0) < n:
+                raise ValueError(f"{event['landed_in']} has fewer than {n} {unit} of {pid}")
+            ashore[unit] -= n
+        state["units"][event["landed_in"]][pid] = {u: n for u, n in ashore.items() if n}
+    if hurt or damaged(state, to, pid):
+        state.setdefault("damaged", {}).setdefault(to, {})[pid] = hurt
+        state["damaged"] = {z: {o: k for o, k in owners.items() if k}
+                            for z, owners in state["damaged"].items() if any(owners.values())}
+
+
+def _repaired(data: GameData, state: State, event: Event) -> None:
+    zone = event["where"]
+    state["damaged"][zone][event["power"]] -= event["battleships"]
+    state["damaged"][zone] = {o: n for o, n in state["damaged"][zone].items() if n}
+    if not state["damaged"][zone]:
+        del state["damaged"][zone]
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "sea_battle": _sea_battle,
+    "mines": _mines,
+    "repaired": _repaired,
+}
 
 
 def _withdraw(state: State, pid: str, zone: str, withdrew: dict[str, Any]) -> None:

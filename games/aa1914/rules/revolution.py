@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State
+from pbem.kit.events import Apply, recorded
 from pbem.names import counted
 
 from . import board
@@ -384,54 +385,61 @@ def check_data(data: GameData) -> list[str]:
 # the events
 
 
-def apply(state: State, event: Event) -> bool:
-    """Fold a revolution event into `state` (a copy the caller owns); False if not one."""
-    kind = event["type"]
-    if kind == "revolution_check":
-        return True  # a record: the position does not change
-    if kind == "armistice_offer":
-        rev = state["revolution"]
-        rev["status"] = ARMISTICE if event["answer"] == "accept" else "rejected"
-        rev["round"] = event["round"]
-    elif kind == "armistice_step":
-        rev = state["revolution"]
-        where, power = event["where"], rev["power"]
-        here = state["units"].setdefault(where, {})
-        here[power] = dict(event["left"])
-        if not here[power]:
-            del here[power]
-        if where.startswith("sz"):
-            hurt = state.get("damaged", {}).get(where, {})
-            hurt.pop(power, None)
-            if where in state.get("damaged", {}) and not hurt:
-                del state["damaged"][where]
-        if "control" in event:
-            state["control"][where] = event["control"]
-        if "contested" in event:
-            others = [t for t in state["contested"] if t != where]
-            state["contested"] = sorted([*others, where]) if event["contested"] else others
-        if event.get("garrison"):
-            rev["garrisons"] = [*rev["garrisons"], where]
-        for p in event.get("must_leave") or []:
-            if p not in rev["must_leave"]:
-                rev["must_leave"] = [*rev["must_leave"], p]
-    elif kind == "armistice_deadline":
-        rev = state["revolution"]
-        for where, units in event["removed"].items():
-            mine = state["units"][where][event["power"]]
-            for unit, n in units.items():
-                if mine.get(unit, 0) < n:
-                    raise ValueError(f"{where} has fewer than {n} {unit} of {event['power']}")
-                mine[unit] -= n
-            state["units"][where][event["power"]] = {u: n for u, n in mine.items() if n}
-        rev["must_leave"] = [p for p in rev["must_leave"] if p != event["power"]]
-    elif kind == "armistice_closed":
-        rev = state["revolution"]
-        rev["garrisons"] = [t for t in rev["garrisons"] if t != event["where"]]
-        rev["closed"] = [*rev["closed"], event["where"]]
-    else:
-        return False
-    return True
+def _armistice_offer(data: GameData, state: State, event: Event) -> None:
+    rev = state["revolution"]
+    rev["status"] = ARMISTICE if event["answer"] == "accept" else "rejected"
+    rev["round"] = event["round"]
+
+
+def _armistice_step(data: GameData, state: State, event: Event) -> None:
+    rev = state["revolution"]
+    where, power = event["where"], rev["power"]
+    here = state["units"].setdefault(where, {})
+    here[power] = dict(event["left"])
+    if not here[power]:
+        del here[power]
+    if where.startswith("sz"):
+        hurt = state.get("damaged", {}).get(where, {})
+        hurt.pop(power, None)
+        if where in state.get("damaged", {}) and not hurt:
+            del state["damaged"][where]
+    if "control" in event:
+        state["control"][where] = event["control"]
+    if "contested" in event:
+        others = [t for t in state["contested"] if t != where]
+        state["contested"] = sorted([*others, where]) if event["contested"] else others
+    if event.get("garrison"):
+        rev["garrisons"] = [*rev["garrisons"], where]
+    for p in event.get("must_leave") or []:
+        if p not in rev["must_leave"]:
+            rev["must_leave"] = [*rev["must_leave"], p]
+
+
+def _armistice_deadline(data: GameData, state: State, event: Event) -> None:
+    rev = state["revolution"]
+    for where, units in event["removed"].items():
+        mine = state["units"][where][event["power"]]
+        for unit, n in units.items():
+            if mine.get(unit, 0) < n:
+                raise ValueError(f"{where} has fewer than {n} {unit} of {event['power']}")
+            mine[unit] -= n
+        state["units"][where][event["power"]] = {u: n for u, n in mine.items() if n}
+    rev["must_leave"] = [p for p in rev["must_leave"] if p != event["power"]]
+
+
+def _armistice_closed(data: GameData, state: State, event: Event) -> None:
+    rev = state["revolution"]
+    rev["garrisons"] = [t for t in rev["garrisons"] if t != event["where"]]
+    rev["closed"] = [*rev["closed"], event["where"]]
+
+
+APPLY: dict[str, Apply[GameData]] = {
+    "revolution_check": recorded,  # a record: the position does not change
+    "armistice_offer": _armistice_offer,
+    "armistice_step": _armistice_step,
+    "armistice_deadline": _armistice_deadline,
+    "armistice_closed": _armistice_closed,
+}
 
 
 def _names(data: GameData, places: list[str]) -> str:
