@@ -78,7 +78,7 @@ def test_a_game_without_apply_all_is_folded_event_by_event() -> None:
 
 def test_an_unknown_event_is_refused_by_apply_all(played: Campaign) -> None:
     state = played.state()["game"]
-    with pytest.raises(ValueError, match="unknown event type 'nonsense'"):
+    with pytest.raises(ValueError, match="^Red Russia has no event 'nonsense'$"):
         apply_all(played.game, played.data, state, [{"type": "note"}, {"type": "nonsense"}])
 
 

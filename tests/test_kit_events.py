@@ -35,6 +35,8 @@ def test_a_recorded_event_changes_nothing() -> None:
 def test_an_unknown_event_type_is_refused_naming_the_game() -> None:
     with pytest.raises(ValueError, match="^Tiny has no event 'flown'$"):
         table().apply("board", {}, {"type": "flown"})
+    with pytest.raises(ValueError, match="^Tiny has no event 'moves'; did you mean 'moved'\\?$"):
+        table().apply_in_place("board", {}, {"type": "moves"})
     assert table().knows("moved") and table().knows("die") and not table().knows("flown")
 
 
@@ -45,6 +47,16 @@ def test_a_type_two_modules_name_is_refused_and_the_same_table_twice_is_not() ->
         events.register({"moved": lambda c, s, e: None})
     with pytest.raises(ValueError, match="'die'"):
         events.register({"die": _moved})
+
+
+def test_a_steps_events_are_applied_to_one_copy_and_stay_the_logs_own() -> None:
+    before = {"where": "a"}
+    events = [{"type": "moved", "to": "b"}, {"type": "die"}, {"type": "moved", "to": "c"}]
+    after = table().apply_all("board", before, events)
+    assert after == {"where": "board:c"} and before == {"where": "a"}
+    assert events[0] == {"type": "moved", "to": "b"}
+    with pytest.raises(ValueError, match="'nonsense'"):
+        table().apply_all("board", before, [*events, {"type": "nonsense"}])
 
 
 def test_the_fold_applies_each_event_as_it_is_emitted() -> None:

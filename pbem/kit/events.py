@@ -19,6 +19,7 @@ from typing import Generic, TypeVar
 
 from pbem.game import Event, State, clone
 from pbem.kit.fold import Fold
+from pbem.names import suggest
 
 C = TypeVar("C")
 # one event type's apply: the game's context (its data, or its board), a copy of the state
@@ -51,16 +52,35 @@ class EventTable(Generic[C]):
     def knows(self, kind: object) -> bool:
         return kind in self.table or kind in self.record_only
 
+    def check(self, event: Event) -> None:
+        """Refuse an event of a type no module applies."""
+        kind = event.get("type")
+        if not self.knows(kind):
+            known = sorted({*self.table, *self.record_only})
+            raise ValueError(f"{self.game} has no event {kind!r}{suggest(str(kind), known)}")
+
     def apply(self, context: C, state: State, event: Event) -> State:
         """The state after one event, in a copy (`state` is left as it is)."""
-        kind = event.get("type")
-        if kind in self.record_only:
+        self.check(event)
+        if event["type"] in self.record_only:
             return state
-        apply_one = self.table.get(str(kind))
-        if apply_one is None:
-            raise ValueError(f"{self.game} has no event {kind!r}")
         new: State = clone(state)
-        apply_one(context, new, event)
+        self.table[event["type"]](context, new, event)
+        return new
+
+    def apply_in_place(self, context: C, state: State, event: Event) -> None:
+        """One event applied to `state` itself (a copy its caller owns)."""
+        self.check(event)
+        if event["type"] not in self.record_only:
+            self.table[event["type"]](context, state, event)
+
+    def apply_all(self, context: C, state: State, events: list[Event]) -> State:
+        """The state after every event of a step: one copy of the state for them all, not one
+        per event. Neither `state` nor `events` is changed: the events are copied too, so that
+        what an event puts into the state is never the log's own object."""
+        new: State = clone(state)
+        for event in clone(events):
+            self.apply_in_place(context, new, event)
         return new
 
     def fold(self, context: C, state: State) -> Fold:

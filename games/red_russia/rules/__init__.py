@@ -50,8 +50,8 @@ from .fold import apply as apply_event
 from .fold import apply_all as apply_events
 
 # the composition root: every rules module's events, in one table (rules/fold.py)
-fold.register(events.APPLY, economy.APPLY, politics.APPLY, cards.APPLY, decisions.APPLY,
-              play.APPLY, minors.APPLY, famine.APPLY)
+fold.EVENTS.register(events.APPLY, economy.APPLY, politics.APPLY, cards.APPLY, decisions.APPLY,
+                     play.APPLY, minors.APPLY, famine.APPLY)
 play.VOID.append(wasted.void_card)  # pbem plays no void card for a player (ruling 63)
 
 STANDING_KEYS: dict[str, Any] = {

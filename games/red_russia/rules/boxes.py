@@ -16,7 +16,7 @@ from typing import Any
 from pbem.game import Event, GameData, State
 
 from .board import HARD_ROUTES, Board, board
-from .fold import APPLY, RECORD_ONLY, apply_with
+from .fold import EVENTS, apply_with
 from .forces import fort_now, leaders_at, units_at
 from .headlines import names
 
@@ -224,6 +224,6 @@ def boxes(data: GameData, state: State, events: list[Event]) -> list[dict[str, A
             del open_["difficult"]
             out.append(open_)
             open_ = None
-        if kind in APPLY or kind in RECORD_ONLY:  # an event of the engine's own is not the game's
+        if EVENTS.knows(kind):  # an event of the engine's own is not the game's
             work = apply_with(b, work, e)
     return out

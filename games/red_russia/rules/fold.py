@@ -1,40 +1,34 @@
 """Folding Red Russia's events into its state, one table for every event type.
 
 Each rules module keeps the apply functions of its own events in its `APPLY` table; the
-composition root (rules/__init__.py) registers them all here when the game is loaded, so
-that no module of the rules imports another only to reach its events. Every event is
+composition root (rules/__init__.py) registers them all in the game's event table
+(pbem.kit.events) when the game is loaded, so that no module of the rules imports another
+only to reach its events. What this module adds to the kit's table: the turn's record
+(TURN_RECORD) kept in the state for the political phase. Every event is
 checked as it is applied, so a referee's hand-written adjustment that names an unknown
 unit or zone fails with a message instead of corrupting the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from pbem.game import Event, GameData, State, clone
+from pbem.kit.events import EventTable
 from pbem.kit.fold import Fold
 
 from .board import Board, board
 
 Apply = Callable[[Board, State, Event], None]
 
-# every event type that changes the state, to its apply function (filled by `register`)
-APPLY: dict[str, Apply] = {}
 # events that only record what happened (dice, explanations); they change nothing
 RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_over", "segment",
                "referee_decides", "infighting",
                "naval_search", "blockade_run", "naval_battle_over")  # 8.92 at sea
 # what the political phase judges a turn by (17.5): kept in the state until the turn ends
 TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "reduced")
-
-
-def register(*tables: Mapping[str, Apply]) -> None:
-    """Add rules modules' event tables; an event type named by two modules is refused."""
-    for table in tables:
-        for kind, apply_one in table.items():
-            if APPLY.get(kind, apply_one) is not apply_one:
-                raise ValueError(f"two apply functions for the event type {kind!r}")
-            APPLY[kind] = apply_one
+# every event type, to its apply function (the composition root registers each module's)
+EVENTS: EventTable[Board] = EventTable("Red Russia", record_only=RECORD_ONLY)
 
 
 def apply(data: GameData, state: State, event: Event) -> State:
@@ -72,15 +66,11 @@ def apply_all(data: GameData, state: State, events: list[Event]) -> State:
 
 def _changes(event: Event) -> bool:
     """Whether the event changes the state (an unknown type is refused)."""
-    kind = event.get("type")
-    if kind not in APPLY and kind not in RECORD_ONLY:
-        raise ValueError(f"unknown event type {kind!r} (known: {', '.join(sorted(APPLY))})")
-    return not (kind in RECORD_ONLY and kind not in TURN_RECORD)
+    EVENTS.check(event)
+    return not (event["type"] in RECORD_ONLY and event["type"] not in TURN_RECORD)
 
 
 def _apply_in_place(b: Board, state: State, event: Event) -> None:
-    kind = event["type"]
-    if kind in TURN_RECORD:
+    if event["type"] in TURN_RECORD:
         state.setdefault("turn_events", []).append(dict(event))
-    if kind in APPLY:
-        APPLY[kind](b, state, event)
+    EVENTS.apply_in_place(b, state, event)
