@@ -39,7 +39,7 @@ LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
 _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
 
 
-# What campaign.yaml says that the log records too (DESIGN.md "Secrets"): the game, its
+# What campaign.yaml and the log both record (docs/design.md "campaign.yaml"): the game, its
 # options and overrides, the dice anchor, the referee's keys, and each faction's seat (its
 # player, address and keys). Only a recorded step changes them (`new`, `seat`); the rest
 # (deadlines, mail settings, absences, NMR policies) the moderator edits freely, and pbem
@@ -324,7 +324,8 @@ class Campaign:
         return store
 
     def sign(self, entry: dict[str, Any]) -> str:
-        """The referee's Ed25519 signature over the entry's canonical JSON (DESIGN.md)."""
+        """The referee's Ed25519 signature over the entry's canonical JSON
+        (docs/design.md "Log entries")."""
         from pbem.crypto.keys import load_ssh_private_file, sign_entry
 
         key = getattr(self, "_signing_key", None)

@@ -1,4 +1,4 @@
-"""Canonical JSON: the one byte form that is hashed and signed (DESIGN.md).
+"""Canonical JSON: the one byte form that is hashed and signed (docs/design.md "Log entries").
 
 Signing YAML bytes would be fragile (YAML 1.1 reads `no` as false and `012` as 10), so
 log entries, commitments and signatures all work on this form: UTF-8, sorted keys, no

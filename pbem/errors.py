@@ -1,7 +1,7 @@
 """The errors pbem reports to its users.
 
 Each error class's docstring is its message when raised without arguments; the CLI
-turns a PbemError into one line and the exit code the class names (DESIGN.md).
+turns a PbemError into one line and the exit code the class names (docs/design.md "Exit codes").
 """
 
 from __future__ import annotations

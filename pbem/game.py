@@ -98,7 +98,7 @@ class GameData:
 
 
 class Game(Protocol):
-    """What every game definition provides (DESIGN.md, "The Game protocol").
+    """What every game definition provides (docs/design.md "The Game protocol").
 
     A game may also offer what only it knows of a turn report (pbem.reports.context uses it when it
     is there, as `apply_all`; docs/writing-a-game.md)::

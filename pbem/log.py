@@ -245,8 +245,8 @@ def after_undo(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, A
 
 def sealed_phase(phase: Phase) -> bool:
     """Orders of a phase where several factions act at once stay sealed to the referee
-    until it resolves, so a late player cannot read an early player's orders (DESIGN.md);
-    the audit holds a log to it."""
+    until it resolves, so a late player cannot read an early player's orders
+    (docs/design.md "What stays secret"); the audit holds a log to it."""
     return len(phase.awaiting) > 1
 
 

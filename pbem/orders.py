@@ -494,7 +494,7 @@ def signature_path(path: Path) -> Path:
 
 
 def _check_signature(checked: Checked, signing: Signing) -> None:
-    """DESIGN.md "Orders signatures": SSHSIG by the faction's key over the file's bytes.
+    """docs/design.md "Orders signatures": SSHSIG by the faction's key over the file's bytes.
 
     A file for several factions is signed once, by the one key of their player. A signed
     file must name the log head its player saw, one of this phase's heads, and not older

@@ -1,4 +1,4 @@
-"""Where a campaign's randomness comes from (DESIGN.md "Randomness", docs/fairness.md).
+"""Where a campaign's randomness comes from (docs/design.md "Randomness", docs/fairness.md).
 
 From the referee's secret (`.pbem/secret`, 32 bytes) two things derive:
 

@@ -1,4 +1,5 @@
-"""pbem.crypto.age round-trips with Debian's `age` and `age-keygen` (DESIGN.md "Envelopes")."""
+"""pbem.crypto.age round-trips with Debian's `age` and `age-keygen` (docs/design.md
+"Envelopes")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""pbem.crypto.age against the C2SP/CCTV age test vectors (DESIGN.md "Secrets", "Envelopes").
+"""pbem.crypto.age against the C2SP/CCTV age test vectors (docs/design.md "Envelopes").
 
 Every vector whose identities include an X25519 one (only those are passed), or that
 has no identity, must behave as its `expect` line says; failures must also name the

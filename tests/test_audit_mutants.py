@@ -32,7 +32,7 @@ def test_a_final_audit_before_unseal_says_it_needs_unseal_and_lists_twenty_unver
 def test_audit_names_each_untracked_file_in_a_new_folder_and_writes_no_index(camp: Path) -> None:  # noqa: F811
     """An untracked file in a new folder under orders/ is named as a file (not the folder);
     a managed file touched (same content, new time) makes a plain `git status` refresh and
-    rewrite the index: the audit's never does (DESIGN: the audit changes nothing)."""
+    rewrite the index: the audit's never does (docs/design.md "The audit": it changes nothing)."""
     import os
 
     extra = camp / "orders" / "extra" / "a.yaml"

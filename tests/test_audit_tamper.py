@@ -1,4 +1,4 @@
-"""`pbem audit` against a dishonest referee (DESIGN.md "Secrets": nobody, the referee
+"""`pbem audit` against a dishonest referee (docs/design.md "Trust model": nobody, the referee
 included, is trusted for integrity).
 
 The referee holds the signing key of the log, so every doctored entry here is signed

@@ -1,4 +1,4 @@
-"""A campaign survives crashes, stale locks, concurrent runs and tampering (DESIGN.md,
+"""A campaign survives crashes, stale locks, concurrent runs and tampering (docs/design.md
 "The campaign folder")."""
 
 from __future__ import annotations

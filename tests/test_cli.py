@@ -1,4 +1,5 @@
-"""The command line contract of DESIGN.md: help, exit codes, FILE:LINE problems, the log."""
+"""The command-line contract of docs/design.md ("Command line"): help, exit codes, FILE:LINE
+problems, the log."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import pbem.cli
 from pbem import api, yamlio
 from tests.conftest import git, play, run_pbem, tree_state
 
-# every command of DESIGN.md's command-line contract, as pbem/cli/ itself registers them
+# every command of the command-line contract (docs/design.md "Commands"), as pbem/cli/
+# itself registers them
 DESIGN_COMMANDS = ["games", "new", "keygen", "status", "check", "sign", "apply", "resolve", "bot",
                    "report", "mail", "inbox", "audit", "dice", "log", "undo", "adjust", "reveal",
                    "unseal", "publish", "demo"]

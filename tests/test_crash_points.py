@@ -1,4 +1,4 @@
-"""kill -9 at named moments of a step, proven to land there (DESIGN.md "The campaign folder").
+"""kill -9 at named moments of a step, proven to land there (docs/design.md "Steps").
 
 A stand-in `git` first on PATH passes every call to the real git, except one: the n-th call of
 a given git command (`add`, `commit`, `tag`), where it stops, before or after running the real

@@ -1,5 +1,5 @@
 """pbem.crypto.keys: canonical JSON, entry signatures, padding, envelopes, commitments, key
-files (DESIGN.md "Secrets")."""
+files (docs/design.md "Secrets")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sealed envelopes do not tell how long what they hold is (DESIGN.md "Envelopes").
+"""Sealed envelopes do not tell how long what they hold is (docs/design.md "Envelopes").
 
 Every value pads to a block before it is sealed: small values (a card, an attack spending)
 to 512 bytes, whole orders files sealed until their phase resolves to 16 KiB, so the orders

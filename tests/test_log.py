@@ -1,6 +1,7 @@
 """pbem.log's pure functions, in-process: what a resolution, an undo and an unseal leave of
 the engine's fields, which steps an undo takes back, the corrections every player reads,
-and the heads a signed file may name (DESIGN.md, docs/verifying.md section 10)."""
+and the heads a signed file may name (docs/design.md "Log entries", docs/verifying.md
+section 10)."""
 
 from __future__ import annotations
 

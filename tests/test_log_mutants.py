@@ -4,7 +4,8 @@ engine's state, step by step, with a small game made here so that every outcome 
 These tests kill the mutants `python benchmarks/mutation.py pbem/log.py --tests
 tests/test_log.py` left alive or untested (Folder.fold had no test in test_log.py). What a
 fold must give is the module's promise: a state that is a pure function of the entries
-(DESIGN.md), that an undo can take back, and whose `head` is the hash chain's last link.
+(docs/design.md "Log entries"), that an undo can take back, and whose `head` is the hash
+chain's last link.
 """
 
 from __future__ import annotations
@@ -293,7 +294,7 @@ def test_a_reader_that_can_fetch_the_state_again_keeps_no_copy() -> None:
 def test_a_file_kept_sealed_until_unseal_outlives_the_resolution_that_reveals_the_rest() -> None:
     """A secret of a phase that keeps its secrets (face-down units) is marked `keep` and
     stays waiting when the turn's resolution reveals the other files; only unseal
-    publishes it (DESIGN.md, docs/verifying.md)."""
+    publishes it (docs/design.md "What stays secret", docs/verifying.md)."""
     node = {"kind": "orders-file", "id": "n"}
     pending = {"red": {"file": "r.yaml", "file_sealed": node, "body": {}, "keep_sealed": True,
                        "secret": {"commitment": "c-red"}},

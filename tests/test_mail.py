@@ -368,8 +368,8 @@ def test_mail_for_a_player_of_several_factions_is_one_message(camp: Path) -> Non
 
 
 def test_mail_shows_each_player_their_own_hand_and_nobody_elses(camp: Path) -> None:
-    """DESIGN.md: a player's report holds their own hand; the referee's key opens it for the
-    mail, and only the nodes of the player's own factions are opened."""
+    """docs/design.md "Reports": a player's report holds their own hand; the referee's key
+    opens it for the mail, and only the nodes of the player's own factions are opened."""
     from pbem.crypto import sealed
 
     play(camp, until_turn=1, seed="mail")

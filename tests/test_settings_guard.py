@@ -1,4 +1,4 @@
-"""campaign.yaml cannot be changed behind the log's back (DESIGN.md "Secrets").
+"""campaign.yaml cannot be changed behind the log's back (docs/design.md "campaign.yaml").
 
 The game, its options and overrides, the dice anchor, the referee's keys and each faction's
 seat (player, address, keys) are recorded by the log (`new`, then `seat` steps). Edited by

@@ -1,4 +1,5 @@
-"""SSHSIG orders signatures interoperate with `ssh-keygen -Y` (DESIGN.md "Orders signatures")."""
+"""SSHSIG orders signatures interoperate with `ssh-keygen -Y` (docs/design.md
+"Orders signatures")."""
 
 from __future__ import annotations
 

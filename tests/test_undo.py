@@ -1,4 +1,4 @@
-"""Undo and adjust keep the seed chain and the audit whole (DESIGN.md "Randomness").
+"""Undo and adjust keep the seed chain and the audit whole (docs/design.md "Undo and re-rolls").
 
 An undo takes the state back to what it was before the step it undoes, every engine field
 included (the orders pending, the players' salt commitments, the sealed orders files), except

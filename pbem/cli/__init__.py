@@ -2,7 +2,7 @@
 
 `app` (pbem/cli/shared.py) is the one Typer app, with the options every command shares; the
 commands add themselves to it from pbem/cli/commands.py (the campaign), reports.py and
-mail.py. `main` maps errors to one line and the exit codes of DESIGN.md.
+mail.py. `main` maps errors to one line and the exit codes of docs/design.md ("Exit codes").
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _metavars(command: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: map errors to one line and the exit codes of DESIGN.md."""
+    """Entry point: map errors to one line and an exit code (docs/design.md "Exit codes")."""
     command = _metavars(typer.main.get_command(app))
     try:
         code = command.main(args=argv, prog_name="pbem", standalone_mode=False)

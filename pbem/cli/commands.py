@@ -553,7 +553,8 @@ def unseal(
 
 @app.command("dice")
 def dice_cmd(as_json: JsonOpt = False) -> None:
-    """Every die so far: label, sides, value, verified (after unseal) or pending."""
+    """Every die so far: label, sides, value, and verified (from the published seeds),
+    hidden (a hidden draw before unseal) or WRONG."""
     from pbem import api
 
     rolls = api.dice(OPTS.directory)

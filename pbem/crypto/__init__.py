@@ -1,4 +1,4 @@
-"""The secrets and signatures (DESIGN.md "Secrets").
+"""The secrets and signatures (docs/design.md "Secrets").
 
 - `keys`: what the rest of pbem uses: canonical JSON, entry signatures, padded age
   envelopes (`seal`/`unseal`), commitments and the key files `pbem keygen` writes.

@@ -1,5 +1,5 @@
-"""age v1 files with X25519 and ssh-ed25519 recipients, written from the spec (DESIGN.md
-"Secrets").
+"""age v1 files with X25519 and ssh-ed25519 recipients, written from the spec
+(docs/design.md "Envelopes").
 
 Implements https://age-encryption.org/v1 (the C2SP age specification) with the
 `cryptography` package's primitives only: X25519, HKDF-SHA-256, ChaCha20-Poly1305 and

@@ -1,4 +1,4 @@
-"""The cryptography the rest of pbem uses (DESIGN.md "Secrets").
+"""The cryptography the rest of pbem uses (docs/design.md "Secrets").
 
 Canonical JSON, entry signatures, padded age envelopes (`seal`/`unseal`), commitments
 and the key files `pbem keygen` writes. The formats underneath are in `pbem.crypto.age`
@@ -55,7 +55,7 @@ COMMIT_CONTEXT_KEYS = frozenset({"campaign", "kind", "id", "turn", "owner"})
 NONCE_SIZE = 32
 
 
-# --- entry signatures (DESIGN.md: the referee's signature over an entry) ------------
+# --- entry signatures (docs/design.md "Log entries": the referee's signature) -------
 
 
 def sign_entry(private_key: Ed25519PrivateKey, obj: object) -> str:
@@ -77,7 +77,7 @@ def verify_entry(public_line: str, obj: object, sig: str) -> bool:
     return True
 
 
-# --- padding (DESIGN.md: a sealed "3" and "5" must not differ in length) -------------
+# --- padding (docs/design.md "Envelopes": a sealed "3" and "5", one length) ---------
 
 
 def _padded_length(length: int, size: int) -> int:
@@ -109,7 +109,7 @@ def unpad(padded: bytes, size: int = PAD_SIZE) -> bytes:
     return padded[4 : 4 + length]
 
 
-# --- envelopes (DESIGN.md "Envelopes") ----------------------------------------------
+# --- envelopes (docs/design.md "Envelopes") -----------------------------------------
 
 
 def seal(value: object, recipients: list[str], pad_size: int = PAD_SIZE) -> str:
@@ -141,7 +141,7 @@ def unseal(text: str, identities: list[str]) -> object:
     return value
 
 
-# --- commitments (DESIGN.md "Commitments") ------------------------------------------
+# --- commitments (docs/design.md "Commitments") -------------------------------------
 
 
 def _commit_digest(ctx: dict[str, object], nonce: bytes, value: object) -> bytes:
@@ -183,7 +183,7 @@ def check_commitment(C: str, ctx: dict[str, object], nonce: bytes, value: object
     return hmac.compare_digest(expected, C.lower())
 
 
-# --- key files (DESIGN.md "Keys"; `pbem keygen`) ------------------------------------
+# --- key files (docs/design.md "Keys"; `pbem keygen`) -------------------------------
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:

@@ -1,5 +1,6 @@
 """Sealed secrets in the shared log: a commitment anyone sees, an envelope only the
-owner and the referee can open, and a later reveal anyone can check (DESIGN.md "Secrets").
+owner and the referee can open, and a later reveal anyone can check (docs/design.md
+"Sealed nodes").
 
 A sealed node, as it is written to the log or the snapshot::
 
@@ -23,7 +24,8 @@ from pbem.errors import CryptoError
 
 
 def context(campaign: str, kind: str, id_: str, turn: int, owner: str) -> dict[str, Any]:
-    """The commitment context: names campaign, kind, id, turn and owner (DESIGN.md)."""
+    """The commitment context: names campaign, kind, id, turn and owner
+    (docs/design.md "Commitments")."""
     return {"campaign": campaign, "kind": kind, "id": id_, "turn": turn, "owner": owner}
 
 

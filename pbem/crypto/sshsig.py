@@ -1,4 +1,4 @@
-"""OpenSSH ed25519 keys and SSHSIG signatures (DESIGN.md "Secrets", orders signatures).
+"""OpenSSH ed25519 keys and SSHSIG signatures (docs/design.md "Keys", "Orders signatures").
 
 SSHSIG is OpenSSH's PROTOCOL.sshsig, the format `ssh-keygen -Y sign` writes and
 `ssh-keygen -Y verify` checks. pbem signs with sha512, as ssh-keygen does, and accepts

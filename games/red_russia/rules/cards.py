@@ -1,5 +1,5 @@
 """Event cards: the deal (4.1), the card phase (4.1, 14.1-14.5) and the winter reshuffle
-(14.8), with every hand sealed to its player (DESIGN.md "Secrets").
+(14.8), with every hand sealed to its player (docs/design.md "What stays secret").
 
 The deck is cards.yaml (RECONSTRUCTED, see its header). What the state holds, all of it
 public except what is sealed:
