@@ -86,8 +86,11 @@ def example_orders(game_id: str) -> dict[tuple[int, str, str], Path]:
 
 def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = None,
         game_id: str | None = None) -> dict[str, Any]:
+    """The demo campaign played by the bot in `root`: to the end, or after turn `turns`
+    (0: the game's `demo_turns` in its game.yaml, for a game the bots would never end)."""
     game_id = demo_game(game_id)
     say = progress or (lambda _text: None)
+    turns = turns or int(load_data(game_id)["game"].get("demo_turns") or 0)
     players = root / ".pbem" / "players"
     # one person plays every side here, from a seed anyone can read: a hot-seat game,
     # with no contribution round (it would mix only the bots' predictable salts), whose
@@ -133,6 +136,9 @@ def run(root: Path, *, turns: int = 0, progress: Callable[[str], None] | None = 
     if final["over"]:
         result = final["result"]
         say(f"game over: {', '.join(result['winners']) or 'nobody'} won: {result['reason']}")
+    elif turns:
+        say(f"the demo stops after turn {turns}; the game goes on (pbem demo --turns N plays "
+            "more, and pbem bot and pbem apply in the campaign play on)")
     reports = write_reports(root, root / PRIVATE / "reports")
     say(f"reports: {len(reports['files'])} files ({', '.join(REPORT_FORMATS)} for "
         f"{', '.join(reports['readers'])}) in {reports['folder']}")

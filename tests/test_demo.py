@@ -123,3 +123,27 @@ def test_demo_plays_every_bundled_game(tmp_path: Path, pbem: Callable[..., Resul
         for path in texts:
             longest = max(path.read_text().splitlines(), key=len)
             assert len(longest) <= 160, (path.name, longest)
+
+
+def test_a_game_the_bots_never_end_stops_at_its_demo_length(
+        tmp_path: Path, pbem: Callable[..., Result], monkeypatch) -> None:
+    """A&A 1914's bots take no capitals: its game.yaml gives the demo a length (demo_turns),
+    where `pbem demo` stops and says so; --turns says otherwise."""
+    from pbem import demo, game
+
+    assert game.load_data("aa1914")["game"]["demo_turns"] == 4
+    real = game.load_data
+
+    def short(game_id: str, overrides: dict | None = None) -> game.GameData:
+        data = real(game_id, overrides)
+        return game.GameData(data.game_id, data.folder, {**data.files, "game": {**data.files["game"],
+                                                                                "demo_turns": 1}})
+
+    monkeypatch.setattr(demo, "load_data", short)
+    r = pbem("demo", tmp_path / "a", "--game", "aa1914")
+    assert r.code == 0, r.err
+    assert "the demo stops after turn 1; the game goes on" in r.out and "game over" not in r.out
+    status = Campaign.open(tmp_path / "a").state()["game"]
+    assert status["turn"] == 2 and not status["over"]
+    r = pbem("demo", tmp_path / "b", "--game", "red_russia", "--turns", "1")
+    assert "the demo stops after turn 1" in r.out

@@ -578,7 +578,8 @@ def demo(
     directory: Annotated[
         Path | None, typer.Argument(help="Folder for the demo campaign (default: a new temporary folder).")
     ] = None,
-    turns: Annotated[int, typer.Option("--turns", help="Stop after this many turns (0: play to the end).")] = 0,
+    turns: Annotated[int, typer.Option("--turns", help="Stop after this many turns (0: play to the end, "
+                                       "or to the game's demo length, demo_turns in its game.yaml).")] = 0,
     game: Annotated[str | None, typer.Option("--game", help="The game to play (default: the bundled "
                                              "game whose game.yaml says demo: true).")] = None,
     as_json: JsonOpt = False,
