@@ -27,6 +27,7 @@ from pbem.campaign import (
     protected,
 )
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
+from pbem.dice import KeyedRng
 from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
 from pbem.game import Phase, apply_all, clone, corrected, dormant, game_ids, get_game, load_data
 from pbem.log import (
@@ -273,7 +274,8 @@ def new_campaign(
         if seed is not None:
             config["seed"] = seed
         Store.init(root)
-        rng = randomness.hidden_rng(secret)  # set-up draws: hidden until unseal
+        # set-up draws: hidden until unseal (randomness.dice_key: `new`'s key is the hidden one)
+        rng = KeyedRng(randomness.referee_hidden_key(secret))
         campaign = Campaign(root, config)
         playing = [f for f in known if f not in later]  # those seated now contribute
         if contributions:  # nothing hidden is drawn before the players' salts are in
@@ -839,7 +841,6 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
         secret = _secret(campaign)
         seq = state["seq"] + 1
         from pbem import randomness
-        from pbem.dice import KeyedRng
 
         orders, revealed = _open_pending(campaign, pending)
         # a phase that takes no orders mixes in the salts of the last phase that did
@@ -853,12 +854,15 @@ def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> li
             used[faction], orders[faction] = nmr_orders(campaign, state["game"], faction, bot_rng)
             orders[faction] = _seal_nmr_secret(campaign, phase, faction, seq, orders[faction])
             defaults.append(faction)
+        # the set-up after the contribution round: hidden draws keyed by the referee and the
+        # players; every other resolution takes the next element of the seed chain
         hidden_draws = is_pre_game(state["game"])
-        if hidden_draws:  # the set-up: hidden draws keyed by the referee and the players
-            rng, batch, seed = randomness.hidden_rng(secret, salts), None, None
-        else:  # every other resolution takes the next element of the seed chain
-            batch = state.get("batch", 0) + 1
-            rng, seed = randomness.batch_rng(secret, batch, salts)
+        batch = None if hidden_draws else state.get("batch", 0) + 1
+        seed = None if batch is None else randomness.batch_seed(secret, batch).hex()
+        key = randomness.dice_key({"type": "resolve", "hidden_draws": hidden_draws, "seed": seed,
+                                   "salts": salts}, randomness.referee_hidden_key(secret))
+        assert key is not None  # the referee knows every key
+        rng = KeyedRng(key)
         secrets = referee_secrets(campaign, secret, state.get("contributions"))
         events = game.resolve(data, state["game"], orders, rng, secrets)
         draw_keys = _draw_keys(campaign, state, secrets, phase.turn)
@@ -1000,7 +1004,6 @@ def bot(root: Path, faction: str, seed: str | None = None, *, salts: bool = True
     A `template` is what a player is mailed to start from (the game's `template`: their
     own standing instructions, no choice they did not make), with no salts."""
     from pbem import randomness
-    from pbem.dice import KeyedRng
 
     campaign = Campaign.settled(root)
     state = campaign.state()

@@ -981,14 +981,7 @@ def dice_states(entries: list[dict[str, Any]], campaign_id: str = "") -> list[di
     for entry in entries:
         if not entry.get("dice"):
             continue
-        if entry["type"] == "new":
-            key = hidden_key
-        elif entry.get("hidden_draws"):  # the set-up after the contribution round
-            key = None if hidden_key is None else dice_.draw_key(hidden_key, entry.get("salts", {}))
-        elif entry.get("seed"):
-            key = dice.batch_key(bytes.fromhex(entry["seed"]), entry.get("salts", {}))
-        else:
-            key = None
+        key = randomness.dice_key(entry, hidden_key)
         salted = randomness.player_salted(campaign_id, entry, len(entries) + 2) if entry["type"] != "new" else []
         for d in entry["dice"]:
             if key is None:

@@ -58,20 +58,31 @@ def batch_seed(secret: bytes, k: int) -> bytes:
     return dice.seed_at(chain_top(secret), CHAIN_LENGTH, k)
 
 
-def batch_rng(secret: bytes, k: int, salts: dict[str, str]) -> tuple[dice.KeyedRng, str]:
-    """The live dice of batch k, and its seed (hex) to publish with the results."""
-    seed = batch_seed(secret, k)
-    return dice.KeyedRng(dice.batch_key(seed, salts)), seed.hex()
-
-
 def hidden_draw_key(secret: bytes, contributions: dict[str, str] | None) -> bytes:
     """The key of hidden draws: the hidden key, mixed with the players' contributions once
     they are in (pbem.contributions); None for a campaign made without the round."""
     return dice.draw_key(dice.hidden_key(hidden_secret(secret)), contributions)
 
 
-def hidden_rng(secret: bytes, contributions: dict[str, str] | None = None) -> dice.KeyedRng:
-    return dice.KeyedRng(hidden_draw_key(secret, contributions))
+def referee_hidden_key(secret: bytes) -> bytes:
+    """The hidden key (the one `unseal` lets everyone derive), from the referee's secret."""
+    return dice.hidden_key(hidden_secret(secret))
+
+
+def dice_key(entry: dict[str, Any], hidden_key: bytes | None) -> bytes | None:
+    """The one place that says which key a step's dice are drawn with (docs/fairness.md):
+    `new`'s set-up, the hidden key; the set-up after the contribution round (`hidden_draws`),
+    the hidden key mixed with the players' salts; every other resolution, its batch's
+    published seed with the salts it mixes. The referee passes his hidden key and the entry
+    he is about to write; an audit, what the log publishes (the hidden key after unseal).
+    None where the key cannot be known (a hidden draw, without the hidden key)."""
+    if entry["type"] == "new":
+        return hidden_key
+    if entry.get("hidden_draws"):
+        return None if hidden_key is None else dice.draw_key(hidden_key, entry.get("salts", {}))
+    if entry.get("seed"):
+        return dice.batch_key(bytes.fromhex(entry["seed"]), entry.get("salts", {}))
+    return None
 
 
 def bot_key(secret: bytes, purpose: str) -> bytes:

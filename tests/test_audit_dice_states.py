@@ -148,3 +148,22 @@ def test_the_set_up_names_no_player_salt() -> None:
     entries = _log(CAMPAIGN)
     entries[0]["salts"] = {"red": "ab" * 32}
     assert [r["player_salts"] for r in audit.dice_states(entries, CAMPAIGN) if r["seq"] == 1] == [[], []]
+
+
+def test_the_referee_and_the_audit_take_one_key_for_each_kind_of_step() -> None:
+    """randomness.dice_key decides for both: the referee with his hidden key and the entry he
+    is about to write, the audit with what the log publishes."""
+    secret = bytes(range(7, 39))
+    mine = randomness.referee_hidden_key(secret)
+    published = dice.hidden_key(randomness.hidden_secret(secret))  # what unseal lets anyone derive
+    assert mine == published
+    salts = {"red": "aa" * 32}
+    seed = randomness.batch_seed(secret, 3)
+    assert randomness.dice_key({"type": "new"}, mine) == randomness.hidden_draw_key(secret, None)
+    assert randomness.dice_key({"type": "resolve", "hidden_draws": True, "salts": salts}, published) \
+        == randomness.hidden_draw_key(secret, salts) != randomness.hidden_draw_key(secret, None)
+    assert randomness.dice_key({"type": "resolve", "seed": seed.hex(), "salts": salts}, None) \
+        == dice.batch_key(seed, salts) != dice.batch_key(seed, {})
+    assert randomness.dice_key({"type": "resolve", "hidden_draws": True, "salts": salts}, None) is None
+    assert randomness.dice_key({"type": "new"}, None) is None
+    assert randomness.dice_key({"type": "resolve", "salts": salts}, mine) is None  # no seed: no key
