@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
+from pbem.kit import standing as standing_kit
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
@@ -55,7 +56,19 @@ ORDERS = ("buy", "move", "attack", "mobilize")  # the items of a power's turn re
 LATER = ("retreat", "repair")  # the rest of a turn, not refereed yet
 # the loss orders; withdrawing and submerging at sea (rules/naval.py); the armistice's
 # answer; the civil war's retreats (steps 1 and 2)
-STANDING = ("losses", "sea_losses", "sea_withdraw", "submerge", "armistice", civil_war.STANDING)
+# each standing instruction a power may give, with its check (pbem.kit.standing)
+STANDING: dict[str, standing_kit.Check] = {
+    "losses": standing_kit.ordering(combat.LOSS_ORDER, "the order your land units and fighters are "
+                                    "lost in, each type once: " + ", ".join(combat.LOSS_ORDER)),
+    "sea_losses": standing_kit.ordering(naval.SEA_LOSSES, "the order your ships take hits (battleship: "
+                                        "a sound one is damaged) are lost in, each type once: "
+                                        + ", ".join(naval.SEA_LOSSES)),
+    "sea_withdraw": lambda data, state, pid, value: naval.check_withdrawal(value),
+    "submerge": standing_kit.boolean("whether your defending submarines submerge when they are the "
+                                     "last warships of your side in a sea battle"),
+    "armistice": revolution.check_standing,
+    civil_war.STANDING: civil_war.check_standing,
+}
 USA = "usa"
 
 
@@ -145,37 +158,7 @@ def _attacks(data: GameData, state: State, pid: str, items: list[tuple[int, Any]
 
 def _check_standing(data: GameData, state: State, pid: str, standing: Any,
                     problems: list[Problem]) -> None:
-    if standing is None:
-        return
-    if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
-        problems.append(Problem(("standing",), "standing instructions: "
-                                + ", ".join(STANDING) + " (e.g. losses: [infantry, artillery, "
-                                "tank, fighter])"))
-        return
-    if "armistice" in standing:
-        refused = revolution.check_standing(data, state, pid, standing["armistice"])
-        if refused is not None:
-            problems.append(Problem(("standing", "armistice"), refused))
-    if "sea_withdraw" in standing:
-        refused = naval.check_withdrawal(standing["sea_withdraw"])
-        if refused is not None:
-            problems.append(Problem(("standing", "sea_withdraw"), refused))
-    if "submerge" in standing and not isinstance(standing["submerge"], bool):
-        problems.append(Problem(("standing", "submerge"), "whether your defending submarines "
-                                "submerge when they are the last warships of your side in a sea "
-                                "battle: true or false"))
-    if civil_war.STANDING in standing:
-        refused = civil_war.check_standing(data, state, pid, standing[civil_war.STANDING])
-        if refused is not None:
-            problems.append(Problem(("standing", civil_war.STANDING), refused))
-    for key, kinds, what in (("losses", combat.LOSS_ORDER, "your land units and fighters"),
-                             ("sea_losses", naval.SEA_LOSSES, "your ships take hits (battleship: "
-                              "a sound one is damaged)")):
-        given = standing.get(key)
-        if given is not None and (not isinstance(given, list) or not set(given) <= set(kinds)
-                                  or len(set(given)) != len(given)):
-            problems.append(Problem(("standing", key), f"the order {what} are lost in, each type "
-                                    "once: " + ", ".join(kinds)))
+    standing_kit.check(data, state, pid, standing, STANDING, problems)
 
 
 def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:

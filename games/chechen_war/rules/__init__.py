@@ -40,6 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.kit import standing as standing_kit
 from pbem.kit.events import recorded
 from pbem.kit.phases import NOT_ASKED, PhaseRules, PhaseTable, TableGame
 
@@ -60,7 +61,7 @@ from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
-from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, folding, hex_in, units
+from .board import CHECHEN, RUSSIAN, board, ceasefire_turn, folding, units
 from .events import EVENTS
 
 
@@ -86,29 +87,8 @@ def _resolve_chechen(data: GameData, state: State, orders: dict[str, Orders], rn
             {"type": "phase", "phase": "russian-movement", "turn": 1}]
 
 
-# the Russian's standing instructions (ambush.py, combat.py): units in order, and the hexes
-# his ambushed units retreat into, in order of preference
-STANDING = ("step_losses", "retreat_first", "retreat_to")
-
-
 def _check_standing(data: GameData, state: State, standing: Any, problems: list[Problem]) -> None:
-    if standing is None:
-        return
-    if not isinstance(standing, dict) or not set(standing) <= set(STANDING):
-        problems.append(Problem(("standing",), "standing instructions: " + ", ".join(STANDING)
-                                + " (each a list of your units, or of hexes for retreat_to, in order)"))
-        return
-    b = board(data)
-    for key, value in standing.items():
-        if key == "retreat_to":
-            if not isinstance(value, list):
-                problems.append(Problem(("standing", key), 'expected a list of hexes, "CCRR", in order'))
-            else:
-                for k, hex_id in enumerate(value):
-                    hex_in(b, hex_id, ("standing", key, k), problems)
-        elif not isinstance(value, list) or not all(u in units(data) and units(data)[u]["side"] == RUSSIAN
-                                                    for u in value):
-            problems.append(Problem(("standing", key), "expected a list of your units' ids, in order"))
+    standing_kit.check(data, state, RUSSIAN, standing, standing_.CHECKS, problems)
 
 
 def _standing(state: State, orders: Orders) -> list[Event]:

@@ -1,17 +1,19 @@
 """The Russian's standing instructions, offered in the templates of his movement, combat and
 supports files (ORDERS.md, "Movement"): what each may be, what applies when it is not set,
-and what setting it decides for him in the Chechen's segments. The checks of the values are
-in rules/__init__.py (STANDING, `_check_standing`); the rules that read them in ambush.py
-(`_standing_order`, `step_losses`, `_retreat_hex`) and combat.py (10.11's losses)."""
+and what setting it decides for him in the Chechen's segments; the checks of the values
+(CHECKS, pbem.kit.standing), which rules/__init__.py's `_check_standing` makes of every file
+that records them; the rules that read them are in ambush.py (`_standing_order`,
+`step_losses`, `_retreat_hex`) and combat.py (10.11's losses)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Event, GameData, State
+from pbem.game import Event, GameData, Problem, State
 from pbem.kit.events import Apply
+from pbem.kit.standing import Check, Placed
 
-from .board import RUSSIAN
+from .board import RUSSIAN, board, hex_in, units
 
 # the Russian's files that check and record them (rules/__init__.py: `_check_moves`,
 # `_check_attacks`, `_check_russian_defence`, and `_standing` in their resolve)
@@ -48,3 +50,26 @@ def _standing(data: GameData, state: State, event: Event) -> None:
 
 
 APPLY: dict[str, Apply[GameData]] = {"standing": _standing}
+
+
+def _units_in_order(data: GameData, state: State, faction: str, value: Any) -> str | None:
+    if isinstance(value, list) and all(u in units(data) and units(data)[u]["side"] == RUSSIAN for u in value):
+        return None
+    return "expected a list of your units' ids, in order"
+
+
+def _hexes_in_order(data: GameData, state: State, faction: str, value: Any) -> str | Placed | None:
+    if not isinstance(value, list):
+        return 'expected a list of hexes, "CCRR", in order'
+    b = board(data)
+    for k, hex_id in enumerate(value):
+        found: list[Problem] = []
+        if hex_in(b, hex_id, (k,), found) is None:
+            return found[0].path, found[0].message
+    return None
+
+
+# each instruction's check (pbem.kit.standing): units in order, and the hexes his ambushed
+# units retreat into, in order of preference
+CHECKS: dict[str, Check] = {"retreat_first": _units_in_order, "step_losses": _units_in_order,
+                            "retreat_to": _hexes_in_order}

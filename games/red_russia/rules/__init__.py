@@ -14,9 +14,10 @@ from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
 from pbem.kit import ask
+from pbem.kit import standing as standing_kit
 from pbem.kit.fold import Fold
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
-from pbem.names import counted, suggest
+from pbem.names import counted
 
 from . import (
     battle,
@@ -157,12 +158,14 @@ class RedRussia:
 
     def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         standing = orders.get("standing")
-        problems = _check_standing(standing or {})
-        problems += famine.check_standing(data, standing or {})
-        problems += play.check_play_when(data, standing or {})
+        problems: list[Problem] = []
+        standing_kit.check(data, state, faction, standing, STANDING_CHECKS, problems)
+        if not isinstance(standing, dict):
+            standing = {}  # none, or not a mapping (said)
+        problems += famine.check_standing(data, standing)
+        problems += play.check_play_when(data, standing)
         # 8.4 a sea in retreat_to: a retreat by sea
-        decisions.check_retreat_places(board_.board(data), standing.get("retreat_to")
-                                       if isinstance(standing, dict) else None,
+        decisions.check_retreat_places(board_.board(data), standing.get("retreat_to"),
                                        ("standing", "retreat_to"), problems)
         return problems + PHASE_TABLE.validate(data, state, faction, orders)
 
@@ -392,32 +395,28 @@ def _check_options(data: GameData) -> list[str]:
     return problems
 
 
-def _check_standing(standing: dict[str, Any]) -> list[Problem]:
-    problems = []
-    for key, value in standing.items():
-        if value is None and key in STANDING_KEYS or decisions.standing_ok(key, value):
-            continue  # null drops an instruction given before; `ask` asks by mail
-        if key not in STANDING_KEYS:
-            problems.append(Problem(("standing", key), f"unknown standing instruction {key!r}"
-                                    f"{suggest(str(key), list(STANDING_KEYS))} "
-                                    f"(known: {', '.join(STANDING_KEYS)})"))
-        elif STANDING_KEYS[key] is dict:
-            continue  # a structured instruction its own module checks
-        elif STANDING_KEYS[key] is list:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                problems.append(Problem(("standing", key), f"{key} is a list of names"))
-        elif STANDING_KEYS[key] is bool:
-            if not isinstance(value, bool):
-                problems.append(Problem(("standing", key), f"{key} is true or false"))
-        elif STANDING_KEYS[key] is int:
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= battle.MAX_ROUNDS:
-                problems.append(Problem(("standing", key), f"{key} is a number of rounds, 1 to "
-                                                           f"{battle.MAX_ROUNDS}"))
-        elif isinstance(value, bool) or not isinstance(value, str | int) or value not in STANDING_KEYS[key]:
-            choices = ", ".join(str(c) for c in STANDING_KEYS[key] if isinstance(c, str)) or ", ".join(
-                str(c) for c in STANDING_KEYS[key])
-            problems.append(Problem(("standing", key), f"{key} is one of {choices}, not {value!r}"))
-    return problems
+def _standing_check(key: str, spec: Any) -> standing_kit.Check:
+    """The check of one instruction of STANDING_KEYS (pbem.kit.standing); `ask` asks by mail
+    where the instruction may (rules/decisions.py)."""
+    choices = None if spec in (dict, list, bool, int) else standing_kit.one_of(list(spec), key)
+
+    def test(data: GameData, state: State, faction: str, value: Any) -> str | standing_kit.Placed | None:
+        if decisions.standing_ok(key, value) or spec is dict:
+            return None  # a structured instruction its own module checks
+        if spec is list:
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+            return None if ok else f"{key} is a list of names"
+        if spec is bool:
+            return None if isinstance(value, bool) else f"{key} is true or false"
+        if spec is int:
+            ok = not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= battle.MAX_ROUNDS
+            return None if ok else f"{key} is a number of rounds, 1 to {battle.MAX_ROUNDS}"
+        assert choices is not None
+        return choices(data, state, faction, value)
+    return test
+
+
+STANDING_CHECKS = {key: _standing_check(key, spec) for key, spec in STANDING_KEYS.items()}
 
 
 def describe_event(data: GameData, e: Event) -> str:

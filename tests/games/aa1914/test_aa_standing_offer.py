@@ -153,3 +153,25 @@ def test_an_evacuation_in_force() -> None:
         "      where your units there go at the revolution (revolution: civil_war)"]
     assert "  submerge not set (false: they fight to the end)  [true | false; SOURCES.md 6.4]" \
         in lines
+
+
+@pytest.mark.parametrize(("given", "found"), [
+    ({"losses": ["infantry", "infantry"]}, [(("standing", "losses"), "the order your land units and "
+                                           "fighters are lost in, each type once: ")]),
+    ({"sea_losses": ["tank"]}, [(("standing", "sea_losses"), "the order your ships take hits")]),
+    ({"submerge": "yes"}, [(("standing", "submerge"), "whether your defending submarines submerge when "
+                                                      "they are the last warships of your side in a "
+                                                      "sea battle: true or false")]),
+    ({"losses": ["artillery", "infantry"], "submerge": None}, []),  # null drops one
+    ({"lossses": []}, [(("standing", "lossses"), "unknown standing instruction 'lossses'; did you mean "
+                                                 "'losses'?")]),
+    ("losses", [(("standing",), "standing instructions are a mapping of losses, sea_losses")]),
+])
+def test_each_instruction_is_checked_at_its_place(given: object, found: list[tuple[tuple[object, ...], str]]) -> None:
+    """pbem.kit.standing: an unknown key named with a suggestion, each value by its own test."""
+    problems = [p for p in GAME.validate(data(), position(), "germany", {"orders": [], "standing": given})
+                if p.path[:1] == ("standing",)]
+    assert len(problems) == len(found), problems
+    for problem, (path, words) in zip(problems, found, strict=True):
+        assert problem.path == path and problem.message.startswith(words), problem
+    assert list(rules.STANDING) == [*EVERY, "armistice", "evacuation"]

@@ -8,6 +8,9 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data, standing_lines, standing_offer
@@ -34,7 +37,7 @@ def keys(state: State, side: str) -> list[str]:
 
 
 def test_every_instruction_the_rules_take_is_offered_in_orders_md_order() -> None:
-    assert set(standing_rules.OFFER) == set(rules.STANDING)
+    assert list(standing_rules.OFFER) == list(standing_rules.CHECKS)
     text = ORDERS_MD.read_text(encoding="utf-8")
     paragraph = text[text.index("The Russian's standing instructions"):]
     paragraph = paragraph[:paragraph.index("\n\n")]
@@ -61,7 +64,9 @@ def test_each_phase_that_offers_them_checks_them() -> None:
     for phase in ("russian-movement", "russian-combat", "russian-supports"):
         state = position(phase)
         wrong = GAME.validate(data(), state, "russian", {"orders": [], "standing": {"losses": []}})
-        assert [p.path for p in wrong] == [("standing",)], phase
+        assert [(p.path, p.message) for p in wrong] == [
+            (("standing", "losses"), "unknown standing instruction 'losses'; did you mean "
+                                     "'step_losses'? (known: retreat_first, step_losses, retreat_to)")], phase
         right = GAME.validate(data(), state, "russian",
                               {"orders": [], "standing": {"retreat_to": ["1227"]}})
         assert right == [], phase
@@ -102,3 +107,19 @@ def test_a_value_recorded_by_a_file_is_the_one_offered_next() -> None:
     offer = {i["key"]: i["value"] for i in standing_offer(GAME, data(), state, "russian")}
     assert offer == {"retreat_first": ["ru_33_mr_regt"], "step_losses": None,
                      "retreat_to": ["1227"]}
+
+
+@pytest.mark.parametrize(("given", "found"), [
+    ({"retreat_to": ["1227", "9999"]}, [(("standing", "retreat_to", 1), "hex id '9999' is off the map")]),
+    ({"retreat_to": "1227"}, [(("standing", "retreat_to"), 'expected a list of hexes, "CCRR", in order')]),
+    ({"step_losses": ["ch_argun_bn"]}, [(("standing", "step_losses"), "expected a list of your units' ids, in order")]),
+    ({"retreat_first": ["ru_76_airborne"], "step_losses": None}, []),  # null drops one
+    ({"step_loses": []}, [(("standing", "step_loses"), "did you mean 'step_losses'?")]),
+    (["retreat_to"], [(("standing",), "standing instructions are a mapping of retreat_first, step_losses, "
+                                      "retreat_to")]),
+])
+def test_each_instruction_is_checked_at_its_place(given: Any, found: list[tuple[tuple[Any, ...], str]]) -> None:
+    problems = GAME.validate(data(), position(), "russian", {"orders": [], "standing": given})
+    assert len(problems) == len(found), problems
+    for problem, (path, words) in zip(problems, found, strict=True):
+        assert problem.path == path and words in problem.message, problem
