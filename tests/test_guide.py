@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,3 +22,21 @@ def test_the_guide_names_every_hook_pbem_looks_for() -> None:
     assert missing == []
     for name in ("PhaseTable", "TableGame", "PhaseRules", "idle"):
         assert name in guide, name
+    for name in ("EventTable", "APPLY", "record_only", "pbem.kit.standing"):
+        assert name in guide, name
+
+
+def test_the_guides_tiny_has_the_shape_it_describes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny is what the guide says: a TableGame whose apply is its event table."""
+    import sys
+
+    from pbem.game import get_game
+    from pbem.kit.events import EventTable
+    from pbem.kit.phases import PhaseTable, TableGame
+
+    monkeypatch.setenv("PBEM_GAMES_PATH", str(ROOT / "tests" / "games"))
+    game = get_game("tiny")
+    module = sys.modules[type(game).__module__]
+    assert isinstance(game, TableGame) and isinstance(game.phases, PhaseTable)
+    assert isinstance(module.EVENTS, EventTable)
+    assert {"validate", "resolve", "bot", "default_orders", "phase"}.isdisjoint(vars(type(game)))

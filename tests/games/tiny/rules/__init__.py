@@ -19,7 +19,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State, clone
+from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
+from pbem.kit import standing
+from pbem.kit.events import EventTable
+from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 
 def _factions(data: GameData) -> list[str]:
@@ -36,15 +39,141 @@ def _name(data: GameData, faction: str | None) -> str:
     return str(names.get(faction or "", "nobody"))
 
 
-class Tiny:
+def _validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+    items = orders.get("orders") or []
+    if not isinstance(items, list):
+        return [Problem(("orders",), "orders is a list: [{move: PLACE}] or []")]
+    problems = []
+    if len(items) > 1:
+        problems.append(Problem(("orders",), "one order at most: your army marches once"))
+    here = state["army"][faction]
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or set(item) != {"move"}:
+            problems.append(Problem(("orders", i), "an order is {move: PLACE}"))
+        elif item["move"] not in _places(data)[here]["next"]:
+            problems.append(Problem(("orders", i, "move"),
+                                    f"{item['move']!r} is not next to {here} (next: "
+                                    f"{', '.join(_places(data)[here]['next'])})"))
+    standing.check(data, state, faction, orders.get("standing"), {}, problems)  # Tiny has none
+    return problems
+
+
+def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+             secrets: Secrets | None) -> list[Event]:
+    turn, places = state["turn"], _places(data)
+    events: list[Event] = []
+    at = dict(state["army"])
+    for f in _factions(data):
+        items = (orders.get(f) or {}).get("orders") or []
+        if items:
+            events.append({"type": "moved", "faction": f, "from": at[f], "to": items[0]["move"]})
+            at[f] = items[0]["move"]
+    blue, gold = _factions(data)
+    if at[blue] == at[gold]:  # a battle: the higher die holds the place
+        place = at[blue]
+        rolls = {f: rng.roll(f"t{turn}:battle:{place}:{f}", 6) for f in (blue, gold)}
+        winner = None if rolls[blue] == rolls[gold] else max(rolls, key=lambda f: rolls[f])
+        events.append({"type": "battle", "place": place, "rolls": rolls, "winner": winner})
+        for f in (blue, gold):
+            if f != winner:
+                back = state["army"][f]
+                at[f] = back if back != place else places[place]["next"][0]
+                events.append({"type": "fell_back", "faction": f, "to": at[f]})
+    for f in (blue, gold):
+        if state["held"][at[f]] != f:
+            events.append({"type": "held", "place": at[f], "faction": f,
+                           "from": state["held"][at[f]]})
+    if secrets is None:
+        raise ValueError("Tiny's goals need the referee's secrets (pbem.crypto.sealed)")
+    if turn == 1:  # the secret goals: a hidden shuffle, each sealed to its faction
+        drawn = secrets.shuffle("t1:goals", sorted(data["game"]["goals"]))
+        events.append({"type": "goals", "goals": {
+            f: secrets.seal("goal", f"goal-{f}", f, turn, drawn[i])
+            for i, f in enumerate((blue, gold))}})
+    if turn < len(data["game"]["turns"]):
+        events.append({"type": "turn", "turn": turn + 1})
+        return events
+    held = dict(state["held"])
+    for e in events:
+        if e["type"] == "held":
+            held[e["place"]] = e["faction"]
+    score = {f: sum(1 for owner in held.values() if owner == f) for f in (blue, gold)}
+    for f in (blue, gold):  # the goals are revealed at the end
+        goal = secrets.open(state["goals"][f])
+        place = data["game"]["goals"][goal]
+        kept = held[place] == f
+        score[f] += 2 if kept else 0
+        events.append({"type": "goal_revealed", "faction": f, "goal": goal, "place": place,
+                       "kept": kept})
+    best = max(score.values())
+    events.append({"type": "over", "score": score, "result": {
+        "winners": [f for f in (blue, gold) if score[f] == best], "reason": "score"}})
+    return events
+
+
+def _bot(data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+    here = state["army"][faction]
+    to = rng.choice(f"bot:t{state['turn']}:{faction}", [here, *_places(data)[here]["next"]])
+    return {"orders": [] if to == here else [{"move": to}]}
+
+
+PHASES = PhaseTable({
+    "march": PhaseRules(
+        "March", "name where your army marches ({move: PLACE}), or send no order to stay",
+        awaiting=lambda data, state: _factions(data),
+        shown=lambda data, state, title, prompt: (
+            f"{title} ({data['game']['turns'][state['turn'] - 1]})", prompt),
+        validate=_validate, resolve=_resolve, bot=_bot,
+        default_orders=lambda data, state, faction, rng: {"orders": []}),  # an absent army stays
+    "over": PhaseRules("Game over"),
+})
+
+
+# each event's apply: the state it is given is a copy to change (pbem.kit.events)
+def _marched(data: GameData, state: State, event: Event) -> None:
+    state["army"][event["faction"]] = event["to"]
+
+
+def _held(data: GameData, state: State, event: Event) -> None:
+    state["held"][event["place"]] = event["faction"]
+
+
+def _goals(data: GameData, state: State, event: Event) -> None:
+    state["goals"] = clone(event["goals"])
+
+
+def _goal_revealed(data: GameData, state: State, event: Event) -> None:
+    state["revealed"][event["faction"]] = event["goal"]
+
+
+def _turn(data: GameData, state: State, event: Event) -> None:
+    state["turn"] = event["turn"]
+
+
+def _over(data: GameData, state: State, event: Event) -> None:
+    state["score"], state["result"] = dict(event["score"]), event["result"]
+    state["phase"], state["over"] = "over", True
+
+
+# a battle is its dice: what it does are the events after it
+EVENTS: EventTable[GameData] = EventTable("Tiny", record_only=["battle"])
+EVENTS.register({"moved": _marched, "fell_back": _marched, "held": _held, "goals": _goals,
+                 "goal_revealed": _goal_revealed, "turn": _turn, "over": _over})
+
+
+class Tiny(TableGame):
+    """The Game protocol: phase, validate, resolve, bot and default_orders from its phase
+    table (TableGame), apply from its event table, the rest its own."""
+
     id = "tiny"
     name = "Tiny: a test game"
+    phases = PHASES
 
     def describe(self, data: GameData) -> dict[str, Any]:
         g = data["game"]
         return {"id": self.id, "name": g["name"],
                 "factions": [{"id": f["id"], "name": f["name"]} for f in g["factions"]],
-                "options": [], "phases": ["march", "over"]}
+                "options": [], "phases": list(PHASES.phases)}
 
     def check_data(self, data: GameData) -> list[str]:
         places = _places(data)
@@ -65,110 +194,13 @@ class Tiny:
 
     def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
         army = {f["id"]: f["start"] for f in data["game"]["factions"]}
-        return {"turn": 1, "army": army,
+        return {"phase": "march", "turn": 1, "army": army,
                 "held": {p: next((f for f, at in army.items() if at == p), None)
                          for p in _places(data)},
                 "score": {f: 0 for f in army}, "goals": {}, "revealed": {}, "result": None}
 
-    def phase(self, data: GameData, state: State) -> Phase:
-        if state["result"] is not None:
-            return Phase("over", state["turn"], (), "Game over", over=True,
-                         result=state["result"])
-        season = data["game"]["turns"][state["turn"] - 1]
-        return Phase("march", state["turn"], tuple(_factions(data)), f"March ({season})",
-                     "name where your army marches ({move: PLACE}), or send no order to stay")
-
-    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        if state["result"] is not None:
-            return [Problem(("phase",), "the game is over")]
-        items = orders.get("orders") or []
-        if not isinstance(items, list):
-            return [Problem(("orders",), "orders is a list: [{move: PLACE}] or []")]
-        problems = []
-        if len(items) > 1:
-            problems.append(Problem(("orders",), "one order at most: your army marches once"))
-        here = state["army"][faction]
-        for i, item in enumerate(items):
-            if not isinstance(item, dict) or set(item) != {"move"}:
-                problems.append(Problem(("orders", i), "an order is {move: PLACE}"))
-            elif item["move"] not in _places(data)[here]["next"]:
-                problems.append(Problem(("orders", i, "move"),
-                                        f"{item['move']!r} is not next to {here} (next: "
-                                        f"{', '.join(_places(data)[here]['next'])})"))
-        if orders.get("standing"):
-            problems.append(Problem(("standing",), "Tiny has no standing instructions"))
-        return problems
-
-    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
-                secrets: Secrets | None = None) -> list[Event]:
-        turn, places = state["turn"], _places(data)
-        events: list[Event] = []
-        at = dict(state["army"])
-        for f in _factions(data):
-            items = (orders.get(f) or {}).get("orders") or []
-            if items:
-                events.append({"type": "moved", "faction": f, "from": at[f], "to": items[0]["move"]})
-                at[f] = items[0]["move"]
-        blue, gold = _factions(data)
-        if at[blue] == at[gold]:  # a battle: the higher die holds the place
-            place = at[blue]
-            rolls = {f: rng.roll(f"t{turn}:battle:{place}:{f}", 6) for f in (blue, gold)}
-            winner = None if rolls[blue] == rolls[gold] else max(rolls, key=lambda f: rolls[f])
-            events.append({"type": "battle", "place": place, "rolls": rolls, "winner": winner})
-            for f in (blue, gold):
-                if f != winner:
-                    back = state["army"][f]
-                    at[f] = back if back != place else places[place]["next"][0]
-                    events.append({"type": "fell_back", "faction": f, "to": at[f]})
-        for f in (blue, gold):
-            if state["held"][at[f]] != f:
-                events.append({"type": "held", "place": at[f], "faction": f,
-                               "from": state["held"][at[f]]})
-        if secrets is None:
-            raise ValueError("Tiny's goals need the referee's secrets (pbem.crypto.sealed)")
-        if turn == 1:  # the secret goals: a hidden shuffle, each sealed to its faction
-            drawn = secrets.shuffle("t1:goals", sorted(data["game"]["goals"]))
-            events.append({"type": "goals", "goals": {
-                f: secrets.seal("goal", f"goal-{f}", f, turn, drawn[i])
-                for i, f in enumerate((blue, gold))}})
-        if turn < len(data["game"]["turns"]):
-            events.append({"type": "turn", "turn": turn + 1})
-            return events
-        held = dict(state["held"])
-        for e in events:
-            if e["type"] == "held":
-                held[e["place"]] = e["faction"]
-        score = {f: sum(1 for owner in held.values() if owner == f) for f in (blue, gold)}
-        for f in (blue, gold):  # the goals are revealed at the end
-            goal = secrets.open(state["goals"][f])
-            place = data["game"]["goals"][goal]
-            kept = held[place] == f
-            score[f] += 2 if kept else 0
-            events.append({"type": "goal_revealed", "faction": f, "goal": goal, "place": place,
-                           "kept": kept})
-        best = max(score.values())
-        events.append({"type": "over", "score": score, "result": {
-            "winners": [f for f in (blue, gold) if score[f] == best], "reason": "score"}})
-        return events
-
     def apply(self, data: GameData, state: State, event: Event) -> State:
-        s: State = clone(state)
-        kind = event["type"]
-        if kind in ("moved", "fell_back"):
-            s["army"][event["faction"]] = event["to"]
-        elif kind == "held":
-            s["held"][event["place"]] = event["faction"]
-        elif kind == "goals":
-            s["goals"] = clone(event["goals"])
-        elif kind == "goal_revealed":
-            s["revealed"][event["faction"]] = event["goal"]
-        elif kind == "turn":
-            s["turn"] = event["turn"]
-        elif kind == "over":
-            s["score"], s["result"] = dict(event["score"]), event["result"]
-        elif kind != "battle":  # a battle is its dice: what it does are the events after it
-            raise ValueError(f"Tiny has no event {kind!r}")
-        return s
+        return EVENTS.apply(data, state, event)
 
     def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
         """Everyone sees the whole board; a goal only once revealed (its sealed node is
@@ -184,16 +216,8 @@ class Tiny:
         """Only the map: the position and the changes are pbem's neutral tables of the view."""
         return {"map_svg": map_svg(data, view, style)}
 
-    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        here = state["army"][faction]
-        to = rng.choice(f"bot:t{state['turn']}:{faction}", [here, *_places(data)[here]["next"]])
-        return {"orders": [] if to == here else [{"move": to}]}
-
     def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
         return {"orders": []}  # stay: no choice the player did not make
-
-    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return {"orders": []}
 
     def summary(self, data: GameData, event: Event) -> str:
         kind = event["type"]
