@@ -22,7 +22,7 @@ def test_the_guide_names_every_hook_pbem_looks_for() -> None:
     assert missing == []
     for name in ("PhaseTable", "TableGame", "PhaseRules", "idle"):
         assert name in guide, name
-    for name in ("EventTable", "APPLY", "record_only", "pbem.kit.standing"):
+    for name in ("EventTable", "APPLY", "record_only", "pbem.kit.standing", "pbem.kit.orders"):
         assert name in guide, name
 
 

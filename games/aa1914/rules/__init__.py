@@ -31,6 +31,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit import standing as standing_kit
+from pbem.kit.orders import order_items
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 from pbem.names import suggest
 
@@ -87,23 +88,10 @@ def _shown(data: GameData, state: State, title: str, prompt: str) -> tuple[str, 
 
 def _items(orders: Orders, problems: list[Problem]) -> list[tuple[int, str, Any]]:
     """The orders file's items as (index, key, value), each of a kind refereed now; the
-    others named in `problems`."""
-    out: list[tuple[int, str, Any]] = []
-    for i, item in enumerate(orders.get("orders") or []):
-        if not isinstance(item, dict) or len(item) != 1:
-            problems.append(Problem(("orders", i), "an order is one of "
-                                    + ", ".join(f"{{{k}: ...}}" for k in ORDERS)))
-            continue
-        (key, value), = item.items()
-        if key in LATER:
-            problems.append(Problem(("orders", i, key), f"{key!r} is not refereed yet in Axis & "
-                                    "Allies 1914 (games/aa1914/README.md lists what is)"))
-        elif key not in ORDERS:
-            problems.append(Problem(("orders", i, key), f"unknown order {key!r}"
-                                    f"{suggest(str(key), ORDERS)}; orders: {', '.join(ORDERS)}"))
-        else:
-            out.append((i, key, value))
-    return out
+    others named in `problems` (pbem.kit.orders)."""
+    later = {k: f"{k!r} is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists "
+                "what is)" for k in LATER}
+    return list(order_items(orders, ORDERS, problems, later=later))
 
 
 def _read(data: GameData, state: State, pid: str, orders: Orders, problems: list[Problem]

@@ -14,6 +14,7 @@ from typing import Any
 from pbem.game import GameData, Problem
 from pbem.kit.fold import Fold
 from pbem.kit.hexes import Grid, Hexside
+from pbem.kit.orders import order_items
 
 from .events import EVENTS
 
@@ -114,13 +115,9 @@ def bodies(orders: dict[str, Any], key: str, required: set[str], optional: set[s
     """The orders of one kind, `{key: {...}}` with the `required` fields and any `optional`
     ones, as (index, path, body); an item of one of the `others` kinds (any other kind, with
     "*": a file whose first reader tells what it takes) is left to its own reader; any other
-    item is a problem telling the `shape`."""
-    for i, item in enumerate(orders.get("orders") or []):
-        if "*" in others and not (isinstance(item, dict) and set(item) == {key}):
-            continue
-        if isinstance(item, dict) and len(item) == 1 and next(iter(item)) in others:
-            continue
-        body = item.get(key) if isinstance(item, dict) and set(item) == {key} else None
+    kind is named (pbem.kit.orders), and a body of other fields is a problem telling the
+    `shape`."""
+    for i, _kind, body in order_items(orders, (key,), problems, others):
         if not isinstance(body, dict) or not required <= set(body) \
                 or not set(body) <= required | optional:
             problems.append(Problem(("orders", i), f"an order is {shape}"))

@@ -40,6 +40,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit.events import Apply, recorded
+from pbem.kit.orders import order_items
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -63,12 +64,8 @@ def read_orders(data: GameData, state: State, side: str, orders: dict[str, Any],
     """A side's End of Turn file, checked: {ceasefire, reinforce, strike} or {kidnap}."""
     allowed = RUSSIAN_ORDERS if side == RUSSIAN else CHECHEN_ORDERS
     out: dict[str, Any] = {}
-    for i, item in enumerate(orders.get("orders") or []):
+    for i, key, value in order_items(orders, allowed, problems):
         at: Path_ = ("orders", i)
-        if not isinstance(item, dict) or len(item) != 1 or next(iter(item)) not in allowed:
-            problems.append(Problem(at, "an order is one of " + ", ".join(f"{{{k}: ...}}" for k in allowed)))
-            continue
-        (key, value), = item.items()
         if key in out:
             problems.append(Problem((*at, key), f"{key} is given once"))
         elif key in ("ceasefire", "kidnap"):

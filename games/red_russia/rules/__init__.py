@@ -16,6 +16,7 @@ from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, Sta
 from pbem.kit import ask
 from pbem.kit import standing as standing_kit
 from pbem.kit.fold import Fold
+from pbem.kit.orders import order_items
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
 from pbem.names import counted
 
@@ -46,7 +47,7 @@ from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
 from .board import MAJORS, WHITES
-from .common import commander, defenders_of, order_items
+from .common import commander, defenders_of
 from .fold import apply as apply_event
 from .fold import apply_all as apply_events
 

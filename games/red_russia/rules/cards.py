@@ -254,7 +254,8 @@ def card_phase(data: GameData, state: State, orders: dict[str, Any], secrets: Se
     standing instruction `discard_dead` every card the player can never play, 14.73-14.74),
     on a winter turn the reshuffle of every card not in a hand or removed (14.8), then a draw
     up to the hand limit with the ORI bonus (14.3, 14.5), once."""
-    from .common import order_items
+    from pbem.kit.orders import order_items
+
     from .fold import apply
 
     events: list[Event] = []

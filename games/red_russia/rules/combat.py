@@ -24,13 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, Secrets, State
+from pbem.kit.orders import check_keys
 
 from . import minors
 from .battle import LEVELS, Battle
 from .board import Board
 from .common import (
     Path_,
-    check_keys,
     defenders_of,
     enemies,
     id_list,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Problem, State
-from pbem.names import suggest
+from pbem.kit.orders import check_keys
 
 from .board import MINORS, WHITES, Board
 
@@ -163,50 +163,6 @@ def landed_from(state: State, zone: str, units: list[str]) -> str | None:
 def iron_cross_closed(b: Board, state: State, zone: str) -> bool:
     """11.0: iron-cross zones are out of play on turns 1 and 2."""
     return bool(b.zones.get(zone, {}).get("iron_cross")) and state["turn"] <= 2
-
-
-def order_items(
-    body: dict[str, Any], verbs: tuple[str, ...], problems: list[Problem],
-    others: tuple[str, ...] = (),
-) -> Iterator[tuple[int, str, Any]]:
-    """(index, verb, argument) of each order with one of `verbs`; orders with one of
-    `others` are left to another part of the rules; anything else is a problem."""
-    for i, item in enumerate(body.get("orders") or []):
-        path: Path_ = ("orders", i)
-        if not isinstance(item, dict) or len(item) != 1:
-            problems.append(Problem(path, f"an order is one of {', '.join(verbs)}: "
-                                          "a mapping with exactly one of these keys"))
-            continue
-        ((verb, arg),) = item.items()
-        if verb in others:
-            continue
-        if verb not in verbs:
-            known = verbs + others
-            problems.append(Problem(path, f"unknown order {verb!r}{suggest(str(verb), known)} "
-                                          f"(this phase takes: {', '.join(known)})"))
-            continue
-        yield i, str(verb), arg
-
-
-def check_keys(
-    arg: Any, path: Path_, required: tuple[str, ...], optional: tuple[str, ...],
-    problems: list[Problem],
-) -> bool:
-    if not isinstance(arg, dict):
-        problems.append(Problem(path, f"expected a mapping with {', '.join(required)}"))
-        return False
-    ok = True
-    for key in arg:
-        if key not in required + optional:
-            problems.append(Problem((*path, key), f"unknown key {key!r}"
-                                    f"{suggest(str(key), required + optional)} "
-                                    f"(expected: {', '.join(required + optional)})"))
-            ok = False
-    for key in required:
-        if key not in arg:
-            problems.append(Problem(path, f"missing {key!r}"))
-            ok = False
-    return ok
 
 
 def piece_id(b: Board, state: State, text: Any, path: Path_, problems: list[Problem]) -> str | None:

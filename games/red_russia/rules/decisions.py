@@ -27,9 +27,10 @@ from typing import Any
 
 from pbem.game import Event, Problem, State
 from pbem.kit import ask
+from pbem.kit.orders import order_items
 
 from .board import MAJORS, Board
-from .common import Path_, allegiance, defenders_of, order_items
+from .common import Path_, allegiance, defenders_of
 
 ASK = "ask"
 ASKABLE = ("retreat_before_combat", "lenin_initiative")

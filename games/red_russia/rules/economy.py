@@ -26,19 +26,18 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.orders import check_keys, order_items
 from pbem.names import counted, suggest
 
 from .board import MAJORS, MINORS, UNIT_TYPES, WHITES, Board, board
 from .common import (
     Path_,
     belongs,
-    check_keys,
     enemies,
     home_of,
     id_list,
     iron_cross_closed,
     last_step,
-    order_items,
     piece_id,
     place_order,
     poland_major,

@@ -33,19 +33,18 @@ from typing import Any
 from pbem.game import Event, GameData, Problem, Rng, State
 from pbem.kit import graph
 from pbem.kit.fold import Fold
+from pbem.kit.orders import check_keys, order_items
 
 from . import forces, minors, naval
 from .battle import Battle
 from .board import MINORS, WHITES, Board, board
 from .common import (
     Path_,
-    check_keys,
     enemy_units_at,
     friendly_zone,
     id_list,
     iron_cross_closed,
     label_part,
-    order_items,
     piece_id,
     place_name,
     rail_capacity,

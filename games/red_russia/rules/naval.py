@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, State
+from pbem.kit.orders import check_keys
 
 from .battle import Battle
 from .board import MAJORS, Board
 from .common import (
     Path_,
-    check_keys,
     enemies,
     friendly_zone,
     id_list,

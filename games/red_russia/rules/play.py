@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import pools
 from pbem.kit.fold import Fold
+from pbem.kit.orders import order_items
 from pbem.names import suggest
 
 from .board import MAJORS, board
@@ -45,7 +46,7 @@ from .cards import (
     seat_of,
     year,
 )
-from .common import defenders_of, minor_state, order_items, poland_major
+from .common import defenders_of, minor_state, poland_major
 from .politics import FIRST_MINOR_TURN
 
 T = TypeVar("T")
@@ -555,7 +556,7 @@ CONDITIONAL = {"coup_de_main": _coup_de_main, "cossack_raid": _cossack_raid}
 
 def check_play_when(data: GameData, standing: dict[str, Any]) -> list[Problem]:
     """The standing `play_when: [{card, when, of, zone, target}]` (14.2)."""
-    from .common import check_keys
+    from pbem.kit.orders import check_keys
 
     value = standing.get("play_when")
     path: tuple[str | int, ...] = ("standing", "play_when")

@@ -32,10 +32,11 @@ from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State, clone
 from pbem.kit.fold import Fold
+from pbem.kit.orders import check_keys, order_items
 from pbem.names import NameIndex, suggest
 
 from .board import MAJORS, MINORS, WHITES, Board, board
-from .common import check_keys, label_part, minor_state, order_items, poland_major
+from .common import label_part, minor_state, poland_major
 
 ORI_MIN, ORI_MAX = 0, 3  # 17.1
 MODIFIER_CAP = 3  # 17.5 "within a maximum limit of +3 to -3"

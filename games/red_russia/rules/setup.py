@@ -18,9 +18,10 @@ import copy
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.orders import order_items
 
 from .board import MAJORS, MINORS, WHITES, Board, board
-from .common import id_list, order_items, piece_id, place_order
+from .common import id_list, piece_id, place_order
 
 PLACE_PHASES = {"setup-place": WHITES, "setup-place-red": ("red",)}
 

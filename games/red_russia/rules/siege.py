@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.game import Event, Problem, Rng, State
 from pbem.kit import pools
+from pbem.kit.orders import check_keys
 
 from . import minors
 from .battle import MAX_ROUNDS, Battle
@@ -14,7 +15,6 @@ from .common import (
     REVAL,
     Path_,
     allegiance,
-    check_keys,
     enemies,
     id_list,
     iron_cross_closed,

@@ -31,7 +31,7 @@ def lenin_in_moscow(state: State) -> bool:
 
 def validate_lenin(body: dict[str, Any]) -> list[Problem]:
     """`- decide: {lenin_initiative: "+2"}` when the Reds asked to be asked (10.8.1)."""
-    from .common import order_items
+    from pbem.kit.orders import order_items
 
     problems: list[Problem] = []
     items = list(order_items(body, ("decide",), problems))
@@ -46,7 +46,7 @@ def validate_lenin(body: dict[str, Any]) -> list[Problem]:
 
 
 def lenin_choice(body: dict[str, Any]) -> Any:
-    from .common import order_items
+    from pbem.kit.orders import order_items
 
     for _i, _verb, arg in order_items(body, ("decide",), []):
         return arg.get("lenin_initiative", "none")

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.game import GameData, Problem, State
+from pbem.kit.orders import order_items
 
 from . import movement, play
 from .board import board
 from .cards import deck
-from .common import order_items
 from .fold import apply_all
 
 # the statuses a piece never leaves: a leader killed (10.4, 10.5), a counter a card took

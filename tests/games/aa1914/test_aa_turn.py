@@ -169,9 +169,11 @@ def test_orders_not_refereed_yet_and_unknown_orders_are_refused_by_name() -> Non
     assert messages(s, {"retreat": {"where": "serbia"}}) == [
         "'retreat' is not refereed yet in Axis & Allies 1914 (games/aa1914/README.md lists what is)"]
     assert messages(s, {"buyy": {"infantry": 1}}) == [
-        "unknown order 'buyy'; did you mean 'buy'?; orders: buy, move, attack, mobilize"]
+        "unknown order 'buyy'; did you mean 'buy'?; an order is one of {buy: ...}, {move: ...}, "
+        "{attack: ...}, {mobilize: ...}"]
     assert messages(s, {"buy": {"infantry": 1}, "mobilize": {}}) == [
-        "an order is one of {buy: ...}, {move: ...}, {attack: ...}, {mobilize: ...}"]
+        "an order is one of {buy: ...}, {move: ...}, {attack: ...}, {mobilize: ...}: a mapping "
+        "with one key"]
 
 
 def test_only_the_power_whose_turn_it_is_sends_orders() -> None:

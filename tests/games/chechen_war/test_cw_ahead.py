@@ -127,7 +127,8 @@ def test_13_1_a_pick_no_longer_possible_at_the_end_of_the_turn_is_passed_over() 
 
 @pytest.mark.parametrize(("side", "phase", "given", "expected"), [
     ("russian", "russian-movement", [{"kidnap": True}],
-     [(("secret", "end_of_turn", 0), "an order is one of {ceasefire: ...}, {reinforce: ...}, {strike: ...}")]),
+     [(("secret", "end_of_turn", 0, "kidnap"), "unknown order 'kidnap'; an order is one of {ceasefire: ...}, "
+                                               "{reinforce: ...}, {strike: ...}")]),
     ("russian", "russian-combat", [{"strike": ["ch_nobody"]}],
      [(("secret", "end_of_turn", 0, "strike"), "strike: a list of Chechen leaders' ids")]),
     ("chechen", "chechen-movement", {"kidnap": True},

@@ -22,6 +22,7 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit import standing
 from pbem.kit.events import EventTable
+from pbem.kit.orders import order_items
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
 
@@ -47,12 +48,10 @@ def _validate(data: GameData, state: State, faction: str, orders: Orders) -> lis
     if len(items) > 1:
         problems.append(Problem(("orders",), "one order at most: your army marches once"))
     here = state["army"][faction]
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or set(item) != {"move"}:
-            problems.append(Problem(("orders", i), "an order is {move: PLACE}"))
-        elif item["move"] not in _places(data)[here]["next"]:
+    for i, _kind, to in order_items(orders, ("move",), problems):  # each {move: PLACE}
+        if to not in _places(data)[here]["next"]:
             problems.append(Problem(("orders", i, "move"),
-                                    f"{item['move']!r} is not next to {here} (next: "
+                                    f"{to!r} is not next to {here} (next: "
                                     f"{', '.join(_places(data)[here]['next'])})"))
     standing.check(data, state, faction, orders.get("standing"), {}, problems)  # Tiny has none
     return problems
