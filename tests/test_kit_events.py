@@ -63,3 +63,12 @@ def test_the_fold_applies_each_event_as_it_is_emitted() -> None:
     fold = table().fold("board", {"where": "a"})
     fold.take([{"type": "moved", "to": "b"}, {"type": "die"}, {"type": "moved", "to": "c"}])
     assert fold.state == {"where": "board:c"} and len(fold.events) == 3
+
+
+def test_each_type_is_told_by_its_one_description() -> None:
+    events = table()
+    events.describes({"moved": lambda board, e: f"to {e['to']} on the {board}"})
+    assert events.describe("board", {"type": "moved", "to": "b"}) == "to b on the board"
+    assert events.describe("board", {"type": "die"}) is None  # the game says what else
+    with pytest.raises(ValueError, match="^Tiny: two descriptions of the event type 'moved'$"):
+        events.describes({"moved": lambda board, e: "again"})

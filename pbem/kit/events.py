@@ -1,8 +1,10 @@
-"""A game's event types in one table, each with the function that applies it to the state.
+"""A game's event types in one table, each with the function that applies it to the state
+and the one that tells it in a line of the log and the reports.
 
 Each rules module of a game keeps the apply functions of its own events in a mapping
-(`APPLY = {"moved": _moved, ...}`); the game's composition root registers every module's
-mapping in the game's one table when the game is loaded. A rules module that must fold the
+(`APPLY = {"moved": _moved, ...}`), and their descriptions in another (`DESCRIBE`); the
+game's composition root registers every module's mappings in the game's one table when the
+game is loaded. A rules module that must fold the
 whole game's events (a combat that goes on from the state its last blow left) reaches the
 table, which imports no rules module, and never the composition root: the rules stay free of
 import cycles, and the root lists its modules and nothing else.
@@ -25,6 +27,8 @@ C = TypeVar("C")
 # one event type's apply: the game's context (its data, or its board), a copy of the state
 # to change in place, the event
 Apply = Callable[[C, State, Event], None]
+# one event type's line for the log and the reports, from the game's context and the event
+Describe = Callable[[C, Event], str]
 
 
 def recorded(context: object, state: State, event: Event) -> None:
@@ -40,6 +44,7 @@ class EventTable(Generic[C]):
         self.game = game
         self.record_only = frozenset(record_only)
         self.table: dict[str, Apply[C]] = {}
+        self.told: dict[str, Describe[C]] = {}
 
     def register(self, *tables: Mapping[str, Apply[C]]) -> None:
         """Add rules modules' mappings; a type two modules name is refused."""
@@ -48,6 +53,19 @@ class EventTable(Generic[C]):
                 if kind in self.record_only or self.table.get(kind, apply_one) is not apply_one:
                     raise ValueError(f"{self.game}: two apply functions for the event type {kind!r}")
                 self.table[kind] = apply_one
+
+    def describes(self, *tables: Mapping[str, Describe[C]]) -> None:
+        """Add rules modules' descriptions of their events; a type told twice is refused."""
+        for table in tables:
+            for kind, tell in table.items():
+                if self.told.get(kind, tell) is not tell:
+                    raise ValueError(f"{self.game}: two descriptions of the event type {kind!r}")
+                self.told[kind] = tell
+
+    def describe(self, context: C, event: Event) -> str | None:
+        """The event's line, or None for a type no module describes."""
+        tell = self.told.get(str(event.get("type")))
+        return None if tell is None else tell(context, event)
 
     def knows(self, kind: object) -> bool:
         return kind in self.table or kind in self.record_only

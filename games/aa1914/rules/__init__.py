@@ -199,7 +199,8 @@ def _resolve(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
         raise ValueError(f"{pid}'s orders: {problems[0].message}")
     turn = EVENTS.fold(data, state)
     given = mine.get("standing") or {}
-    standing = {**state["standing"].get(pid, {}), **given}
+    standing = {k: v for k, v in {**state["standing"].get(pid, {}), **given}.items()
+                if v is not None}  # null drops one
     if given and standing != state["standing"].get(pid, {}):
         turn.emit({"type": "standing", "power": pid, "standing": standing})
     turn.take(naval.repairs(data, turn.state, pid))

@@ -93,7 +93,8 @@ def _check_standing(data: GameData, state: State, standing: Any, problems: list[
 
 def _standing(state: State, orders: Orders) -> list[Event]:
     given = orders.get("standing") or {}
-    now = {**state.get("standing", {}).get(RUSSIAN, {}), **given}
+    now = {k: v for k, v in {**state.get("standing", {}).get(RUSSIAN, {}), **given}.items()
+           if v is not None}  # null drops one
     return [{"type": "standing", "side": RUSSIAN, "standing": now}] if given else []
 
 
@@ -441,10 +442,21 @@ def _phase(data: GameData, state: State, event: Event) -> None:
     state["phase"], state["turn"] = event["phase"], event["turn"]
 
 
+def _told_phase(data: GameData, event: Event) -> str:
+    return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
+
+
+def _told_not_asked(data: GameData, event: Event) -> str:
+    return asked.describe(event["faction"], event["why"])
+
+
 EVENTS.register(setup.APPLY, movement.APPLY, ambush.APPLY, combat.APPLY, endturn.APPLY, arrival.APPLY,
                 leaders.APPLY, corrections.APPLY, ahead.APPLY, standing_.APPLY,
                 {NOT_ASKED: recorded,  # a side with nothing legal to do in the segment
                  "phase": _phase})
+EVENTS.describes(setup.DESCRIBE, movement.DESCRIBE, ambush.DESCRIBE, combat.DESCRIBE, endturn.DESCRIBE,
+                 arrival.DESCRIBE, leaders.DESCRIBE, corrections.DESCRIBE, ahead.DESCRIBE,
+                 standing_.DESCRIBE, {NOT_ASKED: _told_not_asked, "phase": _told_phase})
 
 # the secret parts of those files where the campaign asks for the End of Turn in its own file
 ASKED_SECRET: dict[str, Any] = {"russian-movement": None, "russian-combat": combat.SECRET_KINDS,
@@ -630,31 +642,7 @@ class ChechenWar(TableGame):
         return headlines_.todo(data, state, faction)
 
     def summary(self, data: GameData, event: Event) -> str:
-        kind = event["type"]
-        if kind == "russians_placed":
-            hexes = len(set(event["units"].values()))
-            return f"the Russian sets up {len(event['units'])} units in {hexes} hexes"
-        if kind == "tokens_placed":
-            hexes = len(set(event["tokens"].values()))
-            return (f"the Chechen places {len(event['tokens'])} units face down in {hexes} hexes "
-                    "of Chechnya")
-        if kind == "identities_sealed":
-            return (f"the face-down units are drawn from the cups and sealed to the Chechen; "
-                    f"{event['cup']} regulars stay in the cup (4.2.2)")
-        if kind == "phase":
-            return f"turn {event['turn']}: {PHASES.phases[event['phase']].title}"
-        if kind == NOT_ASKED:
-            return asked.describe(event["faction"], event["why"])
-        told = (movement.describe(data, event) or ambush.describe(data, event)
-                or combat.describe(data, event) or endturn.describe(data, event)
-                or arrival.describe(data, event) or leaders.describe(data, event)
-                or corrections.describe(data, event) or ahead.describe(event))
-        if told is not None:
-            return told
-        if kind == "standing":
-            return "the Russian's standing instructions: " + "; ".join(
-                f"{k}: {', '.join(v)}" for k, v in event["standing"].items())
-        return str(kind)
+        return EVENTS.describe(data, event) or str(event["type"])
 
 
 def board_units(data: GameData, nationality: str) -> list[str]:

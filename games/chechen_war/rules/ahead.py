@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 
 from . import endturn
 from .board import CHECHEN, RUSSIAN
@@ -172,14 +172,20 @@ def _opened(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = {SEALED: _sealed, OPENED: _opened}
 
 
-def describe(event: Event) -> str | None:
-    who = {RUSSIAN: "the Russian", CHECHEN: "the Chechen"}.get(str(event.get("side")), "")
-    if event["type"] == SEALED:
-        return f"{who}'s End of Turn orders for this turn, if any, sealed until the End of Turn Phase"
-    if event["type"] == OPENED:
-        if not event["orders"]:
-            return f"{who} gave no End of Turn orders ahead"
-        return f"{who}'s End of Turn orders, given ahead: " + "; ".join(
-            f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
-            for item in event["orders"] for k, v in item.items())
-    return None
+def _who(event: Event) -> str:
+    return {RUSSIAN: "the Russian", CHECHEN: "the Chechen"}.get(str(event.get("side")), "")
+
+
+def _told_sealed(data: GameData, event: Event) -> str:
+    return f"{_who(event)}'s End of Turn orders for this turn, if any, sealed until the End of Turn Phase"
+
+
+def _told_opened(data: GameData, event: Event) -> str:
+    if not event["orders"]:
+        return f"{_who(event)} gave no End of Turn orders ahead"
+    return f"{_who(event)}'s End of Turn orders, given ahead: " + "; ".join(
+        f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
+        for item in event["orders"] for k, v in item.items())
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {SEALED: _told_sealed, OPENED: _told_opened}

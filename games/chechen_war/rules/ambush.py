@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Apply, recorded
+from pbem.kit.events import Apply, Describe, recorded
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -399,32 +399,50 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def describe(data: GameData, event: Event) -> str | None:
+def _told_gunships(data: GameData, event: Event) -> str:
     b = board(data)
-    kind = event["type"]
-    if kind == "gunships":
-        return "gunships threaten " + ", ".join(b.label(h) for h in event["hexes"]) + " (14.2)"
-    if kind == "leader_placed":
-        return f"{data['units']['leaders'][event['leader']]['name']} comes out of the underground in {b.label(event['hex'])}"
-    if kind == "ambush":
-        mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
-        support = f", supported from {b.label(event['support'])}" if event["support"] else ""
-        free = "free ambush (14.3)" if event.get("free") else "ambush"
-        return (f"{free} from {b.label(event['from'])} on {b.label(event['target'])}{support}: "
-                f"die {event['roll']}{mods} = {event['total']}: {str(event['result']).replace('_', ' ')}")
-    if kind == "steps_lost":
-        spec = units(data)
-        told = [f"{spec[u]['name']} reduced" for u in event["reduced"]]
-        told += [f"{spec[u]['name']} eliminated" for u in event["eliminated"]]
-        return "; ".join(told) + f" ({event['why']})"
-    if kind == "retreat_roll":
-        return f"the Russian's retreat die {event['roll']}, halved up: {event['count']} unit(s) retreat (14.3)"
-    if kind == "retreated":
-        moving = ", ".join(units(data)[u]["name"] for u in event["units"])
-        return f"{moving} retreat from {b.label(event['from'])} to {b.label(event['to'])}"
-    if kind == "segment_over":
-        return "the gunships go to the used box (14.2)"
-    return None
+    return "gunships threaten " + ", ".join(b.label(h) for h in event["hexes"]) + " (14.2)"
+
+
+def _told_leader_placed(data: GameData, event: Event) -> str:
+    b = board(data)
+    return f"{data['units']['leaders'][event['leader']]['name']} comes out of the underground in {b.label(event['hex'])}"
+
+
+def _told_ambush(data: GameData, event: Event) -> str:
+    b = board(data)
+    mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
+    support = f", supported from {b.label(event['support'])}" if event["support"] else ""
+    free = "free ambush (14.3)" if event.get("free") else "ambush"
+    return (f"{free} from {b.label(event['from'])} on {b.label(event['target'])}{support}: "
+            f"die {event['roll']}{mods} = {event['total']}: {str(event['result']).replace('_', ' ')}")
+
+
+def _told_steps_lost(data: GameData, event: Event) -> str:
+    spec = units(data)
+    told = [f"{spec[u]['name']} reduced" for u in event["reduced"]]
+    told += [f"{spec[u]['name']} eliminated" for u in event["eliminated"]]
+    return "; ".join(told) + f" ({event['why']})"
+
+
+def _told_retreat_roll(data: GameData, event: Event) -> str:
+    return f"the Russian's retreat die {event['roll']}, halved up: {event['count']} unit(s) retreat (14.3)"
+
+
+def _told_retreated(data: GameData, event: Event) -> str:
+    b = board(data)
+    moving = ", ".join(units(data)[u]["name"] for u in event["units"])
+    return f"{moving} retreat from {b.label(event['from'])} to {b.label(event['to'])}"
+
+
+def _told_segment_over(data: GameData, event: Event) -> str:
+    return "the gunships go to the used box (14.2)"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "gunships": _told_gunships, "leader_placed": _told_leader_placed, "ambush": _told_ambush,
+    "steps_lost": _told_steps_lost, "retreat_roll": _told_retreat_roll,
+    "retreated": _told_retreated, "segment_over": _told_segment_over}
 
 
 def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:

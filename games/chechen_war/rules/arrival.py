@@ -26,7 +26,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State, clone
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, hex_in, stacking, units
@@ -192,9 +192,7 @@ def _arrived(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = {"arrived": _arrived}
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    if event["type"] != "arrived":
-        return None
+def _told_arrived(data: GameData, event: Event) -> str:
     b = board(data)
     if event["side"] == RUSSIAN:
         names = ", ".join(units(data)[u]["name"] for u in event["units"])
@@ -202,3 +200,6 @@ def describe(data: GameData, event: Event) -> str | None:
     n = len(event["tokens"])
     return (f"the Chechen places {n} reinforcement{'s' if n != 1 else ''} face down in "
             f"{b.label(event['hex'])}: {', '.join(event['tokens'])} (13.3)")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {"arrived": _told_arrived}

@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import odds
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
@@ -816,54 +816,80 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def describe(data: GameData, event: Event) -> str | None:
+def _told_attacks_declared(data: GameData, event: Event) -> str:
     b = board(data)
     spec = units(data)
-    kind = event["type"]
-    if kind == "attacks_declared":
-        told = []
-        chechen = any(a.get("side") == CHECHEN for a in event["attacks"])
-        for a in event["attacks"]:
-            if chechen:  # face down: the tokens only
-                told.append(f"{', '.join(a['units'])} on {b.label(a['target'])}")
-                continue
-            names = ", ".join(spec[u]["name"] for u in a["units"])
-            markers = f", {_markers(a['supports'])} (their kinds sealed until the die)" \
-                if a["supports"] else ""
-            told.append(f"{names} on {b.label(a['target'])}{markers}")
-        return f"the {'Chechen' if chechen else 'Russian'} attacks: " + "; ".join(told)
-    if kind == "revealed":
-        return "revealed (10.6): " + ", ".join(f"{t} is {spec[u]['name']}"
-                                               for t, u in sorted(event["tokens"].items()))
-    if kind == "combat":
-        shifts = "".join(f"; {n} column{'s' if n != 1 else ''} {d} ({why})"
-                         for d, n, why in event["shifts"])
-        markers = f", Russian markers: {', '.join(event['russian_markers'])}" \
-            if event["russian_markers"] else ""
-        tos = f", TOS-1 die {event['tos1_roll']}" if event["tos1_roll"] is not None else ""
-        return (f"combat on {b.label(event['target'])}: {event['attack']} against "
-                f"{event['defence']}, {event['odds']}{shifts}: fought at {event['column']}"
-                f"{markers}; die {event['roll']}{tos}: {event['result']}")
-    if kind == "chechens_eliminated":
-        return ", ".join(spec[u]["name"] for u in event["units"]) + \
-            f" eliminated, to the cup ({event['why']})"
-    if kind == "advanced":
-        moving = (", ".join(spec[u]["name"] for u in event["units"]) if event.get("side") != CHECHEN
-                  else ", ".join(event["units"]))
-        return f"{moving} advance into {b.label(event['to'])} (10.12)"
-    if kind == "leader_roll":
-        name = data["units"]["leaders"][event["leader"]]["name"]
-        fate = "eliminated" if event["eliminated"] else "back in the underground next turn"
-        return f"{name}'s units are all eliminated: die {event['roll']}, {fate} (11.4)"
-    if kind == "russian_markers_used":
-        extra = f"; collateral damage +{event['collateral']} (10.13)" if event["collateral"] else ""
-        return f"the Russian's markers go to the used box: {', '.join(event['kinds'])}{extra}"
-    if kind == "chechen_marker_roll":
-        fate = "lost for good" if event["lost"] else "to the used box"
-        return f"the Chechen artillery marker's die {event['roll']}: {fate} (10.9)"
-    if kind == "attacks_over":
-        return "the combat segment ends"
-    return None
+    told = []
+    chechen = any(a.get("side") == CHECHEN for a in event["attacks"])
+    for a in event["attacks"]:
+        if chechen:  # face down: the tokens only
+            told.append(f"{', '.join(a['units'])} on {b.label(a['target'])}")
+            continue
+        names = ", ".join(spec[u]["name"] for u in a["units"])
+        markers = f", {_markers(a['supports'])} (their kinds sealed until the die)" \
+            if a["supports"] else ""
+        told.append(f"{names} on {b.label(a['target'])}{markers}")
+    return f"the {'Chechen' if chechen else 'Russian'} attacks: " + "; ".join(told)
+
+
+def _told_revealed(data: GameData, event: Event) -> str:
+    spec = units(data)
+    return "revealed (10.6): " + ", ".join(f"{t} is {spec[u]['name']}"
+                                           for t, u in sorted(event["tokens"].items()))
+
+
+def _told_combat(data: GameData, event: Event) -> str:
+    b = board(data)
+    shifts = "".join(f"; {n} column{'s' if n != 1 else ''} {d} ({why})"
+                     for d, n, why in event["shifts"])
+    markers = f", Russian markers: {', '.join(event['russian_markers'])}" \
+        if event["russian_markers"] else ""
+    tos = f", TOS-1 die {event['tos1_roll']}" if event["tos1_roll"] is not None else ""
+    return (f"combat on {b.label(event['target'])}: {event['attack']} against "
+            f"{event['defence']}, {event['odds']}{shifts}: fought at {event['column']}"
+            f"{markers}; die {event['roll']}{tos}: {event['result']}")
+
+
+def _told_chechens_eliminated(data: GameData, event: Event) -> str:
+    spec = units(data)
+    return ", ".join(spec[u]["name"] for u in event["units"]) + \
+        f" eliminated, to the cup ({event['why']})"
+
+
+def _told_advanced(data: GameData, event: Event) -> str:
+    b = board(data)
+    spec = units(data)
+    moving = (", ".join(spec[u]["name"] for u in event["units"]) if event.get("side") != CHECHEN
+              else ", ".join(event["units"]))
+    return f"{moving} advance into {b.label(event['to'])} (10.12)"
+
+
+def _told_leader_roll(data: GameData, event: Event) -> str:
+    name = data["units"]["leaders"][event["leader"]]["name"]
+    fate = "eliminated" if event["eliminated"] else "back in the underground next turn"
+    return f"{name}'s units are all eliminated: die {event['roll']}, {fate} (11.4)"
+
+
+def _told_russian_markers_used(data: GameData, event: Event) -> str:
+    extra = f"; collateral damage +{event['collateral']} (10.13)" if event["collateral"] else ""
+    return f"the Russian's markers go to the used box: {', '.join(event['kinds'])}{extra}"
+
+
+def _told_chechen_marker_roll(data: GameData, event: Event) -> str:
+    fate = "lost for good" if event["lost"] else "to the used box"
+    return f"the Chechen artillery marker's die {event['roll']}: {fate} (10.9)"
+
+
+def _told_attacks_over(data: GameData, event: Event) -> str:
+    return "the combat segment ends"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "attacks_declared": _told_attacks_declared, "revealed": _told_revealed,
+    "combat": _told_combat, "chechens_eliminated": _told_chechens_eliminated,
+    "advanced": _told_advanced, "leader_roll": _told_leader_roll,
+    "russian_markers_used": _told_russian_markers_used,
+    "chechen_marker_roll": _told_chechen_marker_roll, "attacks_over": _told_attacks_over}
 
 
 def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Secrets, State
 from pbem.kit.corrections import count, fields
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from . import leaders
@@ -163,10 +163,8 @@ def _apply(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = dict.fromkeys(KINDS, _apply)
 
 
-def describe(data: GameData, event: Event) -> str | None:
+def _told(data: GameData, event: Event) -> str:
     kind = event["type"]
-    if kind not in KINDS:
-        return None
     if kind == "set_russian":
         name = units(data)[event["unit"]]["name"]
         if "hex" in event and event["hex"] is None:
@@ -188,3 +186,6 @@ def describe(data: GameData, event: Event) -> str | None:
     if kind == "set_track":
         return f"correction: {event['track']} set to {event['value']}"
     return f"correction: the {event['side']} has {event['count']} {event['kind']} marker(s)"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = dict.fromkeys(KINDS, _told)

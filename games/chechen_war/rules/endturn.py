@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply, recorded
+from pbem.kit.events import Apply, Describe, recorded
 from pbem.kit.orders import order_items
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
@@ -417,46 +417,76 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind == "random_event":
-        return f"random event, die {event['roll']}: {event['text']} (12.0)"
-    if kind == "leader_struck":
-        return f"{data['units']['leaders'][event['leader']]['name']} is eliminated (12.0)"
-    if kind == "morale":
-        return f"Russian morale {event['change']:+d} for {event['why']}: now {event['level']}"
-    if kind == "morale_roll":
-        mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
-        return (f"the Russian morale die {event['roll']}{mods} = {event['total']}: "
-                f"{event['change']:+d}, morale now {event['level']} (6.2)")
-    if kind == "kidnapping":
-        return (f"the Chechen kidnaps civilians: the Russian rolls {event['russian_roll']}, the "
-                f"Chechen {event['chechen_roll']}: morale {event['change']:+d}, now {event['level']} (6.3)")
-    if kind == "drawn":
-        n = len(event["units"])
-        return f"the Chechen draws {n} unit{'s' if n != 1 else ''} from the cup for {event['why']}, face down"
-    if kind == "casualties_reset":
-        return "the Russian casualties are set back to 0 (6.4)"
-    if kind == "ceasefire_declared":
-        return f"the Russian declares a ceasefire: turn {event['turn']} is the ceasefire turn (15.1)"
-    if kind == "reinforcement_roll":
-        mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
-        side = "Russian" if event["side"] == RUSSIAN else "Chechen"
-        return (f"the {side} reinforcement die {event['roll']}{mods} = {event['total']}: "
-                f"{event['count']} unit{'s' if event['count'] != 1 else ''} (13.1)")
-    if kind == "recruited":
-        spec = units(data)
-        told = [spec[u]["name"] for u in event["units"]] + \
-            [f"{spec[u]['name']} back to full strength" for u in event["flipped"]]
-        return "the Russian's reinforcements: " + ", ".join(told) + " (13.1)"
-    if kind == "turn_end":
-        return "collateral damage is set back to 0 (13.1)"
-    if kind == "turn_start":
-        return f"turn {event['turn']} begins: the used support markers return, leaders waiting a turn go underground"
-    if kind == "over":
-        result = event["result"]
-        return f"game over: {', '.join(result['winners']) or 'nobody'} won ({result['reason']})"
-    return None
+def _told_random_event(data: GameData, event: Event) -> str:
+    return f"random event, die {event['roll']}: {event['text']} (12.0)"
+
+
+def _told_leader_struck(data: GameData, event: Event) -> str:
+    return f"{data['units']['leaders'][event['leader']]['name']} is eliminated (12.0)"
+
+
+def _told_morale(data: GameData, event: Event) -> str:
+    return f"Russian morale {event['change']:+d} for {event['why']}: now {event['level']}"
+
+
+def _told_morale_roll(data: GameData, event: Event) -> str:
+    mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
+    return (f"the Russian morale die {event['roll']}{mods} = {event['total']}: "
+            f"{event['change']:+d}, morale now {event['level']} (6.2)")
+
+
+def _told_kidnapping(data: GameData, event: Event) -> str:
+    return (f"the Chechen kidnaps civilians: the Russian rolls {event['russian_roll']}, the "
+            f"Chechen {event['chechen_roll']}: morale {event['change']:+d}, now {event['level']} (6.3)")
+
+
+def _told_drawn(data: GameData, event: Event) -> str:
+    n = len(event["units"])
+    return f"the Chechen draws {n} unit{'s' if n != 1 else ''} from the cup for {event['why']}, face down"
+
+
+def _told_casualties_reset(data: GameData, event: Event) -> str:
+    return "the Russian casualties are set back to 0 (6.4)"
+
+
+def _told_ceasefire_declared(data: GameData, event: Event) -> str:
+    return f"the Russian declares a ceasefire: turn {event['turn']} is the ceasefire turn (15.1)"
+
+
+def _told_reinforcement_roll(data: GameData, event: Event) -> str:
+    mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
+    side = "Russian" if event["side"] == RUSSIAN else "Chechen"
+    return (f"the {side} reinforcement die {event['roll']}{mods} = {event['total']}: "
+            f"{event['count']} unit{'s' if event['count'] != 1 else ''} (13.1)")
+
+
+def _told_recruited(data: GameData, event: Event) -> str:
+    spec = units(data)
+    told = [spec[u]["name"] for u in event["units"]] + \
+        [f"{spec[u]['name']} back to full strength" for u in event["flipped"]]
+    return "the Russian's reinforcements: " + ", ".join(told) + " (13.1)"
+
+
+def _told_turn_end(data: GameData, event: Event) -> str:
+    return "collateral damage is set back to 0 (13.1)"
+
+
+def _told_turn_start(data: GameData, event: Event) -> str:
+    return f"turn {event['turn']} begins: the used support markers return, leaders waiting a turn go underground"
+
+
+def _told_over(data: GameData, event: Event) -> str:
+    result = event["result"]
+    return f"game over: {', '.join(result['winners']) or 'nobody'} won ({result['reason']})"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "random_event": _told_random_event, "leader_struck": _told_leader_struck,
+    "morale": _told_morale, "morale_roll": _told_morale_roll, "kidnapping": _told_kidnapping,
+    "drawn": _told_drawn, "casualties_reset": _told_casualties_reset,
+    "ceasefire_declared": _told_ceasefire_declared,
+    "reinforcement_roll": _told_reinforcement_roll, "recruited": _told_recruited,
+    "turn_end": _told_turn_end, "turn_start": _told_turn_start, "over": _told_over}
 
 
 def bot(data: GameData, state: State, side: str, rng: Rng) -> dict[str, Any]:

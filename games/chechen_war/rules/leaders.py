@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 UNDERGROUND = "underground"
@@ -82,11 +82,12 @@ def _underground(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = {EVENT: _underground}
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    if event["type"] != EVENT:
-        return None
+def _told_underground(data: GameData, event: Event) -> str:
     names = ", ".join(data["units"]["leaders"][x]["name"] for x in event["leaders"])
     why = ("removed by the Chechen (11.3)" if event["rule"] == "11.3"
            else "no Chechen unit is left in his hex (11.0)")
     return f"{names} back to the Chechen Leader Underground Box: {why}"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {EVENT: _told_underground}
 

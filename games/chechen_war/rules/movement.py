@@ -32,7 +32,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, ceasefire_turn, hex_in, stacking, units
@@ -303,9 +303,7 @@ def _moved(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = {"moved": _moved}
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    if event["type"] != "moved":
-        return None
+def _told_moved(data: GameData, event: Event) -> str:
     b = board(data)
     if event["side"] == CHECHEN:  # face down: no identity in the public log
         count = len(event["units"])
@@ -316,3 +314,6 @@ def describe(data: GameData, event: Event) -> str | None:
         return f"{names} flies by helicopter from {b.label(event['path'][0])} to {b.label(event['path'][-1])} (8.8)"
     return (f"{names} {'moves' if len(event['units']) == 1 else 'move'} from "
             f"{b.label(event['path'][0])} to {b.label(event['path'][-1])} ({event['mf']} MF)")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {"moved": _told_moved}

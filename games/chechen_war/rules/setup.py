@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, at_start, board, chechen, hex_in, stacking, units
@@ -294,3 +294,24 @@ def _identities_sealed(data: GameData, state: State, event: Event) -> None:
 
 APPLY: dict[str, Apply[GameData]] = {"russians_placed": _russians_placed, "tokens_placed": _tokens_placed,
                                      "identities_sealed": _identities_sealed}
+
+
+def _told_russians_placed(data: GameData, event: Event) -> str:
+    hexes = len(set(event["units"].values()))
+    return f"the Russian sets up {len(event['units'])} units in {hexes} hexes"
+
+
+def _told_tokens_placed(data: GameData, event: Event) -> str:
+    hexes = len(set(event["tokens"].values()))
+    return (f"the Chechen places {len(event['tokens'])} units face down in {hexes} hexes "
+            "of Chechnya")
+
+
+def _told_identities_sealed(data: GameData, event: Event) -> str:
+    return (f"the face-down units are drawn from the cups and sealed to the Chechen; "
+            f"{event['cup']} regulars stay in the cup (4.2.2)")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "russians_placed": _told_russians_placed, "tokens_placed": _told_tokens_placed,
+    "identities_sealed": _told_identities_sealed}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.kit.standing import Check, Placed
 
 from .board import RUSSIAN, board, hex_in, units
@@ -49,7 +49,13 @@ def _standing(data: GameData, state: State, event: Event) -> None:
     state.setdefault("standing", {})[event["side"]] = dict(event["standing"])
 
 
+def _told_standing(data: GameData, event: Event) -> str:
+    return "the Russian's standing instructions: " + "; ".join(
+        f"{k}: {', '.join(v)}" for k, v in event["standing"].items())
+
+
 APPLY: dict[str, Apply[GameData]] = {"standing": _standing}
+DESCRIBE: dict[str, Describe[GameData]] = {"standing": _told_standing}
 
 
 def _units_in_order(data: GameData, state: State, faction: str, value: Any) -> str | None:

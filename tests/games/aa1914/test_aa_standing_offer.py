@@ -175,3 +175,15 @@ def test_each_instruction_is_checked_at_its_place(given: object, found: list[tup
     for problem, (path, words) in zip(problems, found, strict=True):
         assert problem.path == path and problem.message.startswith(words), problem
     assert list(rules.STANDING) == [*EVERY, "armistice", "evacuation"]
+
+
+def test_null_drops_an_instruction_given_before() -> None:
+    from fixed_rng import FixedRng, OpenSecrets
+
+    state = position()
+    state["standing"]["germany"] = {"submerge": True, "losses": ["artillery", "infantry"]}
+    body = {"orders": [], "standing": {"submerge": None}}
+    assert GAME.validate(data(), state, "germany", body) == []
+    events = GAME.resolve(data(), state, {"germany": body}, FixedRng(*([1] * 20)), OpenSecrets())
+    said = [e for e in events if e["type"] == "standing"]
+    assert said == [{"type": "standing", "power": "germany", "standing": {"losses": ["artillery", "infantry"]}}]

@@ -123,3 +123,13 @@ def test_each_instruction_is_checked_at_its_place(given: Any, found: list[tuple[
     assert len(problems) == len(found), problems
     for problem, (path, words) in zip(problems, found, strict=True):
         assert problem.path == path and words in problem.message, problem
+
+
+def test_null_drops_an_instruction_given_before() -> None:
+    state = position("russian-movement")
+    state["standing"]["russian"] = {"retreat_first": ["ru_33_mr_regt"], "retreat_to": ["1227"]}
+    body = {"orders": [], "standing": {"retreat_to": None}}
+    assert GAME.validate(data(), state, "russian", body) == []
+    events = rules._standing(state, body)
+    assert events == [{"type": "standing", "side": "russian", "standing": {"retreat_first": ["ru_33_mr_regt"]}}]
+    assert GAME.summary(data(), events[0]) == "the Russian's standing instructions: retreat_first: ru_33_mr_regt"
