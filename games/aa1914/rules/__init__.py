@@ -403,9 +403,39 @@ def _game_over(data: GameData, state: State, event: Event) -> None:
     state["phase"], state["over"], state["result"] = "over", True, event["result"]
 
 
+def _told_next(data: GameData, event: Event) -> str:
+    return f"round {event['turn']}: {board.power(data, event['power'])['name']}'s turn"
+
+
+def _told_at_war(data: GameData, event: Event) -> str:
+    return f"{board.power(data, event['power'])['name']} enters the war"
+
+
+def _told_standing(data: GameData, event: Event) -> str:
+    losses = ", ".join(event["standing"].get("losses") or combat.LOSS_ORDER)
+    at_sea = ", ".join(event["standing"].get("sea_losses") or naval.SEA_LOSSES)
+    answer = event["standing"].get("armistice")
+    told = f"; it will {answer} an armistice offered" if answer else ""
+    away = event["standing"].get(civil_war.STANDING) or {}
+    if away:
+        told += "; at the revolution its units retreat " + ", ".join(
+            f"from {board.name(data, a)} to {board.name(data, b)}" for a, b in away.items())
+    at_sea += _sea_standing(event["standing"])
+    return (f"{board.power(data, event['power'])['name']} loses units in this order: "
+            f"{losses}; at sea: {at_sea}{told}")
+
+
+def _told_over(data: GameData, event: Event) -> str:
+    return f"game over: {event['result']['reason']}"
+
+
 EVENTS.register(economy.APPLY, movement.APPLY, combat.APPLY, naval.APPLY, revolution.APPLY,
                 civil_war.APPLY, corrections.APPLY,
                 {"next": _turn_passed, "standing": _standing_set, "at_war": _at_war, "over": _game_over})
+EVENTS.describes(economy.DESCRIBE, movement.DESCRIBE, combat.DESCRIBE, naval.DESCRIBE,
+                 revolution.DESCRIBE, civil_war.DESCRIBE, corrections.DESCRIBE,
+                 {"next": _told_next, "at_war": _told_at_war, "standing": _told_standing,
+                  "over": _told_over})
 
 
 class AxisAndAllies1914(TableGame):
@@ -529,32 +559,7 @@ class AxisAndAllies1914(TableGame):
         return headlines_.todo(data, state, faction)
 
     def summary(self, data: GameData, event: Event) -> str:
-        told = (economy.describe(data, event) or movement.describe(data, event)
-                or combat.describe(data, event) or naval.describe(data, event)
-                or revolution.describe(data, event) or civil_war.describe(data, event)
-                or corrections.describe(data, event))
-        if told is not None:
-            return told
-        kind = event["type"]
-        if kind == "next":
-            return f"round {event['turn']}: {board.power(data, event['power'])['name']}'s turn"
-        if kind == "at_war":
-            return f"{board.power(data, event['power'])['name']} enters the war"
-        if kind == "standing":
-            losses = ", ".join(event["standing"].get("losses") or combat.LOSS_ORDER)
-            at_sea = ", ".join(event["standing"].get("sea_losses") or naval.SEA_LOSSES)
-            answer = event["standing"].get("armistice")
-            told = f"; it will {answer} an armistice offered" if answer else ""
-            away = event["standing"].get(civil_war.STANDING) or {}
-            if away:
-                told += "; at the revolution its units retreat " + ", ".join(
-                    f"from {board.name(data, a)} to {board.name(data, b)}" for a, b in away.items())
-            at_sea += _sea_standing(event["standing"])
-            return (f"{board.power(data, event['power'])['name']} loses units in this order: "
-                    f"{losses}; at sea: {at_sea}{told}")
-        if kind == "over":
-            return f"game over: {event['result']['reason']}"
-        return str(kind)
+        return EVENTS.describe(data, event) or str(event["type"])
 
 
 def _sea_standing(standing: dict[str, Any]) -> str:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State, clone
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import counted
 
 from . import board, revolution
@@ -441,46 +441,62 @@ def _control(state: State, where: str, power: str, contested: bool) -> None:
     state["contested"] = sorted([*others, where]) if contested else others
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind == CIVIL_WAR:
-        russia = _name(data, event["power"])
-        return (f"the revolution in {russia}: the civil war begins; {russia} collects no income "
-                f"this turn ({event['skipped_income']} IPC skipped) and keeps the "
-                f"{event['kept']} IPC in its treasury (step 6)")
-    if kind == "civil_war_retreat":
-        units = board.units_text(event["units"])
-        who, where = _name(data, event["power"]), board.name(data, event["where"])
-        head = f"the revolution (step {event['step']}): {who}'s units in {where} ({units})"
-        if event["to"] is None:
-            return f"{head} have nowhere to retreat and are removed"
-        to = board.name(data, event["to"])
-        if event["how"] == "capital":
-            return f"{head} have no territory next to it to retreat to and go to {to}, their capital"
-        how = ("by its standing instruction" if event["how"] == "standing"
-               else "(no standing instruction: the default)")
-        return f"{head} retreat to {to} {how}"
-    if kind == "civil_war_control":
-        return (f"the revolution (step {event['step']}): the Central Powers' units and control "
-                f"marker are out of {board.name(data, event['where'])}: it is held by "
-                f"{_name(data, event['power'])}, uncontested")
-    if kind == "soviets_enter":
-        return (f"the revolution (steps 3 and 5): {_name(data, event['power'])} enters the war "
-                f"with {event['ipc']} IPC, played by the player of {_name(data, event['played_by'])}; "
-                f"its turn follows {_name(data, event['after'])}'s")
-    if kind == "soviets_placed":
-        marker = "; a Soviet control marker is placed (step 5)" if event["control"] else ""
-        return (f"the revolution (step 4): {board.units_text(event['units'])} of "
-                f"{_name(data, event['power'])} placed in {board.name(data, event['where'])}{marker}")
-    if kind == "brest_litovsk":
-        where, to = board.name(data, event["where"]), _name(data, event["power"])
-        told = {"held": f"stays with {to}",
-                "defended": f"stays with {to} until taken (Allied forces stand there)",
-                "contested": f"ceded to {to}; still contested, the Imperial forces there remain in combat",
-                "ceded": f"ceded to {to}"}[event["case"]]
-        return f"the treaty of Brest-Litovsk: {where} {told}"
-    if kind == "civil_war_reverted":
-        back = ", ".join(f"{board.name(data, t)} (from {_name(data, p)})" for t, p in event["from"].items())
-        return (f"the civil war: {_name(data, event['power'])} holds Moscow; "
-                f"{counted(len(event['from']), 'territory', 'territories')} revert to it: {back}")
-    return None
+def _told_civil_war(data: GameData, event: Event) -> str:
+    russia = _name(data, event["power"])
+    return (f"the revolution in {russia}: the civil war begins; {russia} collects no income "
+            f"this turn ({event['skipped_income']} IPC skipped) and keeps the "
+            f"{event['kept']} IPC in its treasury (step 6)")
+
+
+def _told_civil_war_retreat(data: GameData, event: Event) -> str:
+    units = board.units_text(event["units"])
+    who, where = _name(data, event["power"]), board.name(data, event["where"])
+    head = f"the revolution (step {event['step']}): {who}'s units in {where} ({units})"
+    if event["to"] is None:
+        return f"{head} have nowhere to retreat and are removed"
+    to = board.name(data, event["to"])
+    if event["how"] == "capital":
+        return f"{head} have no territory next to it to retreat to and go to {to}, their capital"
+    how = ("by its standing instruction" if event["how"] == "standing"
+           else "(no standing instruction: the default)")
+    return f"{head} retreat to {to} {how}"
+
+
+def _told_civil_war_control(data: GameData, event: Event) -> str:
+    return (f"the revolution (step {event['step']}): the Central Powers' units and control "
+            f"marker are out of {board.name(data, event['where'])}: it is held by "
+            f"{_name(data, event['power'])}, uncontested")
+
+
+def _told_soviets_enter(data: GameData, event: Event) -> str:
+    return (f"the revolution (steps 3 and 5): {_name(data, event['power'])} enters the war "
+            f"with {event['ipc']} IPC, played by the player of {_name(data, event['played_by'])}; "
+            f"its turn follows {_name(data, event['after'])}'s")
+
+
+def _told_soviets_placed(data: GameData, event: Event) -> str:
+    marker = "; a Soviet control marker is placed (step 5)" if event["control"] else ""
+    return (f"the revolution (step 4): {board.units_text(event['units'])} of "
+            f"{_name(data, event['power'])} placed in {board.name(data, event['where'])}{marker}")
+
+
+def _told_brest_litovsk(data: GameData, event: Event) -> str:
+    where, to = board.name(data, event["where"]), _name(data, event["power"])
+    told = {"held": f"stays with {to}",
+            "defended": f"stays with {to} until taken (Allied forces stand there)",
+            "contested": f"ceded to {to}; still contested, the Imperial forces there remain in combat",
+            "ceded": f"ceded to {to}"}[event["case"]]
+    return f"the treaty of Brest-Litovsk: {where} {told}"
+
+
+def _told_civil_war_reverted(data: GameData, event: Event) -> str:
+    back = ", ".join(f"{board.name(data, t)} (from {_name(data, p)})" for t, p in event["from"].items())
+    return (f"the civil war: {_name(data, event['power'])} holds Moscow; "
+            f"{counted(len(event['from']), 'territory', 'territories')} revert to it: {back}")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    CIVIL_WAR: _told_civil_war, "civil_war_retreat": _told_civil_war_retreat,
+    "civil_war_control": _told_civil_war_control, "soviets_enter": _told_soviets_enter,
+    "soviets_placed": _told_soviets_placed, "brest_litovsk": _told_brest_litovsk,
+    "civil_war_reverted": _told_civil_war_reverted}

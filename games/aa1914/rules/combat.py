@@ -41,7 +41,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
 from pbem.kit import pools
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import counted
 
 from . import board
@@ -329,35 +329,43 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind == "battle":
-        name = board.power(data, event["power"])["name"]
-        hits = event["hits"]
-        cancelled = f" ({hits['cancelled']} cancelled by tanks)" if hits["cancelled"] else ""
-        air = f" after {len(event['air'])} rounds of air battle" if event["air"] else ""
-        if "coastal" in event:
-            air = (f" from the sea (coastal defence: {event['coastal']['hits']} of "
-                   f"{len(event['coastal']['dice'])} hit; bombardment: {len(event['bombard'])} "
-                   f"shot{'s' if len(event['bombard']) != 1 else ''})") + air
-        lost = "; ".join(f"{_owner(data, o)} loses {board.units_text(u)}"
-                         for o, u in event["losses"].items() if any(u.values())) or "no losses"
-        return (f"{name} attacks {board.name(data, event['where'])}{air}: "
-                f"{counted(hits['attacker'], 'hit')} against {hits['defender']}{cancelled}; {lost}")
-    if kind == "control":
-        where = board.name(data, event["where"])
-        if event["contested"]:
-            return f"{where} is contested"
-        if "taken_from" in event:
-            return f"{_owner(data, event['power'])} takes {where}"
-        return f"{where} stays with {_owner(data, event['power'] or 'neutral')}"
-    if kind == "neutral_joins":
-        return (f"{board.name(data, event['where'])} joins {_owner(data, event['power'])}, "
-                "its units with it")
-    if kind == "capital_taken":
-        return (f"{_owner(data, event['power'])} takes {event['ipc']} IPC from "
-                f"{_owner(data, event['from'])}'s treasury with its capital")
-    return None
+def _told_battle(data: GameData, event: Event) -> str:
+    name = board.power(data, event["power"])["name"]
+    hits = event["hits"]
+    cancelled = f" ({hits['cancelled']} cancelled by tanks)" if hits["cancelled"] else ""
+    air = f" after {len(event['air'])} rounds of air battle" if event["air"] else ""
+    if "coastal" in event:
+        air = (f" from the sea (coastal defence: {event['coastal']['hits']} of "
+               f"{len(event['coastal']['dice'])} hit; bombardment: {len(event['bombard'])} "
+               f"shot{'s' if len(event['bombard']) != 1 else ''})") + air
+    lost = "; ".join(f"{_owner(data, o)} loses {board.units_text(u)}"
+                     for o, u in event["losses"].items() if any(u.values())) or "no losses"
+    return (f"{name} attacks {board.name(data, event['where'])}{air}: "
+            f"{counted(hits['attacker'], 'hit')} against {hits['defender']}{cancelled}; {lost}")
+
+
+def _told_control(data: GameData, event: Event) -> str:
+    where = board.name(data, event["where"])
+    if event["contested"]:
+        return f"{where} is contested"
+    if "taken_from" in event:
+        return f"{_owner(data, event['power'])} takes {where}"
+    return f"{where} stays with {_owner(data, event['power'] or 'neutral')}"
+
+
+def _told_neutral_joins(data: GameData, event: Event) -> str:
+    return (f"{board.name(data, event['where'])} joins {_owner(data, event['power'])}, "
+            "its units with it")
+
+
+def _told_capital_taken(data: GameData, event: Event) -> str:
+    return (f"{_owner(data, event['power'])} takes {event['ipc']} IPC from "
+            f"{_owner(data, event['from'])}'s treasury with its capital")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "battle": _told_battle, "control": _told_control, "neutral_joins": _told_neutral_joins,
+    "capital_taken": _told_capital_taken}
 
 
 def _owner(data: GameData, owner: str) -> str:

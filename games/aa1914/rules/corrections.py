@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, State
 from pbem.kit.corrections import count, fields
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import suggest
 
 from . import board
@@ -88,10 +88,8 @@ def _apply(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = dict.fromkeys(KINDS, _apply)
 
 
-def describe(data: GameData, event: Event) -> str | None:
+def _told(data: GameData, event: Event) -> str:
     kind = event["type"]
-    if kind not in KINDS:
-        return None
     if kind == "set_units":
         power = board.power(data, event["power"])["name"]
         told = ", ".join(f"{n} {u}" for u, n in event["units"].items())
@@ -100,3 +98,6 @@ def describe(data: GameData, event: Event) -> str | None:
         return f"correction: {board.power(data, event['power'])['name']}'s treasury set to {event['ipc']} IPC"
     return (f"correction: {board.name(data, event['territory'])} now controlled by "
             f"{board.power(data, event['power'])['name']}")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = dict.fromkeys(KINDS, _told)

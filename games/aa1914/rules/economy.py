@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import counted
 
 from . import board
@@ -220,20 +220,25 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind not in ("bought", "mobilized", "income"):
-        return None
+def _told_bought(data: GameData, event: Event) -> str:
     name = board.power(data, event["power"])["name"]
-    if kind == "bought":
-        return f"{name} buys {board.units_text(event['units'])} for {event['cost']} IPC"
-    if kind == "mobilized":
-        return f"{name} mobilizes {board.units_text(event['units'])} in {board.name(data, event['where'])}"
-    if kind == "income":
-        if event.get("capital_lost"):
-            return (f"{name} collects nothing: its capital, {board.name(data, event['capital_lost'])}, "
-                    "is in another power's hands (option capital_income: none)")
-        note = (f" (nothing from contested {', '.join(board.name(data, t) for t in event['contested'])})"
-                if event["contested"] else "")
-        return f"{name} collects {event['ipc']} IPC{note}"
-    return None
+    return f"{name} buys {board.units_text(event['units'])} for {event['cost']} IPC"
+
+
+def _told_mobilized(data: GameData, event: Event) -> str:
+    name = board.power(data, event["power"])["name"]
+    return f"{name} mobilizes {board.units_text(event['units'])} in {board.name(data, event['where'])}"
+
+
+def _told_income(data: GameData, event: Event) -> str:
+    name = board.power(data, event["power"])["name"]
+    if event.get("capital_lost"):
+        return (f"{name} collects nothing: its capital, {board.name(data, event['capital_lost'])}, "
+                "is in another power's hands (option capital_income: none)")
+    note = (f" (nothing from contested {', '.join(board.name(data, t) for t in event['contested'])})"
+            if event["contested"] else "")
+    return f"{name} collects {event['ipc']} IPC{note}"
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {"bought": _told_bought, "mobilized": _told_mobilized,
+                                           "income": _told_income}

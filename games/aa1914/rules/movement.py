@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, State
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import counted, suggest
 
 from . import board, civil_war, combat, revolution
@@ -289,14 +289,15 @@ def _moved(data: GameData, state: State, event: Event) -> None:
 APPLY: dict[str, Apply[GameData]] = {"moved": _moved}
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    if event["type"] != "moved":
-        return None
+def _told_moved(data: GameData, event: Event) -> str:
     via = (" by " + ", ".join(board.name(data, p) for p in event["via"])) if event["via"] else ""
     if event.get("transports"):
         via += f" on {counted(event['transports'], 'transport')}"
     units = board.units_text(event["units"])
     return (f"{board.power(data, event['power'])['name']} moves {units} from "
             f"{board.name(data, event['from'])} to {board.name(data, event['to'])}{via}")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {"moved": _told_moved}
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Rng, State
 from pbem.kit import pools
-from pbem.kit.events import Apply
+from pbem.kit.events import Apply, Describe
 from pbem.names import counted
 
 from . import board, combat
@@ -433,31 +433,36 @@ def _withdraw(state: State, pid: str, zone: str, withdrew: dict[str, Any]) -> No
         dest[pid] = dest.get(pid, 0) + withdrew["damaged"]
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind == "sea_battle":
-        sunk = "; ".join(f"{_name(data, o)} loses {board.units_text(u)}" for o, u in event["sunk"].items()
-                         if any(u.values())) or "no ship sunk"
-        after = "".join(f"; {_name(data, o)}'s {counted(n, 'submarine')} submerge"
-                        f"{'s' if n == 1 else ''}" for o, n in event.get("submerged", {}).items())
-        if event.get("withdrew"):
-            w = event["withdrew"]
-            after += (f"; {_name(data, event['power'])} withdraws {board.units_text(w['units'])} to "
-                      f"{board.name(data, w['to'])} ({w['why']})")
-        return (f"{_name(data, event['power'])} attacks at {board.name(data, event['where'])}: "
-                f"{len(event['rounds'])} round{'s' if len(event['rounds']) != 1 else ''}; {sunk}{after}")
-    if kind == "mines":
-        told = [board.units_text(event["sunk"]) + " sunk"] if event["sunk"] else []
-        if event["damaged"]:
-            told.append(f"{event['damaged']} battleship{'s' if event['damaged'] != 1 else ''} damaged")
-        if event.get("cargo_lost"):
-            told[0] += f" with {board.units_text(event['cargo_lost'])} aboard"
-        hit = "; ".join(told) or "no ship struck"
-        return f"{_name(data, event['power'])}'s ships cross the minefield of {board.name(data, event['where'])}: {hit}"
-    if kind == "repaired":
-        return (f"{_name(data, event['power'])} repairs {event['battleships']} battleship"
-                f"{'s' if event['battleships'] != 1 else ''} at {board.name(data, event['where'])}")
-    return None
+def _told_sea_battle(data: GameData, event: Event) -> str:
+    sunk = "; ".join(f"{_name(data, o)} loses {board.units_text(u)}" for o, u in event["sunk"].items()
+                     if any(u.values())) or "no ship sunk"
+    after = "".join(f"; {_name(data, o)}'s {counted(n, 'submarine')} submerge"
+                    f"{'s' if n == 1 else ''}" for o, n in event.get("submerged", {}).items())
+    if event.get("withdrew"):
+        w = event["withdrew"]
+        after += (f"; {_name(data, event['power'])} withdraws {board.units_text(w['units'])} to "
+                  f"{board.name(data, w['to'])} ({w['why']})")
+    return (f"{_name(data, event['power'])} attacks at {board.name(data, event['where'])}: "
+            f"{len(event['rounds'])} round{'s' if len(event['rounds']) != 1 else ''}; {sunk}{after}")
+
+
+def _told_mines(data: GameData, event: Event) -> str:
+    told = [board.units_text(event["sunk"]) + " sunk"] if event["sunk"] else []
+    if event["damaged"]:
+        told.append(f"{event['damaged']} battleship{'s' if event['damaged'] != 1 else ''} damaged")
+    if event.get("cargo_lost"):
+        told[0] += f" with {board.units_text(event['cargo_lost'])} aboard"
+    hit = "; ".join(told) or "no ship struck"
+    return f"{_name(data, event['power'])}'s ships cross the minefield of {board.name(data, event['where'])}: {hit}"
+
+
+def _told_repaired(data: GameData, event: Event) -> str:
+    return (f"{_name(data, event['power'])} repairs {event['battleships']} battleship"
+            f"{'s' if event['battleships'] != 1 else ''} at {board.name(data, event['where'])}")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "sea_battle": _told_sea_battle, "mines": _told_mines, "repaired": _told_repaired}
 
 
 def _name(data: GameData, owner: str) -> str:

@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, State
-from pbem.kit.events import Apply, recorded
+from pbem.kit.events import Apply, Describe, recorded
 from pbem.names import counted
 
 from . import board
@@ -452,50 +452,61 @@ def _power(data: GameData, owner: str) -> str:
     return str(board.power(data, owner)["name"])
 
 
-def describe(data: GameData, event: Event) -> str | None:
-    kind = event["type"]
-    if kind == "revolution_check":
-        russia = _power(data, event["power"])
-        cap = event["capital"]
-        capital = board.name(data, cap["where"])
-        held = (f"{capital} is contested" if cap["contested"] else
-                f"{capital} is held by {_power(data, cap['holder'])}")
-        wanted = " or ".join({"held": f"held by {russia}", "contested": "contested"}[k]
-                             for k in cap["needed"])
-        need = event["needed"]
-        told = (f"{held} ({wanted} needed: {'yes' if cap['ok'] else 'no'}); the Central Powers "
-                f"hold {counted(len(event['adjacent']), 'territory', 'territories')} next to "
-                f"{capital} ({_names(data, event['adjacent'])}; {need['adjacent']} needed) and "
-                f"{counted(len(event['others']), 'other original territory', 'other original territories')} "
-                f"of {russia} ({_names(data, event['others'])}; {need['others']} more needed)")
-        civil = event.get("then") == "civil_war"
-        verdict = ("not met" if not event["met"] else
-                   "met: the civil war begins" if civil else "met: an armistice is offered")
-        when = "mobilization" if civil else "turn"
-        return (f"the revolution in {russia}, checked at the end of its round-{event['round']} "
-                f"{when}: {verdict}. {told}")
-    if kind == "armistice_offer":
-        by = _power(data, event["by"])
-        how = "by its standing instruction" if event["standing"] else "(no standing instruction: the default)"
-        if event["answer"] == "accept":
-            return (f"Soviet Russia offers the Central Powers an armistice; {by} accepts {how}: "
-                    f"{_power(data, event['power'])} is out of the war")
-        return (f"Soviet Russia offers the Central Powers an armistice; {by} rejects it {how}: "
-                "there will be no revolution")
-    if kind == "armistice_step":
-        return _describe_step(data, event)
-    if kind == "armistice_deadline":
-        who = _power(data, event["power"])
-        gone = [f"{board.units_text(u)} in {board.name(data, t)}" for t, u in event["removed"].items()
-                if any(u.values())]
-        if not gone:
-            return f"the armistice (original step 2e): {who}'s units have left Russia in time"
-        return (f"the armistice (original step 2e): {who}'s units still in Russia are removed: "
-                + "; ".join(gone))
-    if kind == "armistice_closed":
-        return (f"the armistice (original step 2c): the Central Powers have left "
-                f"{board.name(data, event['where'])} and may not re-enter it")
-    return None
+def _told_revolution_check(data: GameData, event: Event) -> str:
+    russia = _power(data, event["power"])
+    cap = event["capital"]
+    capital = board.name(data, cap["where"])
+    held = (f"{capital} is contested" if cap["contested"] else
+            f"{capital} is held by {_power(data, cap['holder'])}")
+    wanted = " or ".join({"held": f"held by {russia}", "contested": "contested"}[k]
+                         for k in cap["needed"])
+    need = event["needed"]
+    told = (f"{held} ({wanted} needed: {'yes' if cap['ok'] else 'no'}); the Central Powers "
+            f"hold {counted(len(event['adjacent']), 'territory', 'territories')} next to "
+            f"{capital} ({_names(data, event['adjacent'])}; {need['adjacent']} needed) and "
+            f"{counted(len(event['others']), 'other original territory', 'other original territories')} "
+            f"of {russia} ({_names(data, event['others'])}; {need['others']} more needed)")
+    civil = event.get("then") == "civil_war"
+    verdict = ("not met" if not event["met"] else
+               "met: the civil war begins" if civil else "met: an armistice is offered")
+    when = "mobilization" if civil else "turn"
+    return (f"the revolution in {russia}, checked at the end of its round-{event['round']} "
+            f"{when}: {verdict}. {told}")
+
+
+def _told_armistice_offer(data: GameData, event: Event) -> str:
+    by = _power(data, event["by"])
+    how = "by its standing instruction" if event["standing"] else "(no standing instruction: the default)"
+    if event["answer"] == "accept":
+        return (f"Soviet Russia offers the Central Powers an armistice; {by} accepts {how}: "
+                f"{_power(data, event['power'])} is out of the war")
+    return (f"Soviet Russia offers the Central Powers an armistice; {by} rejects it {how}: "
+            "there will be no revolution")
+
+
+def _told_armistice_step(data: GameData, event: Event) -> str:
+    return _describe_step(data, event)
+
+
+def _told_armistice_deadline(data: GameData, event: Event) -> str:
+    who = _power(data, event["power"])
+    gone = [f"{board.units_text(u)} in {board.name(data, t)}" for t, u in event["removed"].items()
+            if any(u.values())]
+    if not gone:
+        return f"the armistice (original step 2e): {who}'s units have left Russia in time"
+    return (f"the armistice (original step 2e): {who}'s units still in Russia are removed: "
+            + "; ".join(gone))
+
+
+def _told_armistice_closed(data: GameData, event: Event) -> str:
+    return (f"the armistice (original step 2c): the Central Powers have left "
+            f"{board.name(data, event['where'])} and may not re-enter it")
+
+
+DESCRIBE: dict[str, Describe[GameData]] = {
+    "revolution_check": _told_revolution_check, "armistice_offer": _told_armistice_offer,
+    "armistice_step": _told_armistice_step, "armistice_deadline": _told_armistice_deadline,
+    "armistice_closed": _told_armistice_closed}
 
 
 def _describe_step(data: GameData, event: Event) -> str:
