@@ -72,3 +72,21 @@ def test_each_type_is_told_by_its_one_description() -> None:
     assert events.describe("board", {"type": "die"}) is None  # the game says what else
     with pytest.raises(ValueError, match="^Tiny: two descriptions of the event type 'moved'$"):
         events.describes({"moved": lambda board, e: "again"})
+
+
+def test_the_rules_loaded_again_register_their_functions_again() -> None:
+    """A game's root loaded again from another folder defines its functions anew: the same
+    function (module, name and line) replaces the old; another is still refused."""
+    source = "def _moved(context, state, event):\n    state['again'] = True\n"
+    first: dict[str, Any] = {"__name__": "pbem_game_tiny"}
+    again: dict[str, Any] = {"__name__": "pbem_game_tiny"}
+    exec(compile(source, "rules.py", "exec"), first)  # noqa: S102 - two loads of one module
+    exec(compile(source, "rules.py", "exec"), again)  # noqa: S102
+    events: EventTable[str] = EventTable("Tiny")
+    events.register({"moved": first["_moved"]})
+    events.register({"moved": again["_moved"]})
+    assert events.table["moved"] is again["_moved"]
+    events.describes({"moved": first["_moved"]})
+    events.describes({"moved": again["_moved"]})
+    with pytest.raises(ValueError, match="two apply functions"):
+        events.register({"moved": _moved})

@@ -28,7 +28,8 @@ C = TypeVar("C")
 # to change in place, the event
 Apply = Callable[[C, State, Event], None]
 # one event type's line for the log and the reports, from the game's context and the event
-Describe = Callable[[C, Event], str]
+# (None: this one has nothing to tell beyond its fields)
+Describe = Callable[[C, Event], str | None]
 
 
 def recorded(context: object, state: State, event: Event) -> None:
@@ -50,7 +51,7 @@ class EventTable(Generic[C]):
         """Add rules modules' mappings; a type two modules name is refused."""
         for table in tables:
             for kind, apply_one in table.items():
-                if kind in self.record_only or self.table.get(kind, apply_one) is not apply_one:
+                if kind in self.record_only or not _same(self.table.get(kind, apply_one), apply_one):
                     raise ValueError(f"{self.game}: two apply functions for the event type {kind!r}")
                 self.table[kind] = apply_one
 
@@ -58,12 +59,13 @@ class EventTable(Generic[C]):
         """Add rules modules' descriptions of their events; a type told twice is refused."""
         for table in tables:
             for kind, tell in table.items():
-                if self.told.get(kind, tell) is not tell:
+                if not _same(self.told.get(kind, tell), tell):
                     raise ValueError(f"{self.game}: two descriptions of the event type {kind!r}")
                 self.told[kind] = tell
 
     def describe(self, context: C, event: Event) -> str | None:
-        """The event's line, or None for a type no module describes."""
+        """The event's line, or None for a type no module describes (or one with nothing to
+        tell beyond its fields)."""
         tell = self.told.get(str(event.get("type")))
         return None if tell is None else tell(context, event)
 
@@ -104,3 +106,13 @@ class EventTable(Generic[C]):
     def fold(self, context: C, state: State) -> Fold:
         """A rule's events gathered and folded one by one by this table (pbem.kit.fold)."""
         return Fold(lambda s, e: self.apply(context, s, e), state)
+
+
+def _same(a: Callable[..., object], b: Callable[..., object]) -> bool:
+    """One function, or the same one made again (a game's rules loaded again from another
+    folder define it anew): the newer replaces it."""
+    def where(f: Callable[..., object]) -> tuple[object, ...]:
+        code = getattr(f, "__code__", None)
+        return (getattr(f, "__module__", None), getattr(f, "__qualname__", None),
+                None if code is None else code.co_firstlineno)
+    return a is b or where(a) == where(b)

@@ -27,8 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Secrets, State
+from pbem.kit.events import Describe
 
-from .board import MAJORS, board
+from .board import MAJORS, Board, board
 from .common import poland_major
 from .turn import seating
 
@@ -363,25 +364,38 @@ APPLY = {"cards_shuffled": _shuffled, "cards_drawn": _drawn, "cards_discarded": 
          "cards_removed": _removed, "cards_queued": _queued}
 
 
-def describe(e: Event) -> str | None:
-    kind = e.get("type")
-    if kind == "segment":
-        return f"-- {e['rule']} {e['name']} --"
-    if kind == "cards_shuffled":
-        return f"{e['why']}: a pile of {e['size']} cards, its order sealed to the referee"
-    if kind == "cards_drawn":
-        return f"{e['holder']}: {len(e['cards'])} card(s) {e['why']}, sealed to the player"
-    if kind == "cards_discarded":
-        text = f"{e['holder']} discards {', '.join(e['cards']) or 'nothing'} (14.4)"
-        if e.get("not_held"):
-            text += f"; does not hold {', '.join(e['not_held'])}"
-        return text
-    if kind == "cards_queued":
-        cards = ", ".join(p["card"] for p in e["plays"])
-        return f"to be played at the start of the initiative phase: {cards}" if cards else None
-    if kind == "cards_removed":
-        return f"{', '.join(e['cards'])} out of the game: {e['why']}"
-    return None
+def _told_segment(b: Board, e: Event) -> str:
+    return f"-- {e['rule']} {e['name']} --"
+
+
+def _told_cards_shuffled(b: Board, e: Event) -> str:
+    return f"{e['why']}: a pile of {e['size']} cards, its order sealed to the referee"
+
+
+def _told_cards_drawn(b: Board, e: Event) -> str:
+    return f"{e['holder']}: {len(e['cards'])} card(s) {e['why']}, sealed to the player"
+
+
+def _told_cards_discarded(b: Board, e: Event) -> str:
+    text = f"{e['holder']} discards {', '.join(e['cards']) or 'nothing'} (14.4)"
+    if e.get("not_held"):
+        text += f"; does not hold {', '.join(e['not_held'])}"
+    return text
+
+
+def _told_cards_queued(b: Board, e: Event) -> str | None:
+    cards = ", ".join(p["card"] for p in e["plays"])
+    return f"to be played at the start of the initiative phase: {cards}" if cards else None
+
+
+def _told_cards_removed(b: Board, e: Event) -> str:
+    return f"{', '.join(e['cards'])} out of the game: {e['why']}"
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "segment": _told_segment, "cards_shuffled": _told_cards_shuffled,
+    "cards_drawn": _told_cards_drawn, "cards_discarded": _told_cards_discarded,
+    "cards_queued": _told_cards_queued, "cards_removed": _told_cards_removed}
 
 
 def view(state: State) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from pbem.game import Event, Problem, State
 from pbem.kit import ask
+from pbem.kit.events import Describe
 from pbem.kit.orders import order_items
 
 from .board import MAJORS, Board
@@ -163,17 +164,21 @@ def apply_answered(_b: Any, s: State, e: Event) -> None:
     s["phase"] = "action"  # the actor's phase goes on where it stopped
 
 
-def describe(e: Event) -> str | None:
-    if e.get("type") == "asked":
-        asked = "; ".join(f"{q['faction']} about {q['zone']}" for q in e["questions"])
-        return f"{e['actor']}'s battles wait for the defenders' answers (8.4): {asked}"
-    if e.get("type") == "answered":
-        told = "; ".join(f"{z}: {f} {'retreats' if r['retreat_before_combat'] == 'always' else 'stands'}"
-                         f"{'' if given else ' (no answer)'}"
-                         for z, by in sorted(e["answers"].items()) for f, r in sorted(by.items())
-                         for given in [f in e.get("given", {}).get(z, {})])
-        return f"answers before combat (8.4): {told}"
-    return None
+def _told_asked(b: Board, e: Event) -> str:
+    asked = "; ".join(f"{q['faction']} about {q['zone']}" for q in e["questions"])
+    return f"{e['actor']}'s battles wait for the defenders' answers (8.4): {asked}"
+
+
+def _told_answered(b: Board, e: Event) -> str:
+    told = "; ".join(f"{z}: {f} {'retreats' if r['retreat_before_combat'] == 'always' else 'stands'}"
+                     f"{'' if given else ' (no answer)'}"
+                     for z, by in sorted(e["answers"].items()) for f, r in sorted(by.items())
+                     for given in [f in e.get("given", {}).get(z, {})])
+    return f"answers before combat (8.4): {told}"
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "asked": _told_asked, "answered": _told_answered}
 
 
 APPLY = {"asked": apply_asked, "answered": apply_answered}

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.events import Describe
 from pbem.kit.orders import check_keys, order_items
 from pbem.names import counted, suggest
 
@@ -756,31 +757,49 @@ def _loses(e: Event) -> str:
     return "loses its last step: eliminated" if e.get("eliminated") else "loses a step"
 
 
-def describe(e: Event) -> str | None:
-    kind = e.get("type")
-    if kind == "bought":
-        return (f"{e['faction']} bought {', '.join(e['units'])} for {e['money']} money and "
-                f"{e['manpower']} manpower, arriving on turn {e['arrives']} (5.3)")
-    if kind == "repaired":
-        return (f"{e['faction']} repaired {', '.join(e['units'])} for {e['money']} money and "
-                f"{e['manpower']} manpower (5.4)")
-    if kind == "arrived":
-        return f"{e['faction']} reinforcements {', '.join(e['units'])} arrive in {e['zone']} (5.2)"
-    if kind == "treasure_used":
-        return f"{e['faction']} dips into the Tsarist gold: +{e['money']} money (15.1, part {e['part']})"
-    if kind == "attrition":
-        whose = "its own zone" if e["zone_of"] == "own" else "a zone it does not control"
-        return (f"winter attrition in {e['zone']}: {counted(int(e['count']), e['faction'] + ' unit')} in {whose}, "
-                f"limit {e['limit']}: {e['unit']} {_loses(e)} (5.5)")
-    if kind == "maintenance":
-        unpaid = e["units"] - e["paid"]
-        tail = f"; {unpaid} unpaid" if unpaid else ""
-        return (f"{e['faction']} maintains {e['paid']} of {counted(int(e['units']), 'unit')} for {e['money']} money "
-                f"and {e['manpower']} manpower (5.6){tail}")
-    if kind == "unmaintained":
-        return f"{e['unit']} ({e['faction']}) is not maintained and {_loses(e)} (5.6)"
-    if kind == "collected":
-        idle = f"; nothing from {', '.join(e['outnumbered'])}" if e.get("outnumbered") else ""
-        return (f"{e['faction']} collects {e['money']} money and {e['manpower']} manpower from "
-                f"{counted(int(e['zones']), 'zone')} (6.3){idle}")
-    return None
+def _told_bought(b: Board, e: Event) -> str:
+    return (f"{e['faction']} bought {', '.join(e['units'])} for {e['money']} money and "
+            f"{e['manpower']} manpower, arriving on turn {e['arrives']} (5.3)")
+
+
+def _told_repaired(b: Board, e: Event) -> str:
+    return (f"{e['faction']} repaired {', '.join(e['units'])} for {e['money']} money and "
+            f"{e['manpower']} manpower (5.4)")
+
+
+def _told_arrived(b: Board, e: Event) -> str:
+    return f"{e['faction']} reinforcements {', '.join(e['units'])} arrive in {e['zone']} (5.2)"
+
+
+def _told_treasure_used(b: Board, e: Event) -> str:
+    return f"{e['faction']} dips into the Tsarist gold: +{e['money']} money (15.1, part {e['part']})"
+
+
+def _told_attrition(b: Board, e: Event) -> str:
+    whose = "its own zone" if e["zone_of"] == "own" else "a zone it does not control"
+    return (f"winter attrition in {e['zone']}: {counted(int(e['count']), e['faction'] + ' unit')} in {whose}, "
+            f"limit {e['limit']}: {e['unit']} {_loses(e)} (5.5)")
+
+
+def _told_maintenance(b: Board, e: Event) -> str:
+    unpaid = e["units"] - e["paid"]
+    tail = f"; {unpaid} unpaid" if unpaid else ""
+    return (f"{e['faction']} maintains {e['paid']} of {counted(int(e['units']), 'unit')} for {e['money']} money "
+            f"and {e['manpower']} manpower (5.6){tail}")
+
+
+def _told_unmaintained(b: Board, e: Event) -> str:
+    return f"{e['unit']} ({e['faction']}) is not maintained and {_loses(e)} (5.6)"
+
+
+def _told_collected(b: Board, e: Event) -> str:
+    idle = f"; nothing from {', '.join(e['outnumbered'])}" if e.get("outnumbered") else ""
+    return (f"{e['faction']} collects {e['money']} money and {e['manpower']} manpower from "
+            f"{counted(int(e['zones']), 'zone')} (6.3){idle}")
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "bought": _told_bought, "repaired": _told_repaired, "arrived": _told_arrived,
+    "treasure_used": _told_treasure_used, "attrition": _told_attrition,
+    "maintenance": _told_maintenance, "unmaintained": _told_unmaintained,
+    "collected": _told_collected}

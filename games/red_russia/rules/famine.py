@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
+from pbem.kit.events import Describe
 
 from .board import Board, board
 from .common import label_part, rail_capacity
@@ -210,18 +211,24 @@ def _over(_b: Board, s: State, e: Event) -> None:
 APPLY = {"famine": _famine, "famine_relief": _relief, "famine_over": _over}
 
 
-def describe(e: Event) -> str | None:
-    kind = e.get("type")
-    if kind == "famine":
-        result = "it yields no money and no manpower at the next collection (4.9, 19.2)"
-        if e.get("from"):
-            return f"famine spreads from {e['from']} to {e['zone']}, where it cannot be averted: {result}"
-        return f"famine strikes {e['zone']}: {result}"
-    if kind == "famine_relief":
-        told = {AVERTED: "averted", APPLIES: "the famine applies", SPREADS: "the famine spreads"}
-        return (f"the Reds give up a rail point to save {e['zone']} with the grain of {e['food']}: "
-                f"rolled {e['roll']}, {told.get(e['result'], e['result'])} (19.2)")
-    if kind == "famine_over":
-        return f"the famine is over in {', '.join(e['zones'])}: they yield again (19.2)"
-    return None
+def _told_famine(b: Board, e: Event) -> str:
+    result = "it yields no money and no manpower at the next collection (4.9, 19.2)"
+    if e.get("from"):
+        return f"famine spreads from {e['from']} to {e['zone']}, where it cannot be averted: {result}"
+    return f"famine strikes {e['zone']}: {result}"
+
+
+def _told_famine_relief(b: Board, e: Event) -> str:
+    told = {AVERTED: "averted", APPLIES: "the famine applies", SPREADS: "the famine spreads"}
+    return (f"the Reds give up a rail point to save {e['zone']} with the grain of {e['food']}: "
+            f"rolled {e['roll']}, {told.get(e['result'], e['result'])} (19.2)")
+
+
+def _told_famine_over(b: Board, e: Event) -> str:
+    return f"the famine is over in {', '.join(e['zones'])}: they yield again (19.2)"
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "famine": _told_famine, "famine_relief": _told_famine_relief,
+    "famine_over": _told_famine_over}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, State
+from pbem.kit.events import Describe
 from pbem.kit.orders import check_keys
 
 from .battle import Battle
@@ -398,30 +399,42 @@ def blockade_run(
     return battle.events, battle.state
 
 
-def describe(e: Event) -> str | None:
-    """The report lines of the 8.92 naval events (combat_round and losses are land combat's)
-    and of a retreat by sea (8.4)."""
-    kind = e.get("type")
-    if kind == "retreat" and e.get("by") == "sea":
-        carried = ", ".join(u for u in e["units"] if u != e["fleet"])
-        return (f"{e['faction']} {carried} retreat(s) by sea with {e['fleet']} from {e['zone']} "
-                f"to the {e['to']} ({e['when']}, 8.4)")
-    if kind == "naval_search":
-        who = "" if e["phasing"] else " (not in its phase)"
-        result = "contact: one round of naval combat" if e["contact"] else "no contact"
-        return (f"{e['faction']}{who} searches the {e['zone']} with {', '.join(e['fleets'])} for "
-                f"{', '.join(e['targets'])}: {e['dice'][0]}+{e['dice'][1]} = {sum(e['dice'])}, "
-                f"{result} (8.92)")
-    if kind == "blockade_run":
-        return (f"{', '.join(e['fleets'])} {e['way']} blockaded {e['port']} must fight "
-                f"{', '.join(e['blockaders'])} in the {e['zone']} to a decision (8.92)")
-    if kind == "naval_battle_over":
-        atk = ", ".join(e["attacker_left"]) or "none"
-        dfn = ", ".join(e["defender_left"]) or "none"
-        return (f"naval combat in the {e['zone']} over: the side of {e['attacker']} keeps {atk}, "
-                f"the other side {dfn}")
-    if kind == "blockade":
-        return f"{e['faction']} {', '.join(e['fleets'])} blockade {e['port']} from the {e['sea']} (8.92)"
-    if kind == "blockade_lifted":
-        return f"blockade of {e['port']} by {', '.join(e['fleets'])} lifted: {e['why']} (8.92)"
-    return None
+def sea_retreat(e: Event) -> str:
+    """The line of a retreat by sea (8.4), which the `retreat` event tells (rules/__init__.py)."""
+    carried = ", ".join(u for u in e["units"] if u != e["fleet"])
+    return (f"{e['faction']} {carried} retreat(s) by sea with {e['fleet']} from {e['zone']} "
+            f"to the {e['to']} ({e['when']}, 8.4)")
+
+
+def _told_naval_search(b: Board, e: Event) -> str:
+    who = "" if e["phasing"] else " (not in its phase)"
+    result = "contact: one round of naval combat" if e["contact"] else "no contact"
+    return (f"{e['faction']}{who} searches the {e['zone']} with {', '.join(e['fleets'])} for "
+            f"{', '.join(e['targets'])}: {e['dice'][0]}+{e['dice'][1]} = {sum(e['dice'])}, "
+            f"{result} (8.92)")
+
+
+def _told_blockade_run(b: Board, e: Event) -> str:
+    return (f"{', '.join(e['fleets'])} {e['way']} blockaded {e['port']} must fight "
+            f"{', '.join(e['blockaders'])} in the {e['zone']} to a decision (8.92)")
+
+
+def _told_naval_battle_over(b: Board, e: Event) -> str:
+    atk = ", ".join(e["attacker_left"]) or "none"
+    dfn = ", ".join(e["defender_left"]) or "none"
+    return (f"naval combat in the {e['zone']} over: the side of {e['attacker']} keeps {atk}, "
+            f"the other side {dfn}")
+
+
+def _told_blockade(b: Board, e: Event) -> str:
+    return f"{e['faction']} {', '.join(e['fleets'])} blockade {e['port']} from the {e['sea']} (8.92)"
+
+
+def _told_blockade_lifted(b: Board, e: Event) -> str:
+    return f"blockade of {e['port']} by {', '.join(e['fleets'])} lifted: {e['why']} (8.92)"
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "naval_search": _told_naval_search, "blockade_run": _told_blockade_run,
+    "naval_battle_over": _told_naval_battle_over, "blockade": _told_blockade,
+    "blockade_lifted": _told_blockade_lifted}

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State, clone
+from pbem.kit.events import Describe
 from pbem.kit.fold import Fold
 from pbem.kit.orders import check_keys, order_items
 from pbem.names import NameIndex, suggest
@@ -913,53 +914,78 @@ def _reasons(reasons: dict[str, int]) -> str:
     return ", ".join(f"{r} {v:+d}" for r, v in reasons.items())
 
 
-def describe(e: Event) -> str | None:
-    """One readable line for each event of this module; None for any other event."""
-    kind = e.get("type")
-    if kind == "ori_mods":
-        parts = [f"{f} ({_reasons(r)})" for f, r in e["mods"].items() if r]
-        return f"ORI modifiers earned in turn {e['turn']}: " + ("; ".join(parts) or "none") + " (17.4, 17.5)"
-    if kind == "ori_mods_cleared":
-        return "the turn's ORI modifiers are used up (17.5)"
-    if kind == "ori_roll":
-        moscow = f", Moscow {e['moscow']:+d} level first (17.4)" if e.get("moscow") else ""
-        why = f" ({_reasons(e['reasons'])})" if e.get("reasons") else ""
-        change = {1: "up one level", -1: "down one level", 0: "no change"}.get(e["change"], str(e["change"]))
-        return (f"ORI {e['faction']}: level {e['before']}{moscow}; rolled {e['roll']} "
-                f"{e['modifier']:+d}{why} = {e['total']}: {change}, now {e['level']} (17.2)")
-    if kind == "ori_change":
-        return f"ORI {e['faction']}: {e['change']:+d} level ({e.get('why', 'adjustment')})"
-    if kind == "intervention_roll":
-        asked = f" (asked {e['asked']}, could not pay)" if "asked" in e else ""
-        why = f" ({_reasons(e['reasons'])})" if e.get("reasons") else ""
-        result = {"remove": f"remove {e['count']} allied unit(s)", "none": "no effect",
-                  "move": f"{e['count']} allied unit(s) act for {e['faction']} this turn",
-                  "add": f"add {e['count']} allied unit(s)"}.get(e["result"], e["result"])
-        return (f"foreign intervention, {e['faction']}: spent {e['spend']}{asked}; rolled {e['roll']} "
-                f"{e['modifier']:+d}{why} = {e['total']}: {result} (13.62)")
-    if kind == "allies_removed":
-        return f"the Allies withdraw {', '.join(e['units'])} from the game (13.61)"
-    if kind == "allies_added":
-        units = f"{', '.join(e['units'])} to {e['zone']}" if e["units"] else "no unit left in the pool"
-        money = f", {e['money']} money to {e['faction']}" if e.get("money") else ""
-        return f"the Allies send {units}{money} (13.61)"
-    if kind == "allied_control":
-        return f"{e['faction']} may use {e['count']} allied unit(s) this turn (13.61, 13.63)"
-    if kind == "allied_control_cleared":
-        return "last turn's control of allied units ends (13.63)"
-    if kind == "minor_status":
-        who = e["controller"] or "nobody"
-        status = {"neutral": "neutral", "limited": f"under limited control of {who} this turn",
-                  "active": f"fully activated for {who}"}[e["status"]]
-        why = f" ({e['why']})" if e.get("why") else ""
-        if e.get("roll") is None:
-            lead = f"{e['minor']}" if e.get("faction") is None else f"{e['faction']} tries {e['minor']}"
-            return f"{lead}: {status}{why}"
-        mod = f" {e['modifier']:+d} ({_reasons(e['reasons'])})" if e.get("reasons") else ""
-        return (f"{e['faction']} tries {e['minor']}: rolled {e['roll']}{mod} = {e['total']}: "
-                f"{e['result']}; now {status}{why} (4.33)")
-    if kind == "minor_recalled":
-        if e.get("to") is None:
-            return f"{e['unit']} of neutral {e['minor']} stays in {e['from']}: no zone of its own left (12.2)"
-        return f"{e['unit']} of neutral {e['minor']} goes home from {e['from']} to {e['to']} (12.2)"
-    return None
+def _told_ori_mods(b: Board, e: Event) -> str:
+    parts = [f"{f} ({_reasons(r)})" for f, r in e["mods"].items() if r]
+    return f"ORI modifiers earned in turn {e['turn']}: " + ("; ".join(parts) or "none") + " (17.4, 17.5)"
+
+
+def _told_ori_mods_cleared(b: Board, e: Event) -> str:
+    return "the turn's ORI modifiers are used up (17.5)"
+
+
+def _told_ori_roll(b: Board, e: Event) -> str:
+    moscow = f", Moscow {e['moscow']:+d} level first (17.4)" if e.get("moscow") else ""
+    why = f" ({_reasons(e['reasons'])})" if e.get("reasons") else ""
+    change = {1: "up one level", -1: "down one level", 0: "no change"}.get(e["change"], str(e["change"]))
+    return (f"ORI {e['faction']}: level {e['before']}{moscow}; rolled {e['roll']} "
+            f"{e['modifier']:+d}{why} = {e['total']}: {change}, now {e['level']} (17.2)")
+
+
+def _told_ori_change(b: Board, e: Event) -> str:
+    return f"ORI {e['faction']}: {e['change']:+d} level ({e.get('why', 'adjustment')})"
+
+
+def _told_intervention_roll(b: Board, e: Event) -> str:
+    asked = f" (asked {e['asked']}, could not pay)" if "asked" in e else ""
+    why = f" ({_reasons(e['reasons'])})" if e.get("reasons") else ""
+    result = {"remove": f"remove {e['count']} allied unit(s)", "none": "no effect",
+              "move": f"{e['count']} allied unit(s) act for {e['faction']} this turn",
+              "add": f"add {e['count']} allied unit(s)"}.get(e["result"], e["result"])
+    return (f"foreign intervention, {e['faction']}: spent {e['spend']}{asked}; rolled {e['roll']} "
+            f"{e['modifier']:+d}{why} = {e['total']}: {result} (13.62)")
+
+
+def _told_allies_removed(b: Board, e: Event) -> str:
+    return f"the Allies withdraw {', '.join(e['units'])} from the game (13.61)"
+
+
+def _told_allies_added(b: Board, e: Event) -> str:
+    units = f"{', '.join(e['units'])} to {e['zone']}" if e["units"] else "no unit left in the pool"
+    money = f", {e['money']} money to {e['faction']}" if e.get("money") else ""
+    return f"the Allies send {units}{money} (13.61)"
+
+
+def _told_allied_control(b: Board, e: Event) -> str:
+    return f"{e['faction']} may use {e['count']} allied unit(s) this turn (13.61, 13.63)"
+
+
+def _told_allied_control_cleared(b: Board, e: Event) -> str:
+    return "last turn's control of allied units ends (13.63)"
+
+
+def _told_minor_status(b: Board, e: Event) -> str:
+    who = e["controller"] or "nobody"
+    status = {"neutral": "neutral", "limited": f"under limited control of {who} this turn",
+              "active": f"fully activated for {who}"}[e["status"]]
+    why = f" ({e['why']})" if e.get("why") else ""
+    if e.get("roll") is None:
+        lead = f"{e['minor']}" if e.get("faction") is None else f"{e['faction']} tries {e['minor']}"
+        return f"{lead}: {status}{why}"
+    mod = f" {e['modifier']:+d} ({_reasons(e['reasons'])})" if e.get("reasons") else ""
+    return (f"{e['faction']} tries {e['minor']}: rolled {e['roll']}{mod} = {e['total']}: "
+            f"{e['result']}; now {status}{why} (4.33)")
+
+
+def _told_minor_recalled(b: Board, e: Event) -> str:
+    if e.get("to") is None:
+        return f"{e['unit']} of neutral {e['minor']} stays in {e['from']}: no zone of its own left (12.2)"
+    return f"{e['unit']} of neutral {e['minor']} goes home from {e['from']} to {e['to']} (12.2)"
+
+
+DESCRIBE: dict[str, Describe[Board]] = {
+    "ori_mods": _told_ori_mods, "ori_mods_cleared": _told_ori_mods_cleared,
+    "ori_roll": _told_ori_roll, "ori_change": _told_ori_change,
+    "intervention_roll": _told_intervention_roll, "allies_removed": _told_allies_removed,
+    "allies_added": _told_allies_added, "allied_control": _told_allied_control,
+    "allied_control_cleared": _told_allied_control_cleared, "minor_status": _told_minor_status,
+    "minor_recalled": _told_minor_recalled}

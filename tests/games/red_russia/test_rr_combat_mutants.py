@@ -27,6 +27,11 @@ from position import standing as standing_
 combat = importlib.import_module("pbem_game_red_russia.combat")
 naval = importlib.import_module("pbem_game_red_russia.naval")
 
+
+def told(e: dict[str, Any]) -> str:
+    """An event's line, as the log and the reports give it."""
+    return str(importlib.import_module("pbem_game_red_russia").describe_event(data(), e))
+
 Events = list[dict[str, Any]]
 HIDDEN = ("phase", "standing", "segment")
 
@@ -58,21 +63,22 @@ def test_8_4_a_retreat_by_sea_is_told_with_its_fleet_and_what_it_carries() -> No
     e = {"type": "retreat", "by": "sea", "units": ["red-inf-01", "trotsky", "red-fleet-01"],
          "fleet": "red-fleet-01", "faction": "red", "zone": "Petrograd", "to": "Baltic Sea",
          "when": "before combat"}
-    assert naval.describe(e) == ("red red-inf-01, trotsky retreat(s) by sea with red-fleet-01 "
+    assert told(e) == ("red red-inf-01, trotsky retreat(s) by sea with red-fleet-01 "
                                   "from Petrograd to the Baltic Sea (before combat, 8.4)")
-    # a retreat over land is land combat's to tell
-    assert naval.describe({**e, "by": None}) is None
-    assert naval.describe({"type": "moved"}) is None and naval.describe({}) is None
+    # a retreat over land is told as land combat's
+    assert told({**e, "by": None}) == ("red red-inf-01, trotsky, red-fleet-01 retreat from Petrograd "
+                                       "to Baltic Sea (before combat)")
+    assert "retreat" not in naval.DESCRIBE and "moved" not in naval.DESCRIBE
 
 
 def test_8_92_a_search_is_told_with_its_dice_their_sum_and_the_result() -> None:
     e = {"type": "naval_search", "phasing": True, "faction": "red", "zone": "Baltic Sea",
          "fleets": ["red-fleet-01"], "targets": ["allied-fleet-03"], "dice": [3, 4], "contact": True}
-    assert naval.describe(e) == ("red searches the Baltic Sea with red-fleet-01 for allied-fleet-03: "
+    assert told(e) == ("red searches the Baltic Sea with red-fleet-01 for allied-fleet-03: "
                                   "3+4 = 7, contact: one round of naval combat (8.92)")
     e.update(phasing=False, fleets=["red-fleet-01", "red-fleet-02"],
              targets=["allied-fleet-03", "allied-fleet-04"], dice=[1, 2], contact=False)
-    assert naval.describe(e) == ("red (not in its phase) searches the Baltic Sea with red-fleet-01, "
+    assert told(e) == ("red (not in its phase) searches the Baltic Sea with red-fleet-01, "
                                   "red-fleet-02 for allied-fleet-03, allied-fleet-04: 1+2 = 3, "
                                   "no contact (8.92)")
 
@@ -81,24 +87,24 @@ def test_8_92_a_blockade_run_and_the_end_of_a_naval_battle_are_told() -> None:
     run_ = {"type": "blockade_run", "fleets": ["red-fleet-01", "red-fleet-02"], "way": "leaving",
             "port": "Petrograd", "blockaders": ["allied-fleet-03", "allied-fleet-04"],
             "zone": "Baltic Sea"}
-    assert naval.describe(run_) == ("red-fleet-01, red-fleet-02 leaving blockaded Petrograd must "
+    assert told(run_) == ("red-fleet-01, red-fleet-02 leaving blockaded Petrograd must "
                                      "fight allied-fleet-03, allied-fleet-04 in the Baltic Sea to a "
                                      "decision (8.92)")
     over = {"type": "naval_battle_over", "zone": "Baltic Sea", "attacker": "red",
             "attacker_left": ["red-fleet-01", "red-fleet-02"], "defender_left": []}
-    assert naval.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
+    assert told(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
                                      "red-fleet-01, red-fleet-02, the other side none")
     over.update(attacker_left=[], defender_left=["allied-fleet-03", "allied-fleet-04"])
-    assert naval.describe(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
+    assert told(over) == ("naval combat in the Baltic Sea over: the side of red keeps "
                                      "none, the other side allied-fleet-03, allied-fleet-04")
 
 
 def test_8_92_a_blockade_and_its_lifting_are_told() -> None:
     fleets = ["allied-fleet-03", "allied-fleet-04"]
-    assert naval.describe({"type": "blockade", "faction": "allies", "fleets": fleets,
+    assert told({"type": "blockade", "faction": "allies", "fleets": fleets,
                             "port": "Petrograd", "sea": "Baltic Sea"}) == (
         "allies allied-fleet-03, allied-fleet-04 blockade Petrograd from the Baltic Sea (8.92)")
-    assert naval.describe({"type": "blockade_lifted", "port": "Petrograd", "fleets": fleets,
+    assert told({"type": "blockade_lifted", "port": "Petrograd", "fleets": fleets,
                             "why": "allies lifts it"}) == (
         "blockade of Petrograd by allied-fleet-03, allied-fleet-04 lifted: allies lifts it (8.92)")
 
