@@ -22,7 +22,7 @@ def test_the_guide_names_every_hook_pbem_looks_for() -> None:
     assert missing == []
     for name in ("PhaseTable", "TableGame", "PhaseRules", "idle"):
         assert name in guide, name
-    for name in ("EventTable", "APPLY", "record_only", "pbem.kit.standing", "pbem.kit.orders"):
+    for name in ("EventTable", "APPLY", "DESCRIBE", "record_only", "pbem.kit.standing", "pbem.kit.orders"):
         assert name in guide, name
 
 
@@ -38,5 +38,5 @@ def test_the_guides_tiny_has_the_shape_it_describes(monkeypatch: pytest.MonkeyPa
     game = get_game("tiny")
     module = sys.modules[type(game).__module__]
     assert isinstance(game, TableGame) and isinstance(game.phases, PhaseTable)
-    assert isinstance(module.EVENTS, EventTable)
+    assert isinstance(module.EVENTS, EventTable) and module.EVENTS.told  # apply and descriptions
     assert {"validate", "resolve", "bot", "default_orders", "phase"}.isdisjoint(vars(type(game)))

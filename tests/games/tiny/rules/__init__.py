@@ -154,10 +154,46 @@ def _over(data: GameData, state: State, event: Event) -> None:
     state["phase"], state["over"] = "over", True
 
 
+# each event's line for the log and the reports
+def _told_moved(data: GameData, event: Event) -> str:
+    return f"{_name(data, event['faction'])} marches from {event['from']} to {event['to']}"
+
+
+def _told_battle(data: GameData, event: Event) -> str:
+    rolls = ", ".join(f"{_name(data, f)} rolled {n}" for f, n in event["rolls"].items())
+    won = (f"{_name(data, event['winner'])} holds {event['place']}" if event["winner"]
+           else "a tie: both fall back")
+    return f"battle at {event['place']}: {rolls}: {won}"
+
+
+def _told_fell_back(data: GameData, event: Event) -> str:
+    return f"{_name(data, event['faction'])} falls back to {event['to']}"
+
+
+def _told_held(data: GameData, event: Event) -> str:
+    return (f"{_name(data, event['faction'])} holds {event['place']} "
+            f"(held by {_name(data, event['from'])} before)")
+
+
+def _told_goal_revealed(data: GameData, event: Event) -> str:
+    return (f"{_name(data, event['faction'])}'s goal was {event['goal']} (hold "
+            f"{event['place']}): {'kept, +2' if event['kept'] else 'missed'}")
+
+
+def _told_over(data: GameData, event: Event) -> str:
+    score = ", ".join(f"{_name(data, f)} {n}" for f, n in event["score"].items())
+    winners = " and ".join(_name(data, f) for f in event["result"]["winners"])
+    return f"game over: {score}; {winners} won"
+
+
 # a battle is its dice: what it does are the events after it
 EVENTS: EventTable[GameData] = EventTable("Tiny", record_only=["battle"])
 EVENTS.register({"moved": _marched, "fell_back": _marched, "held": _held, "goals": _goals,
                  "goal_revealed": _goal_revealed, "turn": _turn, "over": _over})
+EVENTS.describes({"moved": _told_moved, "battle": _told_battle, "fell_back": _told_fell_back,
+                  "held": _told_held, "goal_revealed": _told_goal_revealed, "over": _told_over,
+                  "goals": lambda data, event: "each faction is dealt a secret goal, sealed to it",
+                  "turn": lambda data, event: f"turn {event['turn']} begins"})
 
 
 class Tiny(TableGame):
@@ -219,31 +255,7 @@ class Tiny(TableGame):
         return {"orders": []}  # stay: no choice the player did not make
 
     def summary(self, data: GameData, event: Event) -> str:
-        kind = event["type"]
-        if kind == "moved":
-            return f"{_name(data, event['faction'])} marches from {event['from']} to {event['to']}"
-        if kind == "battle":
-            rolls = ", ".join(f"{_name(data, f)} rolled {n}" for f, n in event["rolls"].items())
-            won = (f"{_name(data, event['winner'])} holds {event['place']}" if event["winner"]
-                   else "a tie: both fall back")
-            return f"battle at {event['place']}: {rolls}: {won}"
-        if kind == "fell_back":
-            return f"{_name(data, event['faction'])} falls back to {event['to']}"
-        if kind == "held":
-            return (f"{_name(data, event['faction'])} holds {event['place']} "
-                    f"(held by {_name(data, event['from'])} before)")
-        if kind == "goals":
-            return "each faction is dealt a secret goal, sealed to it"
-        if kind == "goal_revealed":
-            return (f"{_name(data, event['faction'])}'s goal was {event['goal']} (hold "
-                    f"{event['place']}): {'kept, +2' if event['kept'] else 'missed'}")
-        if kind == "turn":
-            return f"turn {event['turn']} begins"
-        if kind == "over":
-            score = ", ".join(f"{_name(data, f)} {n}" for f, n in event["score"].items())
-            winners = " and ".join(_name(data, f) for f in event["result"]["winners"])
-            return f"game over: {score}; {winners} won"
-        return str(kind)
+        return EVENTS.describe(data, event) or str(event["type"])
 
 
 def map_svg(data: GameData, view: dict[str, Any], style: dict[str, Any]) -> str:
