@@ -44,6 +44,9 @@ def test_an_orders_fields() -> None:
     assert check_keys({"zone": "Kazan", "units": []}, ("orders", 0, "place"), ("zone", "units"), ("note",), problems)
     assert not check_keys({"zone": "Kazan", "unts": []}, ("orders", 0, "place"), ("zone", "units"), (), problems)
     assert not check_keys("Kazan", ("orders", 1, "place"), ("zone", "units"), (), problems)
+    extra: list[Problem] = []
+    assert check_keys({"zone": "Kazan", "units": [], "note": 1}, ("orders", 2), ("zone", "units"), (), extra) is False
+    assert [p.path for p in extra] == [("orders", 2, "note")]
     assert [(p.path, p.message) for p in problems] == [
         (("orders", 0, "place", "unts"), "unknown key 'unts'; did you mean 'units'? (expected: zone, units)"),
         (("orders", 0, "place"), "missing 'units'"),

@@ -132,32 +132,10 @@ def opened(data: GameData, state: State, secrets: Secrets | None) -> tuple[list[
         values = [secrets.open(node) for node in nodes] if secrets is not None else []
         latest = next((v for v in reversed(values) if v is not None), None)
         events.append({"type": OPENED, "side": side, "orders": latest})
-        found: list[Problem] = []  # none: what is not possible now is passed over
-        orders[side] = endturn.read_orders(data, state, side, {"orders": _possible(data, state, side, latest or [])},
-                                           found)
+        # read now, what is no longer possible passed over: a pick that cannot be made, a
+        # once-a-game choice made already (the reading's problems are not the player's now)
+        orders[side] = endturn.read_orders(data, state, side, {"orders": latest or []}, [])
     return events, orders
-
-
-def _possible(data: GameData, state: State, side: str, items: list[Any]) -> list[Any]:
-    """The items that may still be given now; a list's entries no longer possible dropped
-    from it."""
-    out: list[Any] = []
-    for item in items:
-        if not _problems(data, state, side, [*out, item]):
-            out.append(item)
-        elif isinstance(item, dict) and len(item) == 1:
-            (key, entries), = item.items()
-            if isinstance(entries, list):
-                kept = [e for e in entries if not _problems(data, state, side, [*out, {key: [e]}])]
-                if kept:
-                    out.append({key: kept})
-    return out
-
-
-def _problems(data: GameData, state: State, side: str, items: list[Any]) -> list[Problem]:
-    found: list[Problem] = []
-    endturn.read_orders(data, state, side, {"orders": items}, found)
-    return found
 
 
 def _sealed(data: GameData, state: State, event: Event) -> None:
@@ -184,8 +162,13 @@ def _told_opened(data: GameData, event: Event) -> str:
     if not event["orders"]:
         return f"{_who(event)} gave no End of Turn orders ahead"
     return f"{_who(event)}'s End of Turn orders, given ahead: " + "; ".join(
-        f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
+        f"{k}: {', '.join(map(_entry, v)) if isinstance(v, list) else v}"
         for item in event["orders"] for k, v in item.items())
+
+
+def _entry(value: Any) -> str:
+    """A pick as a player reads it: a unit's id, or `flip UNIT`."""
+    return " ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
 
 
 DESCRIBE: dict[str, Describe[GameData]] = {SEALED: _told_sealed, OPENED: _told_opened}

@@ -5,6 +5,7 @@ passed over, and the checks of a file that gives them. In-process, without git."
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -114,14 +115,16 @@ def test_13_1_a_pick_no_longer_possible_at_the_end_of_the_turn_is_passed_over() 
                "ru_131_mech_bde": {"hex": "0831", "reduced": True}}
     s = ahead(russians={"ru_76_airborne": "0731"})
     s["russians"] = reduced
-    picks = [{"reinforce": [{"flip": "ru_131_mech_bde"}, {"flip": "ru_76_airborne"}]}, *CEASEFIRE]
+    picks = [{"reinforce": [{"flip": "ru_131_mech_bde"}, "ru_vityaz", {"flip": "ru_76_airborne"}]},
+             *CEASEFIRE]
     s = sent(s, "russian", "russian-movement", picks)
     s["russians"] = {"ru_76_airborne": reduced["ru_76_airborne"]}  # the 131st lost since
     s["ceasefire"] = {"declared": True, "turn": 1}                  # and a ceasefire had been
     events, after = end(s, [3, 4, 6, 1])  # the Russian's 6: three picks
     assert of(events, "end_of_turn_opened")[0]["orders"] == picks  # published as given
     assert of(events, "ceasefire_declared") == []
-    assert of(events, "recruited")[0]["flipped"][0] == "ru_76_airborne"
+    recruited = of(events, "recruited")[0]
+    assert recruited["units"][0] == "ru_vityaz" and recruited["flipped"][0] == "ru_76_airborne"
     assert after["russians"]["ru_76_airborne"]["reduced"] is False
 
 
@@ -134,6 +137,8 @@ def test_13_1_a_pick_no_longer_possible_at_the_end_of_the_turn_is_passed_over() 
     ("chechen", "chechen-movement", {"kidnap": True},
      [(("secret", "end_of_turn"), "expected a list of End of Turn orders")]),
     ("chechen", "chechen-movement", [{"kidnap": True}], []),
+    ("russian", "russian-supports", [{"reinforce": ["ru_vityaz", "ru_nobody"]}],
+     [(("secret", "end_of_turn", 0, "reinforce", 1), "'ru_nobody' is not in your reinforcement pool")]),
 ])
 def test_a_file_s_end_of_turn_orders_are_checked_as_the_end_of_turn_file_is(
         side: str, phase: str, given: Any, expected: list[tuple[tuple[Any, ...], str]]) -> None:
@@ -151,7 +156,9 @@ def test_a_kidnapping_done_is_refused_ahead_as_in_its_own_file() -> None:
 def test_a_campaign_that_asks_refuses_them_ahead_and_its_movement_file_takes_no_secret() -> None:
     s = {**ahead("russian-combat"), "options": {"setup": "variable", "end_of_turn": "asked"}}
     found = GAME.validate(data(), s, "russian", {"orders": [], "secret": {"end_of_turn": CEASEFIRE}})
-    assert [p.path for p in found] == [("secret", "end_of_turn")]
+    assert [(p.path, p.message) for p in found] == [(("secret", "end_of_turn"), (
+        "this campaign asks for the end of the turn in its own file (option end_of_turn: asked): "
+        "leave end_of_turn out here"))]
     assert GAME.phase(data(), {**s, "phase": "russian-movement"}).secret is None
     assert "end_of_turn" in GAME.phase(data(), ahead("russian-movement")).secret["properties"]
     events, _ = step({**s, "phase": "russian-movement"}, {"russian": {"orders": []}})
@@ -176,3 +183,47 @@ def test_the_bot_gives_its_choices_ahead_and_the_template_none() -> None:
     s = ahead("chechen-movement")
     assert GAME.bot(data(), s, "chechen", Chooses())["secret"]["end_of_turn"] == [{"kidnap": True}]
     assert "secret" not in GAME.template(data(), s, "chechen", Chooses())
+
+
+def test_a_sealed_secret_part_is_not_read_and_nothing_is_sealed_without_the_secrets() -> None:
+    """The public checks of a file whose secret part is a sealed node leave it to the referee;
+    a step that would seal End of Turn orders, or open them, needs the referee's secrets."""
+    node = {"kind": "orders-secret", "id": "x", "owner": "russian", "turn": 2, "commitment": "c",
+            "sealed": "s", "end_of_turn": "anything"}
+    assert GAME.validate(data(), ahead(), "russian", {"orders": [], "secret": node}) == []
+    with pytest.raises(ValueError, match="^the End of Turn orders given ahead are sealed: they need the secrets$"):
+        GAME.resolve(data(), ahead(), {"russian": {"orders": []}}, FixedRng(), None)
+    s = sent(ahead(), "russian", "russian-movement", CEASEFIRE)
+    with pytest.raises(ValueError, match="^the End of Turn orders given ahead are sealed: they need the secrets$"):
+        GAME.resolve(data(), {**s, "phase": "end-of-turn"}, {}, FixedRng(*QUIET), None)
+
+
+def test_each_file_seals_under_its_own_name() -> None:
+    events, _ = step(ahead("russian-combat"), {"russian": {"orders": [], "secret": {"end_of_turn": CEASEFIRE}}})
+    node = of(events, "end_of_turn_sealed")[0]["orders"]
+    assert (node["kind"], node["id"], node["owner"], node["turn"]) == ("end_of_turn", "t2:russian-combat",
+                                                                      "russian", 2)
+
+
+def test_a_files_other_secrets_are_kept_with_its_end_of_turn_orders() -> None:
+    ahead_ = importlib.import_module("pbem_game_chechen_war.ahead")
+    supports = {"supports": {"1324": {"markers": 1}}}
+    given = ahead_.bot(data(), ahead("chechen-movement"), "chechen", Chooses(), {"orders": [], "secret": supports})
+    assert given["secret"] == {**supports, "end_of_turn": [{"kidnap": True}]}
+    assert ahead_.without(given) == {"orders": [], "secret": supports}
+    assert ahead_.without({"orders": [], "secret": {"end_of_turn": CEASEFIRE}}) == {"orders": []}
+    assert ahead_.without({"orders": []}) == {"orders": []}
+    assert ahead_.bot(data(), {**ahead(), "options": {"end_of_turn": "asked"}}, "russian", Chooses(),
+                      {"orders": []}) == {"orders": []}
+
+
+def test_the_opened_orders_are_told_as_given() -> None:
+    def told(side: str, orders: Any) -> str:
+        return GAME.summary(data(), {"type": "end_of_turn_opened", "side": side, "orders": orders})
+
+    assert told("russian", None) == "the Russian gave no End of Turn orders ahead"
+    assert told("russian", [{"reinforce": ["ru_vityaz", {"flip": "ru_131_mech_bde"}]}, {"ceasefire": True}]) == (
+        "the Russian's End of Turn orders, given ahead: reinforce: ru_vityaz, flip ru_131_mech_bde; "
+        "ceasefire: True")
+    assert GAME.summary(data(), {"type": "end_of_turn_sealed", "side": "chechen", "orders": {}}) == (
+        "the Chechen's End of Turn orders for this turn, if any, sealed until the End of Turn Phase")
