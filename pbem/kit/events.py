@@ -9,6 +9,11 @@ whole game's events (a combat that goes on from the state its last blow left) re
 table, which imports no rules module, and never the composition root: the rules stay free of
 import cycles, and the root lists its modules and nothing else.
 
+Most descriptions are one sentence of the event's fields and the rule behind it: those are
+declared, not written, as a `Told` (a template and the rule's number), so that the table says
+of each such event type the rule it implements; a description that must choose its words is a
+function.
+
 An event type named twice is refused when registered; an event of a type no module applies
 is refused when applied, naming it, so that a hand-written correction of a type the game does
 not have fails with a message instead of being recorded.
@@ -16,8 +21,9 @@ not have fails with a message instead of being recorded.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pbem.game import Event, State, clone
 from pbem.kit.fold import Fold
@@ -30,6 +36,43 @@ Apply = Callable[[C, State, Event], None]
 # one event type's line for the log and the reports, from the game's context and the event
 # (None: this one has nothing to tell beyond its fields)
 Describe = Callable[[C, Event], str | None]
+
+
+class Told:
+    """An event's line declared as a template of its fields, with the rule it implements:
+    `Told("{minor} builds {units} in {zone}", "12.42")` tells
+    `Poland builds inf-3, cav-1 in Warsaw (12.42)`. A field holding a list is told as its
+    items joined by ", "; the rule, when there is one, closes the line in brackets."""
+
+    def __init__(self, template: str, rule: str | None = None) -> None:
+        # a field the template names must be a plain name: what it names is checked at once
+        for _text, field, spec, conversion in string.Formatter().parse(template):
+            if field is not None and (not field.isidentifier() or spec or conversion):
+                raise ValueError(f"Told: {{{field}}} is not a plain field name in {template!r}")
+        self.template = template
+        self.rule = rule
+
+    def __call__(self, context: object, event: Event) -> str:
+        text = self.template.format_map(_Fields(event))
+        return text if self.rule is None else f"{text} ({self.rule})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Told) and (self.template, self.rule) == (other.template, other.rule)
+
+    def __hash__(self) -> int:
+        return hash((self.template, self.rule))
+
+    def __repr__(self) -> str:
+        return f"Told({self.template!r}, {self.rule!r})"
+
+
+class _Fields(dict[str, Any]):
+    def __init__(self, event: Event) -> None:
+        super().__init__(event)
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        return ", ".join(str(v) for v in value) if isinstance(value, list) else value
 
 
 def recorded(context: object, state: State, event: Event) -> None:
@@ -68,6 +111,11 @@ class EventTable(Generic[C]):
         tell beyond its fields)."""
         tell = self.told.get(str(event.get("type")))
         return None if tell is None else tell(context, event)
+
+    def rules(self) -> dict[str, str]:
+        """The rule each event type declares with its description (a `Told` with a rule)."""
+        return {kind: tell.rule for kind, tell in sorted(self.told.items())
+                if isinstance(tell, Told) and tell.rule is not None}
 
     def knows(self, kind: object) -> bool:
         return kind in self.table or kind in self.record_only
@@ -115,4 +163,6 @@ def _same(a: Callable[..., object], b: Callable[..., object]) -> bool:
         code = getattr(f, "__code__", None)
         return (getattr(f, "__module__", None), getattr(f, "__qualname__", None),
                 None if code is None else code.co_firstlineno)
+    if isinstance(a, Told) or isinstance(b, Told):
+        return a == b
     return a is b or where(a) == where(b)

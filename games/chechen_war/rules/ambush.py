@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Apply, Describe, recorded
+from pbem.kit.events import Apply, Describe, Told, recorded
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -425,24 +425,21 @@ def _told_steps_lost(data: GameData, event: Event) -> str:
     return "; ".join(told) + f" ({event['why']})"
 
 
-def _told_retreat_roll(data: GameData, event: Event) -> str:
-    return f"the Russian's retreat die {event['roll']}, halved up: {event['count']} unit(s) retreat (14.3)"
-
-
 def _told_retreated(data: GameData, event: Event) -> str:
     b = board(data)
     moving = ", ".join(units(data)[u]["name"] for u in event["units"])
     return f"{moving} retreat from {b.label(event['from'])} to {b.label(event['to'])}"
 
 
-def _told_segment_over(data: GameData, event: Event) -> str:
-    return "the gunships go to the used box (14.2)"
-
-
 DESCRIBE: dict[str, Describe[GameData]] = {
-    "gunships": _told_gunships, "leader_placed": _told_leader_placed, "ambush": _told_ambush,
-    "steps_lost": _told_steps_lost, "retreat_roll": _told_retreat_roll,
-    "retreated": _told_retreated, "segment_over": _told_segment_over}
+    "gunships": _told_gunships,
+    "leader_placed": _told_leader_placed,
+    "ambush": _told_ambush,
+    "steps_lost": _told_steps_lost,
+    "retreat_roll": Told("the Russian's retreat die {roll}, halved up: {count} unit(s) retreat", "14.3"),
+    "retreated": _told_retreated,
+    "segment_over": Told("the gunships go to the used box", "14.2"),
+}
 
 
 def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:

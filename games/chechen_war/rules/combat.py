@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import odds
-from pbem.kit.events import Apply, Describe
+from pbem.kit.events import Apply, Describe, Told
 from pbem.names import suggest
 
 from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
@@ -880,16 +880,17 @@ def _told_chechen_marker_roll(data: GameData, event: Event) -> str:
     return f"the Chechen artillery marker's die {event['roll']}: {fate} (10.9)"
 
 
-def _told_attacks_over(data: GameData, event: Event) -> str:
-    return "the combat segment ends"
-
-
 DESCRIBE: dict[str, Describe[GameData]] = {
-    "attacks_declared": _told_attacks_declared, "revealed": _told_revealed,
-    "combat": _told_combat, "chechens_eliminated": _told_chechens_eliminated,
-    "advanced": _told_advanced, "leader_roll": _told_leader_roll,
+    "attacks_declared": _told_attacks_declared,
+    "revealed": _told_revealed,
+    "combat": _told_combat,
+    "chechens_eliminated": _told_chechens_eliminated,
+    "advanced": _told_advanced,
+    "leader_roll": _told_leader_roll,
     "russian_markers_used": _told_russian_markers_used,
-    "chechen_marker_roll": _told_chechen_marker_roll, "attacks_over": _told_attacks_over}
+    "chechen_marker_roll": _told_chechen_marker_roll,
+    "attacks_over": Told("the combat segment ends"),
+}
 
 
 def bot(data: GameData, state: State, rng: Rng) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply, Describe, recorded
+from pbem.kit.events import Apply, Describe, Told, recorded
 from pbem.kit.orders import order_items
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
@@ -417,10 +417,6 @@ APPLY: dict[str, Apply[GameData]] = {
 }
 
 
-def _told_random_event(data: GameData, event: Event) -> str:
-    return f"random event, die {event['roll']}: {event['text']} (12.0)"
-
-
 def _told_leader_struck(data: GameData, event: Event) -> str:
     return f"{data['units']['leaders'][event['leader']]['name']} is eliminated (12.0)"
 
@@ -445,14 +441,6 @@ def _told_drawn(data: GameData, event: Event) -> str:
     return f"the Chechen draws {n} unit{'s' if n != 1 else ''} from the cup for {event['why']}, face down"
 
 
-def _told_casualties_reset(data: GameData, event: Event) -> str:
-    return "the Russian casualties are set back to 0 (6.4)"
-
-
-def _told_ceasefire_declared(data: GameData, event: Event) -> str:
-    return f"the Russian declares a ceasefire: turn {event['turn']} is the ceasefire turn (15.1)"
-
-
 def _told_reinforcement_roll(data: GameData, event: Event) -> str:
     mods = "".join(f" {a:+d} ({why})" for a, why in event["modifiers"])
     side = "Russian" if event["side"] == RUSSIAN else "Chechen"
@@ -467,26 +455,28 @@ def _told_recruited(data: GameData, event: Event) -> str:
     return "the Russian's reinforcements: " + ", ".join(told) + " (13.1)"
 
 
-def _told_turn_end(data: GameData, event: Event) -> str:
-    return "collateral damage is set back to 0 (13.1)"
-
-
-def _told_turn_start(data: GameData, event: Event) -> str:
-    return f"turn {event['turn']} begins: the used support markers return, leaders waiting a turn go underground"
-
-
 def _told_over(data: GameData, event: Event) -> str:
     result = event["result"]
     return f"game over: {', '.join(result['winners']) or 'nobody'} won ({result['reason']})"
 
 
 DESCRIBE: dict[str, Describe[GameData]] = {
-    "random_event": _told_random_event, "leader_struck": _told_leader_struck,
-    "morale": _told_morale, "morale_roll": _told_morale_roll, "kidnapping": _told_kidnapping,
-    "drawn": _told_drawn, "casualties_reset": _told_casualties_reset,
-    "ceasefire_declared": _told_ceasefire_declared,
-    "reinforcement_roll": _told_reinforcement_roll, "recruited": _told_recruited,
-    "turn_end": _told_turn_end, "turn_start": _told_turn_start, "over": _told_over}
+    "random_event": Told("random event, die {roll}: {text}", "12.0"),
+    "leader_struck": _told_leader_struck,
+    "morale": _told_morale,
+    "morale_roll": _told_morale_roll,
+    "kidnapping": _told_kidnapping,
+    "drawn": _told_drawn,
+    "casualties_reset": Told("the Russian casualties are set back to 0", "6.4"),
+    "ceasefire_declared": Told("the Russian declares a ceasefire: turn {turn} is the ceasefire "
+                               "turn", "15.1"),
+    "reinforcement_roll": _told_reinforcement_roll,
+    "recruited": _told_recruited,
+    "turn_end": Told("collateral damage is set back to 0", "13.1"),
+    "turn_start": Told("turn {turn} begins: the used support markers return, leaders waiting a "
+                       "turn go underground"),
+    "over": _told_over,
+}
 
 
 def bot(data: GameData, state: State, side: str, rng: Rng) -> dict[str, Any]:

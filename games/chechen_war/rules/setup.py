@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply, Describe
+from pbem.kit.events import Apply, Describe, Told
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, at_start, board, chechen, hex_in, stacking, units
@@ -307,11 +307,9 @@ def _told_tokens_placed(data: GameData, event: Event) -> str:
             "of Chechnya")
 
 
-def _told_identities_sealed(data: GameData, event: Event) -> str:
-    return (f"the face-down units are drawn from the cups and sealed to the Chechen; "
-            f"{event['cup']} regulars stay in the cup (4.2.2)")
-
-
 DESCRIBE: dict[str, Describe[GameData]] = {
-    "russians_placed": _told_russians_placed, "tokens_placed": _told_tokens_placed,
-    "identities_sealed": _told_identities_sealed}
+    "russians_placed": _told_russians_placed,
+    "tokens_placed": _told_tokens_placed,
+    "identities_sealed": Told("the face-down units are drawn from the cups and sealed to the "
+                              "Chechen; {cup} regulars stay in the cup", "4.2.2"),
+}

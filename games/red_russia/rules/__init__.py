@@ -15,11 +15,9 @@ from typing import Any
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
 from pbem.kit import ask
 from pbem.kit import standing as standing_kit
-from pbem.kit.events import Describe
 from pbem.kit.fold import Fold
 from pbem.kit.orders import order_items
 from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
-from pbem.names import counted
 
 from . import (
     battle,
@@ -47,7 +45,7 @@ from . import boxes as boxes_
 from . import headlines as headlines_
 from . import report as report_
 from . import standing as standing_
-from .board import MAJORS, WHITES, Board
+from .board import MAJORS, WHITES
 from .common import commander, defenders_of
 from .fold import apply as apply_event
 from .fold import apply_all as apply_events
@@ -421,166 +419,9 @@ def _standing_check(key: str, spec: Any) -> standing_kit.Check:
 STANDING_CHECKS = {key: _standing_check(key, spec) for key, spec in STANDING_KEYS.items()}
 
 
-def _told_placed(b: Board, e: Event) -> str:
-    return f"{e['faction']} placed {', '.join(e['units'])} in {e['zone']}"
-
-
-def _told_reduced(b: Board, e: Event) -> str:
-    last = ": its last step, eliminated" if e.get("eliminated") else ""
-    if e["by"] == "combat":
-        return f"{e['unit']} loses {'its last step: eliminated' if last else 'a step'} (8.6)"
-    return f"{e['by']} reduced {e['unit']}{last}"
-
-
-def _told_attack(b: Board, e: Event) -> str:
-    if e["level"] == battle.AIR_ALONE:
-        return f"{e['attacker']} attacks {e['zone']}: only aircraft there, no combat and nothing paid (8.93)"
-    return (f"{e['attacker']} attacks {e['zone']} ({', '.join(e['defenders']) or 'nobody left'}): "
-            f"{e['level']}, {e['spend']} money revealed (8.3)")
-
-
-def _told_combat_round(b: Board, e: Event) -> str:
-    parts = []
-    for side, name in (("atk", "attacker"), ("def", "defender")):
-        rolls = "; ".join(f"{g['what']} {' '.join(map(str, g['values']))} (hit on {g['hit']}+)"
-                          for g in e["dice"][side])
-        parts.append(f"{name} {rolls or 'no dice'} = {counted(int(e['hits'][side]), 'hit')}")
-    return f"{e['zone']} round {e['round']}: " + " | ".join(parts)
-
-
-def _told_retreat(b: Board, e: Event) -> str:
-    if e.get("by") == "sea":
-        return naval.sea_retreat(e)
-    return f"{e['faction']} {', '.join(e['units'])} retreat from {e['zone']} to {e['to']} ({e['when']})"
-
-
-def _told_eliminated(b: Board, e: Event) -> str:
-    return f"{e['unit']} is eliminated in {e['zone']}: {e['why']}"
-
-
-def _told_leader_loss(b: Board, e: Event) -> str:
-    fate = f", then {e['fate']}" if e.get("fate") else ""
-    return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {counted(int(e['steps']), 'step')} lost"
-            f"{fate}: {e['result']} (10.4)")
-
-
-def _told_leader_capture(b: Board, e: Event) -> str:
-    level = int(b.leaders[e["leader"]]["level"])
-    total = sum(int(d) for d in e["dice"]) + level
-    fate = ("captured and killed" if e["result"] == "captured" else
-            f"escaped to {e['to']}" if e.get("to") else "escaped, with no friendly zone to go to: killed")
-    return (f"leader {e['leader']} alone with the enemy in {e['zone']}: {e['dice'][0]}+{e['dice'][1]} "
-            f"+ level {level} = {total}, {'over' if total > 10 else 'not over'} 10: {fate} (10.5)")
-
-
-def _told_battle_over(b: Board, e: Event) -> str:
-    held = ("both sides stay" if e["attacker_left"] and e["defender_left"] else
-            "the attacker holds the field" if e["attacker_left"] else
-            "the defender holds" if e["defender_left"] else "nobody is left")
-    return f"battle of {e['zone']} over: {held}"
-
-
-def _told_siege(b: Board, e: Event) -> str:
-    return (f"{e['faction']} besieges {e['zone']} for {e['rounds']} round(s), {e['cost']} money; "
-            f"fortification {e['fort']} (9.2)")
-
-
-def _told_siege_hits(b: Board, e: Event) -> str:
-    return f"siege of {e['zone']}: {e['hits']} hit(s) on the fortification"
-
-
-def _told_siege_lifted(b: Board, e: Event) -> str:
-    return f"siege of {e['zone']} lifted: {e['why']}"
-
-
-def _told_control(b: Board, e: Event) -> str:
-    return f"{e['zone']} passes from {e['from'] or 'neutral'} to {e['faction']} ({e['why']})"
-
-
-def _told_note(b: Board, e: Event) -> str:
-    return f"{e['zone']}: {e['text']}" if e.get("zone") else str(e["text"])
-
-
-def _told_air_alone(b: Board, e: Event) -> str:
-    return f"aircraft {e['unit']} caught alone in {e['zone']} retreats, rolled {e['roll']} (8.93)"
-
-
-def _told_trotsky_distracted(b: Board, e: Event) -> str:
-    return (f"Trotsky was in {e['zone']} with {e['with'].capitalize()} during the Red turn: his "
-            "leadership value is 2 in its combats and sieges (10.83)")
-
-
-def _told_lenin_killed(b: Board, e: Event) -> str:
-    point = f"; his victory point goes to {' and '.join(e['by'])}" if e.get("by") else ""
-    return (f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money"
-            f"{point} (10.8.1)")
-
-
-def _told_moved(b: Board, e: Event) -> str:
-    how = " by rail" if e.get("rail") else ""
-    stop = " (stopped by enemy units)" if e.get("stopped") else ""
-    if e.get("why"):  # 8.92 a transport turned back at sea
-        stop = f" ({e['why']})"
-    return f"{e['faction']} moved {', '.join(e['units'])}{how}: {' -> '.join(e['path'])}{stop}"
-
-
-def _told_tank_breakdown(b: Board, e: Event) -> str:
-    result = "breaks down, loses a step" if e["roll"] == 6 else "runs"
-    return f"tank {e['unit']} entering {e['zone']}: rolled {e['roll']} ({e['label']}), {result}"
-
-
-def _told_initiative_roll(b: Board, e: Event) -> str:
-    mod = f" {e['modifier']:+d}" if e["modifier"] else ""
-    again = " (re-roll of a tie)" if e.get("reroll") else ""
-    return f"initiative: {e['faction']} rolled {e['dice'][0]}+{e['dice'][1]}{mod} = {e['total']}{again}"
-
-
-def _told_initiative(b: Board, e: Event) -> str:
-    return "initiative order: " + ", ".join(e["order"])
-
-
-def _told_phase(b: Board, e: Event) -> str:
-    actor = f" ({e['actor']})" if e.get("actor") else ""
-    return f"turn {e['turn']}: {e['phase']}{actor}"
-
-
-def _told_standing(b: Board, e: Event) -> str:
-    def shown(value: Any) -> str:
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-
-    told = "; ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in sorted(e["standing"].items()))
-    return f"{e['faction']} standing instructions: {told}"
-
-
-def _told_victory_points(b: Board, e: Event) -> str:
-    return "victory points: " + ", ".join(f"{f} {v:+d}" for f, v in e["vp"].items())
-
-
-def _told_defeated(b: Board, e: Event) -> str:
-    return f"{e['faction']} has no corps left on the map: automatic defeat (16.2)"
-
-
-def _told_game_over(b: Board, e: Event) -> str:
-    return f"game over: {', '.join(e['result']['winners']) or 'nobody'} won ({e['result']['reason']})"
-
-
-# the events told here, beside those each rules module tells (its DESCRIBE)
-DESCRIBE: dict[str, Describe[Board]] = {
-    "placed": _told_placed, "reduced": _told_reduced, "attack": _told_attack,
-    "combat_round": _told_combat_round, "retreat": _told_retreat, "eliminated": _told_eliminated,
-    "leader_loss": _told_leader_loss, "leader_capture": _told_leader_capture,
-    "battle_over": _told_battle_over, "siege": _told_siege, "siege_hits": _told_siege_hits,
-    "siege_lifted": _told_siege_lifted, "control": _told_control, "note": _told_note,
-    "air_alone": _told_air_alone, "trotsky_distracted": _told_trotsky_distracted,
-    "lenin_killed": _told_lenin_killed, "moved": _told_moved,
-    "tank_breakdown": _told_tank_breakdown, "initiative_roll": _told_initiative_roll,
-    "initiative": _told_initiative, "phase": _told_phase, "standing": _told_standing,
-    "victory_points": _told_victory_points, "defeated": _told_defeated,
-    "game_over": _told_game_over}
-fold.EVENTS.describes(economy.DESCRIBE, politics.DESCRIBE, cards.DESCRIBE, decisions.DESCRIBE,
-                      play.DESCRIBE, naval.DESCRIBE, minors.DESCRIBE, famine.DESCRIBE, DESCRIBE)
+fold.EVENTS.describes(events.DESCRIBE, economy.DESCRIBE, politics.DESCRIBE, cards.DESCRIBE,
+                      decisions.DESCRIBE, play.DESCRIBE, naval.DESCRIBE, minors.DESCRIBE,
+                      famine.DESCRIBE)
 
 
 def describe_event(data: GameData, e: Event) -> str:

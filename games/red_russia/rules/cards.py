@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Secrets, State
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 
 from .board import MAJORS, Board, board
 from .common import poland_major
@@ -364,14 +364,6 @@ APPLY = {"cards_shuffled": _shuffled, "cards_drawn": _drawn, "cards_discarded": 
          "cards_removed": _removed, "cards_queued": _queued}
 
 
-def _told_segment(b: Board, e: Event) -> str:
-    return f"-- {e['rule']} {e['name']} --"
-
-
-def _told_cards_shuffled(b: Board, e: Event) -> str:
-    return f"{e['why']}: a pile of {e['size']} cards, its order sealed to the referee"
-
-
 def _told_cards_drawn(b: Board, e: Event) -> str:
     return f"{e['holder']}: {len(e['cards'])} card(s) {e['why']}, sealed to the player"
 
@@ -388,14 +380,14 @@ def _told_cards_queued(b: Board, e: Event) -> str | None:
     return f"to be played at the start of the initiative phase: {cards}" if cards else None
 
 
-def _told_cards_removed(b: Board, e: Event) -> str:
-    return f"{', '.join(e['cards'])} out of the game: {e['why']}"
-
-
 DESCRIBE: dict[str, Describe[Board]] = {
-    "segment": _told_segment, "cards_shuffled": _told_cards_shuffled,
-    "cards_drawn": _told_cards_drawn, "cards_discarded": _told_cards_discarded,
-    "cards_queued": _told_cards_queued, "cards_removed": _told_cards_removed}
+    "segment": Told("-- {rule} {name} --"),
+    "cards_shuffled": Told("{why}: a pile of {size} cards, its order sealed to the referee"),
+    "cards_drawn": _told_cards_drawn,
+    "cards_discarded": _told_cards_discarded,
+    "cards_queued": _told_cards_queued,
+    "cards_removed": Told("{cards} out of the game: {why}"),
+}
 
 
 def view(state: State) -> dict[str, Any]:

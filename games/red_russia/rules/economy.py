@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 from pbem.kit.orders import check_keys, order_items
 from pbem.names import counted, suggest
 
@@ -757,24 +757,6 @@ def _loses(e: Event) -> str:
     return "loses its last step: eliminated" if e.get("eliminated") else "loses a step"
 
 
-def _told_bought(b: Board, e: Event) -> str:
-    return (f"{e['faction']} bought {', '.join(e['units'])} for {e['money']} money and "
-            f"{e['manpower']} manpower, arriving on turn {e['arrives']} (5.3)")
-
-
-def _told_repaired(b: Board, e: Event) -> str:
-    return (f"{e['faction']} repaired {', '.join(e['units'])} for {e['money']} money and "
-            f"{e['manpower']} manpower (5.4)")
-
-
-def _told_arrived(b: Board, e: Event) -> str:
-    return f"{e['faction']} reinforcements {', '.join(e['units'])} arrive in {e['zone']} (5.2)"
-
-
-def _told_treasure_used(b: Board, e: Event) -> str:
-    return f"{e['faction']} dips into the Tsarist gold: +{e['money']} money (15.1, part {e['part']})"
-
-
 def _told_attrition(b: Board, e: Event) -> str:
     whose = "its own zone" if e["zone_of"] == "own" else "a zone it does not control"
     return (f"winter attrition in {e['zone']}: {counted(int(e['count']), e['faction'] + ' unit')} in {whose}, "
@@ -799,7 +781,13 @@ def _told_collected(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "bought": _told_bought, "repaired": _told_repaired, "arrived": _told_arrived,
-    "treasure_used": _told_treasure_used, "attrition": _told_attrition,
-    "maintenance": _told_maintenance, "unmaintained": _told_unmaintained,
-    "collected": _told_collected}
+    "bought": Told("{faction} bought {units} for {money} money and {manpower} manpower, arriving "
+                   "on turn {arrives}", "5.3"),
+    "repaired": Told("{faction} repaired {units} for {money} money and {manpower} manpower", "5.4"),
+    "arrived": Told("{faction} reinforcements {units} arrive in {zone}", "5.2"),
+    "treasure_used": Told("{faction} dips into the Tsarist gold: +{money} money (15.1, part {part})"),
+    "attrition": _told_attrition,
+    "maintenance": _told_maintenance,
+    "unmaintained": _told_unmaintained,
+    "collected": _told_collected,
+}

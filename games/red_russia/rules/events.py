@@ -1,6 +1,7 @@
-"""The apply functions of Red Russia's common events (units placed, moved, reduced;
-control, sieges, retreats, the turn's record): pure, no I/O, no randomness. They are
-folded into the state by rules/fold.py, with the other modules' events.
+"""Red Russia's common events (units placed, moved, reduced; control, sieges, retreats, the
+turn's record): how each applies to the state (pure, no I/O, no randomness) and how it is
+told (DESCRIBE). They are folded into the state by rules/fold.py, with the other modules'
+events.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, State
+from pbem.kit.events import Describe, Told
+from pbem.names import counted
 
+from . import battle, naval
 from .board import MAJORS, MINORS, WHITES, Board
 from .common import REVAL, home_of, side
 
@@ -322,4 +326,152 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
     "set_control": _set_control,
     "set_unit": _set_unit,
     "set_resources": _set_resources,
+}
+
+
+def _told_reduced(b: Board, e: Event) -> str:
+    last = ": its last step, eliminated" if e.get("eliminated") else ""
+    if e["by"] == "combat":
+        return f"{e['unit']} loses {'its last step: eliminated' if last else 'a step'} (8.6)"
+    return f"{e['by']} reduced {e['unit']}{last}"
+
+
+def _told_attack(b: Board, e: Event) -> str:
+    if e["level"] == battle.AIR_ALONE:
+        return f"{e['attacker']} attacks {e['zone']}: only aircraft there, no combat and nothing paid (8.93)"
+    return (f"{e['attacker']} attacks {e['zone']} ({', '.join(e['defenders']) or 'nobody left'}): "
+            f"{e['level']}, {e['spend']} money revealed (8.3)")
+
+
+def _told_combat_round(b: Board, e: Event) -> str:
+    parts = []
+    for which, name in (("atk", "attacker"), ("def", "defender")):
+        rolls = "; ".join(f"{g['what']} {' '.join(map(str, g['values']))} (hit on {g['hit']}+)"
+                          for g in e["dice"][which])
+        parts.append(f"{name} {rolls or 'no dice'} = {counted(int(e['hits'][which]), 'hit')}")
+    return f"{e['zone']} round {e['round']}: " + " | ".join(parts)
+
+
+def _told_retreat(b: Board, e: Event) -> str:
+    if e.get("by") == "sea":
+        return naval.sea_retreat(e)
+    return f"{e['faction']} {', '.join(e['units'])} retreat from {e['zone']} to {e['to']} ({e['when']})"
+
+
+def _told_leader_loss(b: Board, e: Event) -> str:
+    fate = f", then {e['fate']}" if e.get("fate") else ""
+    return (f"leader {e['leader']}: {e['dice'][0]}+{e['dice'][1]} + {counted(int(e['steps']), 'step')} lost"
+            f"{fate}: {e['result']} (10.4)")
+
+
+def _told_leader_capture(b: Board, e: Event) -> str:
+    level = int(b.leaders[e["leader"]]["level"])
+    total = sum(int(d) for d in e["dice"]) + level
+    fate = ("captured and killed" if e["result"] == "captured" else
+            f"escaped to {e['to']}" if e.get("to") else "escaped, with no friendly zone to go to: killed")
+    return (f"leader {e['leader']} alone with the enemy in {e['zone']}: {e['dice'][0]}+{e['dice'][1]} "
+            f"+ level {level} = {total}, {'over' if total > 10 else 'not over'} 10: {fate} (10.5)")
+
+
+def _told_battle_over(b: Board, e: Event) -> str:
+    held = ("both sides stay" if e["attacker_left"] and e["defender_left"] else
+            "the attacker holds the field" if e["attacker_left"] else
+            "the defender holds" if e["defender_left"] else "nobody is left")
+    return f"battle of {e['zone']} over: {held}"
+
+
+def _told_control(b: Board, e: Event) -> str:
+    return f"{e['zone']} passes from {e['from'] or 'neutral'} to {e['faction']} ({e['why']})"
+
+
+def _told_note(b: Board, e: Event) -> str:
+    return f"{e['zone']}: {e['text']}" if e.get("zone") else str(e["text"])
+
+
+def _told_trotsky_distracted(b: Board, e: Event) -> str:
+    return (f"Trotsky was in {e['zone']} with {e['with'].capitalize()} during the Red turn: his "
+            "leadership value is 2 in its combats and sieges (10.83)")
+
+
+def _told_lenin_killed(b: Board, e: Event) -> str:
+    point = f"; his victory point goes to {' and '.join(e['by'])}" if e.get("by") else ""
+    return (f"Lenin is dead: the Reds lose {e['manpower']} manpower and {e['money']} money"
+            f"{point} (10.8.1)")
+
+
+def _told_moved(b: Board, e: Event) -> str:
+    how = " by rail" if e.get("rail") else ""
+    stop = " (stopped by enemy units)" if e.get("stopped") else ""
+    if e.get("why"):  # 8.92 a transport turned back at sea
+        stop = f" ({e['why']})"
+    return f"{e['faction']} moved {', '.join(e['units'])}{how}: {' -> '.join(e['path'])}{stop}"
+
+
+def _told_tank_breakdown(b: Board, e: Event) -> str:
+    result = "breaks down, loses a step" if e["roll"] == 6 else "runs"
+    return f"tank {e['unit']} entering {e['zone']}: rolled {e['roll']} ({e['label']}), {result}"
+
+
+def _told_initiative_roll(b: Board, e: Event) -> str:
+    mod = f" {e['modifier']:+d}" if e["modifier"] else ""
+    again = " (re-roll of a tie)" if e.get("reroll") else ""
+    return f"initiative: {e['faction']} rolled {e['dice'][0]}+{e['dice'][1]}{mod} = {e['total']}{again}"
+
+
+def _told_initiative(b: Board, e: Event) -> str:
+    return "initiative order: " + ", ".join(e["order"])
+
+
+def _told_phase(b: Board, e: Event) -> str:
+    actor = f" ({e['actor']})" if e.get("actor") else ""
+    return f"turn {e['turn']}: {e['phase']}{actor}"
+
+
+def _told_standing(b: Board, e: Event) -> str:
+    def shown(value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    told = "; ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in sorted(e["standing"].items()))
+    return f"{e['faction']} standing instructions: {told}"
+
+
+def _told_victory_points(b: Board, e: Event) -> str:
+    return "victory points: " + ", ".join(f"{f} {v:+d}" for f, v in e["vp"].items())
+
+
+def _told_game_over(b: Board, e: Event) -> str:
+    return f"game over: {', '.join(e['result']['winners']) or 'nobody'} won ({e['result']['reason']})"
+
+
+# how each event applied here is told in the log and the reports
+DESCRIBE: dict[str, Describe[Board]] = {
+    "placed": Told("{faction} placed {units} in {zone}"),
+    "reduced": _told_reduced,
+    "attack": _told_attack,
+    "combat_round": _told_combat_round,
+    "retreat": _told_retreat,
+    "eliminated": Told("{unit} is eliminated in {zone}: {why}"),
+    "leader_loss": _told_leader_loss,
+    "leader_capture": _told_leader_capture,
+    "battle_over": _told_battle_over,
+    "siege": Told("{faction} besieges {zone} for {rounds} round(s), {cost} money; fortification "
+                  "{fort}", "9.2"),
+    "siege_hits": Told("siege of {zone}: {hits} hit(s) on the fortification"),
+    "siege_lifted": Told("siege of {zone} lifted: {why}"),
+    "control": _told_control,
+    "note": _told_note,
+    "air_alone": Told("aircraft {unit} caught alone in {zone} retreats, rolled {roll}", "8.93"),
+    "trotsky_distracted": _told_trotsky_distracted,
+    "lenin_killed": _told_lenin_killed,
+    "moved": _told_moved,
+    "tank_breakdown": _told_tank_breakdown,
+    "initiative_roll": _told_initiative_roll,
+    "initiative": _told_initiative,
+    "phase": _told_phase,
+    "standing": _told_standing,
+    "victory_points": _told_victory_points,
+    "defeated": Told("{faction} has no corps left on the map: automatic defeat", "16.2"),
+    "game_over": _told_game_over,
 }

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 
 from .board import Board, board
 from .common import label_part, rail_capacity
@@ -224,11 +224,9 @@ def _told_famine_relief(b: Board, e: Event) -> str:
             f"rolled {e['roll']}, {told.get(e['result'], e['result'])} (19.2)")
 
 
-def _told_famine_over(b: Board, e: Event) -> str:
-    return f"the famine is over in {', '.join(e['zones'])}: they yield again (19.2)"
-
-
 DESCRIBE: dict[str, Describe[Board]] = {
-    "famine": _told_famine, "famine_relief": _told_famine_relief,
-    "famine_over": _told_famine_over}
+    "famine": _told_famine,
+    "famine_relief": _told_famine_relief,
+    "famine_over": Told("the famine is over in {zones}: they yield again", "19.2"),
+}
 

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable
 
 from pbem.game import Event, Rng, State
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 
 from .board import MAJORS, MINORS, WHITES, Board
 from .common import allegiance, commander, label_part, minor_controller, minor_state, poland_major
@@ -464,33 +464,17 @@ APPLY: dict[str, Callable[[Board, State, Event], None]] = {
 }
 
 
-def _told_allies_taken(b: Board, e: Event) -> str:
-    return f"{e['faction']} takes in hand the allied {', '.join(e['units'])} for this turn (13.61, 13.63)"
-
-
 def _told_minor_conquered(b: Board, e: Event) -> str:
     return (f"{e['minor']} is conquered: its home zones are held by major factions (12.3)"
             if e["conquered"] else f"{e['minor']} is liberated (12.3)")
 
 
-def _told_minor_repaired(b: Board, e: Event) -> str:
-    return f"{e['minor']} repairs {e['unit']} (12.42)"
-
-
-def _told_poland_major(b: Board, e: Event) -> str:
-    return (f"{e['faction']}'s player plays on with Poland as a major faction: 12 money, 6 "
-            f"manpower, 3 cards, its ORI at 0; it cannot win (13.54)")
-
-
-def _told_poland_major_over(b: Board, e: Event) -> str:
-    return f"Poland, played by {e['faction']}, is eliminated and neutral again (13.54, 16.2)"
-
-
-def _told_minor_built(b: Board, e: Event) -> str:
-    return f"{e['minor']} builds {', '.join(e['units'])} in {e['zone']} (12.42)"
-
-
 DESCRIBE: dict[str, Describe[Board]] = {
-    "allies_taken": _told_allies_taken, "minor_conquered": _told_minor_conquered,
-    "minor_repaired": _told_minor_repaired, "poland_major": _told_poland_major,
-    "poland_major_over": _told_poland_major_over, "minor_built": _told_minor_built}
+    "allies_taken": Told("{faction} takes in hand the allied {units} for this turn", "13.61, 13.63"),
+    "minor_conquered": _told_minor_conquered,
+    "minor_repaired": Told("{minor} repairs {unit}", "12.42"),
+    "poland_major": Told("{faction}'s player plays on with Poland as a major faction: 12 money, "
+                         "6 manpower, 3 cards, its ORI at 0; it cannot win", "13.54"),
+    "poland_major_over": Told("Poland, played by {faction}, is eliminated and neutral again", "13.54, 16.2"),
+    "minor_built": Told("{minor} builds {units} in {zone}", "12.42"),
+}

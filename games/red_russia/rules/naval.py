@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, State
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 from pbem.kit.orders import check_keys
 
 from .battle import Battle
@@ -414,11 +414,6 @@ def _told_naval_search(b: Board, e: Event) -> str:
             f"{result} (8.92)")
 
 
-def _told_blockade_run(b: Board, e: Event) -> str:
-    return (f"{', '.join(e['fleets'])} {e['way']} blockaded {e['port']} must fight "
-            f"{', '.join(e['blockaders'])} in the {e['zone']} to a decision (8.92)")
-
-
 def _told_naval_battle_over(b: Board, e: Event) -> str:
     atk = ", ".join(e["attacker_left"]) or "none"
     dfn = ", ".join(e["defender_left"]) or "none"
@@ -426,15 +421,11 @@ def _told_naval_battle_over(b: Board, e: Event) -> str:
             f"the other side {dfn}")
 
 
-def _told_blockade(b: Board, e: Event) -> str:
-    return f"{e['faction']} {', '.join(e['fleets'])} blockade {e['port']} from the {e['sea']} (8.92)"
-
-
-def _told_blockade_lifted(b: Board, e: Event) -> str:
-    return f"blockade of {e['port']} by {', '.join(e['fleets'])} lifted: {e['why']} (8.92)"
-
-
 DESCRIBE: dict[str, Describe[Board]] = {
-    "naval_search": _told_naval_search, "blockade_run": _told_blockade_run,
-    "naval_battle_over": _told_naval_battle_over, "blockade": _told_blockade,
-    "blockade_lifted": _told_blockade_lifted}
+    "naval_search": _told_naval_search,
+    "blockade_run": Told("{fleets} {way} blockaded {port} must fight {blockaders} in the {zone} "
+                         "to a decision", "8.92"),
+    "naval_battle_over": _told_naval_battle_over,
+    "blockade": Told("{faction} {fleets} blockade {port} from the {sea}", "8.92"),
+    "blockade_lifted": Told("blockade of {port} by {fleets} lifted: {why}", "8.92"),
+}

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import pools
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import order_items
 from pbem.names import suggest
@@ -889,18 +889,6 @@ def _told_card_resources(b: Board, e: Event) -> str:
     return f"{e['faction']}: {', '.join(parts)}{dice}, by {e['why']}"
 
 
-def _told_flag_set(b: Board, e: Event) -> str:
-    return f"{e['flag']} is now in force, by {e['why']}"
-
-
-def _told_units_in(b: Board, e: Event) -> str:
-    return f"{e['faction']}: {', '.join(e['units'])} join the force pool, by {e['why']}"
-
-
-def _told_units_out(b: Board, e: Event) -> str:
-    return f"{e['faction']}: {', '.join(e['units'])} leave the game, by {e['why']}"
-
-
 def _told_leader_in(b: Board, e: Event) -> str:
     where = e["zone"] or "the unused leaders (no zone under control)"
     return f"{e['faction']}: leader {e['leader']} arrives in {where}, by {e['why']} (10.6)"
@@ -911,50 +899,28 @@ def _told_infighting(b: Board, e: Event) -> str:
     return f"Infighting: {e['faction']} rolled {e['roll']}{mod}: {e['result']} (10.8.1)"
 
 
-def _told_raids(b: Board, e: Event) -> str:
-    return f"Cossack raid on {', '.join(e['zones'])}: they count for nobody until the victory phase (15.3)"
-
-
-def _told_raids_over(b: Board, e: Event) -> str:
-    return "the Cossack raiders go home with their plunder (15.3)"
-
-
 def _told_partisans_placed(b: Board, e: Event) -> str:
     moved = f" (moved from {e['from']})" if e.get("from") else ""
     return f"{e['faction']} raises partisans in {e['zone']}{moved}, by {e['why']} (15.2)"
 
 
-def _told_partisans_gone(b: Board, e: Event) -> str:
-    return f"the partisans in {e['zone']} are gone: {e['why']} (15.2)"
-
-
-def _told_leader_wounded(b: Board, e: Event) -> str:
-    return f"{e['leader']} is wounded in {e['zone']} and leaves the map, by {e['why']} (10.4)"
-
-
-def _told_battle_card(b: Board, e: Event) -> str:
-    return f"{e['faction']}: {e['card']} on the fighting in {e['zone']} this phase"
-
-
-def _told_battle_card_used(b: Board, e: Event) -> str:
-    return f"{e['card']}: {e['unit']} stands its ground in {e['zone']}; the loss stands"
-
-
-def _told_rail_bonus(b: Board, e: Event) -> str:
-    return f"{e['faction']}: {e['amount']} more rail movement(s) this turn, by {e['why']}"
-
-
-def _told_referee_decides(b: Board, e: Event) -> str:
-    return (f"REFEREE TO DECIDE for {e['card']} played by {e['faction']}: {e['decide']}; "
-            "record it with pbem adjust")
-
-
 DESCRIBE: dict[str, Describe[Board]] = {
-    "card_played": _told_card_played, "card_resources": _told_card_resources,
-    "flag_set": _told_flag_set, "units_in": _told_units_in, "units_out": _told_units_out,
-    "leader_in": _told_leader_in, "infighting": _told_infighting, "raids": _told_raids,
-    "raids_over": _told_raids_over, "partisans_placed": _told_partisans_placed,
-    "partisans_gone": _told_partisans_gone, "leader_wounded": _told_leader_wounded,
-    "battle_card": _told_battle_card, "battle_card_used": _told_battle_card_used,
-    "rail_bonus": _told_rail_bonus, "referee_decides": _told_referee_decides}
+    "card_played": _told_card_played,
+    "card_resources": _told_card_resources,
+    "flag_set": Told("{flag} is now in force, by {why}"),
+    "units_in": Told("{faction}: {units} join the force pool, by {why}"),
+    "units_out": Told("{faction}: {units} leave the game, by {why}"),
+    "leader_in": _told_leader_in,
+    "infighting": _told_infighting,
+    "raids": Told("Cossack raid on {zones}: they count for nobody until the victory phase", "15.3"),
+    "raids_over": Told("the Cossack raiders go home with their plunder", "15.3"),
+    "partisans_placed": _told_partisans_placed,
+    "partisans_gone": Told("the partisans in {zone} are gone: {why}", "15.2"),
+    "leader_wounded": Told("{leader} is wounded in {zone} and leaves the map, by {why}", "10.4"),
+    "battle_card": Told("{faction}: {card} on the fighting in {zone} this phase"),
+    "battle_card_used": Told("{card}: {unit} stands its ground in {zone}; the loss stands"),
+    "rail_bonus": Told("{faction}: {amount} more rail movement(s) this turn, by {why}"),
+    "referee_decides": Told("REFEREE TO DECIDE for {card} played by {faction}: {decide}; record "
+                            "it with pbem adjust"),
+}
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State, clone
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import check_keys, order_items
 from pbem.names import NameIndex, suggest
@@ -919,10 +919,6 @@ def _told_ori_mods(b: Board, e: Event) -> str:
     return f"ORI modifiers earned in turn {e['turn']}: " + ("; ".join(parts) or "none") + " (17.4, 17.5)"
 
 
-def _told_ori_mods_cleared(b: Board, e: Event) -> str:
-    return "the turn's ORI modifiers are used up (17.5)"
-
-
 def _told_ori_roll(b: Board, e: Event) -> str:
     moscow = f", Moscow {e['moscow']:+d} level first (17.4)" if e.get("moscow") else ""
     why = f" ({_reasons(e['reasons'])})" if e.get("reasons") else ""
@@ -945,22 +941,10 @@ def _told_intervention_roll(b: Board, e: Event) -> str:
             f"{e['modifier']:+d}{why} = {e['total']}: {result} (13.62)")
 
 
-def _told_allies_removed(b: Board, e: Event) -> str:
-    return f"the Allies withdraw {', '.join(e['units'])} from the game (13.61)"
-
-
 def _told_allies_added(b: Board, e: Event) -> str:
     units = f"{', '.join(e['units'])} to {e['zone']}" if e["units"] else "no unit left in the pool"
     money = f", {e['money']} money to {e['faction']}" if e.get("money") else ""
     return f"the Allies send {units}{money} (13.61)"
-
-
-def _told_allied_control(b: Board, e: Event) -> str:
-    return f"{e['faction']} may use {e['count']} allied unit(s) this turn (13.61, 13.63)"
-
-
-def _told_allied_control_cleared(b: Board, e: Event) -> str:
-    return "last turn's control of allied units ends (13.63)"
 
 
 def _told_minor_status(b: Board, e: Event) -> str:
@@ -983,9 +967,15 @@ def _told_minor_recalled(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "ori_mods": _told_ori_mods, "ori_mods_cleared": _told_ori_mods_cleared,
-    "ori_roll": _told_ori_roll, "ori_change": _told_ori_change,
-    "intervention_roll": _told_intervention_roll, "allies_removed": _told_allies_removed,
-    "allies_added": _told_allies_added, "allied_control": _told_allied_control,
-    "allied_control_cleared": _told_allied_control_cleared, "minor_status": _told_minor_status,
-    "minor_recalled": _told_minor_recalled}
+    "ori_mods": _told_ori_mods,
+    "ori_mods_cleared": Told("the turn's ORI modifiers are used up", "17.5"),
+    "ori_roll": _told_ori_roll,
+    "ori_change": _told_ori_change,
+    "intervention_roll": _told_intervention_roll,
+    "allies_removed": Told("the Allies withdraw {units} from the game", "13.61"),
+    "allies_added": _told_allies_added,
+    "allied_control": Told("{faction} may use {count} allied unit(s) this turn", "13.61, 13.63"),
+    "allied_control_cleared": Told("last turn's control of allied units ends", "13.63"),
+    "minor_status": _told_minor_status,
+    "minor_recalled": _told_minor_recalled,
+}

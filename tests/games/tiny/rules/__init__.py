@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State, clone
 from pbem.kit import standing
-from pbem.kit.events import EventTable
+from pbem.kit.events import EventTable, Told
 from pbem.kit.orders import order_items
 from pbem.kit.phases import PhaseRules, PhaseTable, TableGame
 
@@ -192,8 +192,8 @@ EVENTS.register({"moved": _marched, "fell_back": _marched, "held": _held, "goals
                  "goal_revealed": _goal_revealed, "turn": _turn, "over": _over})
 EVENTS.describes({"moved": _told_moved, "battle": _told_battle, "fell_back": _told_fell_back,
                   "held": _told_held, "goal_revealed": _told_goal_revealed, "over": _told_over,
-                  "goals": lambda data, event: "each faction is dealt a secret goal, sealed to it",
-                  "turn": lambda data, event: f"turn {event['turn']} begins"})
+                  "goals": Told("each faction is dealt a secret goal, sealed to it"),
+                  "turn": Told("turn {turn} begins")})
 
 
 class Tiny(TableGame):
