@@ -3,6 +3,7 @@ and pursuit, on a copy of the state; the land, siege and naval battles build on 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.game import Event, Rng, State
@@ -416,39 +417,45 @@ class Battle:
                 self.retreat_or_die(pid, faction, standing_of(self.state, standing, faction, [pid]))
         self.voluntary_retreats(standing)
 
-    def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
-        """8.7: then the defender, and after it the attacker, may retreat with what is left;
-        by mail the standing `voluntary_retreat: when_outnumbered` says when (default never),
-        under the restrictions of 8.4."""
+    def withdrawing(
+        self, standing: dict[str, dict[str, Any]]
+    ) -> Iterator[tuple[str, str, list[str], dict[str, Any]]]:
+        """8.7: each faction of the defender, then of the attacker, that may withdraw after a
+        round: its side is outnumbered and its standing `voluntary_retreat` is
+        `when_outnumbered` (default never). Yields its side, the faction, its units here and
+        its standing instructions; each side is counted when its turn comes."""
         for side in ("def", "atk"):
             mine, theirs = self.side_units(side), self.side_units("atk" if side == "def" else "def")
-            if not mine or not theirs:
+            if not mine or not theirs or len(mine) >= len(theirs):
                 continue
             for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
                 own = [u for u in mine if self.state["units"][u]["faction"] == faction]
                 rules = standing_of(self.state, standing, faction, own)
-                if rules.get("voluntary_retreat", "never") != "when_outnumbered":
+                if rules.get("voluntary_retreat", "never") == "when_outnumbered":
+                    yield side, faction, own, rules
+
+    def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
+        """8.7: then the defender, and after it the attacker, may retreat with what is left;
+        by mail the standing `voluntary_retreat: when_outnumbered` says when (default never),
+        under the restrictions of 8.4."""
+        for side, faction, own, rules in self.withdrawing(standing):
+            units = [u for u in own if self.state["units"][u]["type"] != "fleet"]
+            if units:
+                dest = self.retreat_zone(faction, units, forced=False, rules=rules)
+                if dest is None:
                     continue
-                if len(mine) >= len(theirs):
-                    continue
-                units = [u for u in own if self.state["units"][u]["type"] != "fleet"]
-                if units:
-                    dest = self.retreat_zone(faction, units, forced=False, rules=rules)
-                    if dest is None:
-                        continue
-                    leaders = [lid for lid in leaders_at(self.state, self.zone, {faction})
-                               if side == "def" or lid in self.spec["leaders"]]
+                leaders = [lid for lid in leaders_at(self.state, self.zone, {faction})
+                           if side == "def" or lid in self.spec["leaders"]]
+                self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
+                           "units": units + leaders, "to": dest,
+                           "when": "by choice after a round"})
+            # 8.92 its fleets put to sea with them, never overland, and stay in a blockaded port
+            fleets = [u for u in own if self.state["units"][u]["type"] == "fleet"]
+            if fleets and not blockaders(self.b, self.state, self.zone, faction):
+                for fid in fleets:
                     self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
-                               "units": units + leaders, "to": dest,
-                               "when": "by choice after a round"})
-                # 8.92 its fleets put to sea with them, never overland, and stay in a blockaded port
-                fleets = [u for u in mine if self.state["units"][u]["faction"] == faction
-                          and self.state["units"][u]["type"] == "fleet"]
-                if fleets and not blockaders(self.b, self.state, self.zone, faction):
-                    for fid in fleets:
-                        self.emit({"type": "retreat", "zone": self.zone, "faction": faction,
-                                   "units": [fid], "to": self.b.counters[fid]["sea"],
-                                   "when": "by choice after a round (8.92)"})
+                               "units": [fid], "to": self.b.counters[fid]["sea"],
+                               "when": "by choice after a round (8.92)"})
 
     def value_if_reduced(self, pid: str, index: int) -> int:
         return int(self.b.counters[pid]["reduced"][index])

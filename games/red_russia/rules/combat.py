@@ -35,6 +35,7 @@ from .common import (
     enemies,
     id_list,
     piece_id,
+    pieces,
     place_name,
 )
 from .forces import commanded, joined, units_at
@@ -101,18 +102,14 @@ def check_attacks(
         taken: list[str] = []
         if "units" in arg:
             units = []
-            for j, text in enumerate(id_list(arg["units"])):
-                pid = piece_id(b, state, text, (*path, "units", j), problems)
-                if pid is None:
-                    continue
+            for pid, at in pieces(b, state, arg["units"], (*path, "units"), problems):
                 fresh = minors.new_allies(state, faction, [pid])
                 why = (minors.command_problem(state, faction, pid, taking=taken_before + len(taken))
                        if fresh else None)
                 if why is not None:
-                    problems.append(Problem((*path, "units", j), why))
+                    problems.append(Problem(at, why))
                 elif pid not in mine and not fresh or state["units"][pid]["zone"] != zone:
-                    problems.append(Problem((*path, "units", j), f"{pid} is not one of your land "
-                                                                 f"units in {zone}"))
+                    problems.append(Problem(at, f"{pid} is not one of your land units in {zone}"))
                 else:
                     units.append(pid)
                     taken += fresh  # 13.61 an allied unit taken in hand to attack

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pbem.game import Problem, State
@@ -188,6 +188,18 @@ def id_list(arg: Any) -> list[Any]:
     return list(arg) if isinstance(arg, list) else [arg]
 
 
+def pieces(
+    b: Board, state: State, names: Any, path: Path_, problems: list[Problem]
+) -> Iterator[tuple[str, Path_]]:
+    """Each counter or leader that orders name (one name, or a list of them), with its place
+    in the file; a name that is no piece is told as a problem and passed over."""
+    for j, text in enumerate(id_list(names)):
+        at = (*path, j)
+        pid = piece_id(b, state, text, at, problems)
+        if pid is not None:
+            yield pid, at
+
+
 def label_part(name: str) -> str:
     """A zone or piece name as it appears in dice labels: lower case, no spaces."""
     return "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
@@ -206,11 +218,7 @@ def place_order(
         return None, []
     zone = place_name(b, arg["zone"], (*path, "zone"), problems)
     ids = []
-    for j, text in enumerate(id_list(arg["units"])):
-        upath = (*path, "units", j)
-        pid = piece_id(b, state, text, upath, problems)
-        if pid is None:
-            continue
+    for pid, upath in pieces(b, state, arg["units"], (*path, "units"), problems):
         if pid not in waiting:
             problems.append(Problem(upath, f"{pid} {not_waiting(pid)}"))
             continue

@@ -36,10 +36,9 @@ from .common import (
     belongs,
     enemies,
     home_of,
-    id_list,
     iron_cross_closed,
     last_step,
-    piece_id,
+    pieces,
     place_order,
     poland_major,
     side,
@@ -314,11 +313,7 @@ def _check_buy(
         if "type" in arg or "count" in arg:
             problems.append(Problem(path, "give either `units` or `type` (and `count`), not both"))
             return None
-        for j, text in enumerate(id_list(arg["units"])):
-            upath = (*path, "units", j)
-            pid = piece_id(b, state, text, upath, problems)
-            if pid is None:
-                continue
+        for pid, upath in pieces(b, state, arg["units"], (*path, "units"), problems):
             unit = state["units"][pid]
             # 13.54: Poland's units are the faction's own that plays Poland as a major
             if not belongs(state, unit["faction"], faction) or unit["type"] == "leader":
@@ -412,11 +407,7 @@ def _check_repair(
         return None
     ids = []
     money = manpower = 0
-    for j, text in enumerate(id_list(arg["units"])):
-        upath = (*path, "units", j)
-        pid = piece_id(b, state, text, upath, problems)
-        if pid is None:
-            continue
+    for pid, upath in pieces(b, state, arg["units"], (*path, "units"), problems):
         unit = state["units"][pid]
         if not belongs(state, unit["faction"], faction) or unit["type"] == "leader":  # 13.54
             problems.append(Problem(upath, f"{pid} is not a unit of {faction}"))

@@ -27,6 +27,7 @@ from .common import (
     iron_cross_closed,
     label_part,
     piece_id,
+    pieces,
     place_name,
 )
 from .forces import (
@@ -37,7 +38,6 @@ from .forces import (
     friendly_port,
     sea_passage,
     stale_blockades,
-    standing_of,
     stranded,
     units_at,
 )
@@ -78,11 +78,7 @@ def _own_fleets(
         return [f for sea in seas for f in fleets_at(state, sea)
                 if state["units"][f]["faction"] == faction]
     out = []
-    for j, text in enumerate(id_list(arg["fleets"])):
-        at = (*path, "fleets", j)
-        pid = piece_id(b, state, text, at, problems)
-        if pid is None:
-            continue
+    for pid, at in pieces(b, state, arg["fleets"], (*path, "fleets"), problems):
         if pid == "treasure" or state["units"][pid]["type"] != "fleet":
             problems.append(Problem(at, f"{pid} is not a fleet (8.92)"))
             continue
@@ -294,22 +290,14 @@ class NavalBattle(Battle):
     def voluntary_retreats(self, standing: dict[str, dict[str, Any]]) -> None:
         """8.7: the defender, then the attacker, may withdraw when outnumbered (standing
         `voluntary_retreat: when_outnumbered`), to where a forced retreat would go."""
-        for side in ("def", "atk"):
-            mine, theirs = self.side_units(side), self.side_units("atk" if side == "def" else "def")
-            if not mine or not theirs or len(mine) >= len(theirs):
-                continue
-            for faction in sorted({self.state["units"][u]["faction"] for u in mine}):
-                own = [u for u in mine if self.state["units"][u]["faction"] == faction]
-                rules = standing_of(self.state, standing, faction, own)
-                if rules.get("voluntary_retreat", "never") != "when_outnumbered":
-                    continue
-                for pid in own:
-                    dest = self.fleet_retreat(pid, faction, rules)
-                    if dest is not None:
-                        self.emit({"type": "retreat", "zone": self.where.get(pid, self.zone),
-                                   "faction": faction,
-                                   "units": [pid, *aboard(self.b, self.state, pid)], "to": dest,
-                                   "when": "by choice after a round at sea (8.92)"})
+        for _side, faction, own, rules in self.withdrawing(standing):
+            for pid in own:
+                dest = self.fleet_retreat(pid, faction, rules)
+                if dest is not None:
+                    self.emit({"type": "retreat", "zone": self.where.get(pid, self.zone),
+                               "faction": faction,
+                               "units": [pid, *aboard(self.b, self.state, pid)], "to": dest,
+                               "when": "by choice after a round at sea (8.92)"})
 
     def naval_rounds(self, rounds: int | None) -> None:
         """`rounds` rounds, or (None) until one side is eliminated or has retreated (8.92)."""
