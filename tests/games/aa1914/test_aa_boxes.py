@@ -32,7 +32,7 @@ def boxed(state: State, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # on land
 
 
-def test_a_land_battle_with_air_battle_supremacy_support_and_tanks() -> None:
+def test_sources_2_a_land_battle_with_air_battle_supremacy_support_and_tanks() -> None:
     army = {"infantry": 4, "artillery": 2, "tank": 2, "fighter": 1}
     s = position("germany", {"alsace": {"germany": army},
                              "lorraine": {"france": {"infantry": 3, "artillery": 1, "fighter": 1}}})
@@ -65,7 +65,7 @@ def test_a_land_battle_with_air_battle_supremacy_support_and_tanks() -> None:
     ]
 
 
-def test_an_amphibious_assault_tells_the_coastal_defence_and_the_bombardment() -> None:
+def test_sources_7_3_7_4_an_amphibious_assault_tells_the_coastal_defence_and_the_bombardment() -> None:
     s = position("britain", {"london": {"britain": {"infantry": 2}},
                              "sz09": {"britain": {"transport": 1, "battleship": 2}},
                              "picardy": {"germany": {"artillery": 2}}})
@@ -92,7 +92,7 @@ def test_an_amphibious_assault_tells_the_coastal_defence_and_the_bombardment() -
     assert notes == ["Picardy stays with Germany"]  # nobody is left: the log's line tells the end
 
 
-def test_several_defending_powers_are_named_and_lose_from_the_largest_stack() -> None:
+def test_ruling_several_defending_powers_are_named_and_lose_from_the_largest_stack() -> None:
     s = position("germany", {"alsace": {"germany": {"infantry": 1}},
                              "lorraine": {"france": {"infantry": 1}, "britain": {"infantry": 2}}})
     # Germany's 2 hits; the defenders' 3 hits, 4 and 6 miss
@@ -109,7 +109,7 @@ def test_several_defending_powers_are_named_and_lose_from_the_largest_stack() ->
 # at sea
 
 
-def test_a_sea_battle_replayed_die_by_die() -> None:
+def test_sources_6_a_sea_battle_replayed_die_by_die() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 2, "battleship": 1}},
                              "sz05": {"germany": {"cruiser": 2, "transport": 1, "battleship": 1}}},
                  damaged={"sz05": {"germany": 1}})
@@ -142,7 +142,7 @@ def test_a_sea_battle_replayed_die_by_die() -> None:
     ]
 
 
-def test_a_sound_battleship_hit_twice_in_a_round_is_damaged_and_sunk() -> None:
+def test_sources_6_5_a_sound_battleship_hit_twice_in_a_round_is_damaged_and_sunk() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 2}}, "sz05": {"germany": {"battleship": 1}}})
     # the cruisers' 3 and 2 hit; the battleship's 5 misses
     events, _ = play(s, FixedRng(3, 2, 5), move("sz09", "sz05", {"cruiser": 2}))
@@ -151,7 +151,7 @@ def test_a_sound_battleship_hit_twice_in_a_round_is_damaged_and_sunk() -> None:
     assert box["rows"][-1] == ["Sunk", "none", "1 battleship"]
 
 
-def test_the_defenders_submarine_submerges_after_the_round() -> None:
+def test_sources_6_4_the_defenders_submarine_submerges_after_the_round() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 2}},
                              "sz05": {"germany": {"cruiser": 1, "submarine": 1}}},
                  standing={"germany": {"submerge": True, "sea_losses": ["cruiser"]}})
@@ -169,7 +169,7 @@ def test_the_defenders_submarine_submerges_after_the_round() -> None:
     ]
 
 
-def test_the_attacker_withdraws() -> None:
+def test_sources_6_1_the_attacker_withdraws() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 2}}, "sz05": {"germany": {"cruiser": 2}}})
     # a 3 hits and a 4 misses on each side; Britain withdraws after round 1
     events, _ = play(s, FixedRng(3, 4, 3, 4), move("sz09", "sz05", {"cruiser": 2}),

@@ -32,14 +32,15 @@ def income_of(s: State) -> dict:
 
 
 @pytest.mark.parametrize("option", [None, "collect"])
-def test_by_default_a_power_without_its_capital_still_collects(option: str | None) -> None:
+def test_ruling_capital_income_by_default_a_power_without_its_capital_still_collects(
+        option: str | None) -> None:
     s = france_without_paris(option)
     got = income_of(s)
     assert got["ipc"] == economy.income(load_data("aa1914"), s, "france")[0] > 0
     assert "capital_lost" not in got
 
 
-def test_with_capital_income_none_it_collects_nothing_and_the_log_says_why() -> None:
+def test_ruling_capital_income_none_it_collects_nothing_and_the_log_says_why() -> None:
     s = france_without_paris("none")
     got = income_of(s)
     assert got == {"type": "income", "power": "france", "ipc": 0, "contested": [],
@@ -51,6 +52,6 @@ def test_with_capital_income_none_it_collects_nothing_and_the_log_says_why() -> 
     assert income_of(s)["ipc"] == economy.income(load_data("aa1914"), s, "france")[0] > 0
 
 
-def test_the_option_is_offered_with_its_choices() -> None:
+def test_ruling_capital_income_the_option_is_offered_with_its_choices() -> None:
     options = {o["id"]: o for o in GAME.describe(load_data("aa1914"))["options"]}
     assert options["capital_income"]["default"] == "collect"

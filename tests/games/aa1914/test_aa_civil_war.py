@@ -110,7 +110,7 @@ def revolution(host: str = "germany") -> tuple[list[dict[str, Any]], State]:
 # the option, the check, the income
 
 
-def test_the_option_and_the_seat_before_the_revolution() -> None:
+def test_civil_war_step_3_the_option_and_the_seat_before_the_revolution() -> None:
     s = position(UNITS, CONTROL, CONTESTED, host="ottomans")
     assert s["options"] == {"revolution": "civil_war", "soviets_player": "ottomans",
                             "capital_income": "collect"}
@@ -124,7 +124,7 @@ def test_the_option_and_the_seat_before_the_revolution() -> None:
     assert GAME.check_data(data()) == []
 
 
-def test_not_met_the_check_is_logged_and_the_income_collected() -> None:
+def test_civil_war_check_not_met_is_logged_and_the_income_collected() -> None:
     s = position(UNITS, {**CONTROL, "sevastopol": "russia"}, CONTESTED)  # no "other" territory
     events, after = play(s)
     (check,) = of(events, "revolution_check")
@@ -143,7 +143,7 @@ def test_not_met_the_check_is_logged_and_the_income_collected() -> None:
     (4, "russia", "none", False),
     (4, "austria_hungary", "civil_war", False),  # only Russia's turn
 ])
-def test_the_check_comes_after_russian_mobilizations_from_round_4(
+def test_civil_war_check_comes_after_russian_mobilizations_from_round_4(
         turn: int, power: str, option: str, checked: bool) -> None:
     events, after = play(position(UNITS, CONTROL, CONTESTED, turn=turn, power=power, option=option))
     assert len(of(events, "revolution_check")) == int(checked)
@@ -162,7 +162,7 @@ def test_the_armistice_campaign_has_no_civil_war() -> None:
 # the revolution, every step in one position
 
 
-def test_the_revolution_skips_the_income_and_takes_every_step() -> None:
+def test_civil_war_steps_1_to_6_the_revolution_skips_the_income_and_takes_every_step() -> None:
     events, _ = revolution()
     kinds = [e["type"] for e in events]
     assert kinds == ["standing", "revolution_check", "civil_war", *["civil_war_retreat"] * 5,
@@ -219,7 +219,7 @@ def test_the_revolution_skips_the_income_and_takes_every_step() -> None:
         "units retreat from Moscow to Ukraine"]
 
 
-def test_the_position_after_the_revolution() -> None:
+def test_civil_war_steps_1_to_6_the_position_after_the_revolution() -> None:
     _, after = revolution()
     units = {place: here(after, place) for place in after["units"] if here(after, place)}
     assert units == {
@@ -256,7 +256,7 @@ def test_the_position_after_the_revolution() -> None:
 
 
 @pytest.mark.parametrize("host", ["germany", "austria_hungary", "ottomans"])
-def test_the_soviets_go_to_the_player_the_campaign_names(host: str) -> None:
+def test_civil_war_step_3_the_soviets_go_to_the_player_the_campaign_names(host: str) -> None:
     events, after = revolution(host)
     assert of(events, "soviets_enter")[0]["played_by"] == host
     assert GAME.seating(data(), after) == {"soviets": host}
@@ -266,8 +266,8 @@ def test_the_soviets_go_to_the_player_the_campaign_names(host: str) -> None:
     (True, "vienna", "capital"),
     (False, None, "removed"),  # a ruling: a capital lost, the units are removed
 ])
-def test_step_2_sends_units_with_no_retreat_to_their_capital(capital_held: bool, to: str | None,
-                                                             how: str) -> None:
+def test_civil_war_step_2_sends_units_with_no_retreat_to_their_capital(
+        capital_held: bool, to: str | None, how: str) -> None:
     # Austria-Hungary's infantry in Kazakhstan: Tatarstan is Russia's, Moscow evacuated (the
     # trigger met with Belarus German instead of Tatarstan)
     units = {**UNITS, "tatarstan": {}, "belarus": {}, "kazakhstan": {"austria_hungary": {"infantry": 1}}}
@@ -283,7 +283,7 @@ def test_step_2_sends_units_with_no_retreat_to_their_capital(capital_held: bool,
             "territory next to it to retreat to and go to Vienna, their capital")
 
 
-def test_a_standing_destination_that_is_no_refuge_then_gives_way_to_the_default() -> None:
+def test_civil_war_step_1_a_standing_destination_that_is_no_refuge_then_gives_way_to_the_default() -> None:
     # Russia asks for Belarus, held by Germany when the revolution comes: the default instead
     s = position(UNITS, {**CONTROL, "belarus": "germany"}, CONTESTED)
     s["units"] = {**UNITS, "belarus": {}}
@@ -313,12 +313,13 @@ def test_a_standing_destination_that_is_no_refuge_then_gives_way_to_the_default(
      "evacuation is given only in a campaign with the option revolution: civil_war; this one "
      "plays with revolution: armistice"),
 ])
-def test_the_evacuation_instruction(power: str, option: str, value: Any, message: str | None) -> None:
+def test_civil_war_steps_1_2_the_evacuation_instruction(
+        power: str, option: str, value: Any, message: str | None) -> None:
     s = position(UNITS, CONTROL, CONTESTED, power=power, option=option, turn=3)
     assert refused(s, standing={"evacuation": value}) == ([message] if message else [])
 
 
-def test_no_evacuation_instruction_after_the_revolution() -> None:
+def test_civil_war_steps_1_2_no_evacuation_instruction_after_the_revolution() -> None:
     _, after = revolution()
     assert refused(after, standing={"evacuation": {"moscow": "belarus"}}) == [
         "the revolution took place in round 4: no more evacuations"]
@@ -328,7 +329,7 @@ def test_no_evacuation_instruction_after_the_revolution() -> None:
 # afterwards: the turn order, the bans
 
 
-def test_the_soviets_play_after_the_usa_and_the_round_goes_on() -> None:
+def test_civil_war_soviet_republic_the_soviets_play_after_the_usa_and_the_round_goes_on() -> None:
     _, after = revolution()
     after.update(power="usa")
     events, s = play(after)
@@ -374,14 +375,15 @@ def test_the_soviets_play_after_the_usa_and_the_round_goes_on() -> None:
     # the Allies fight the Soviets
     ("russia", [move("belarus", "moscow", {"infantry": 1})], None),
 ])
-def test_the_bans_of_the_civil_war(power: str, orders: list[dict[str, Any]], message: str | None) -> None:
+def test_civil_war_brest_litovsk_the_bans(
+        power: str, orders: list[dict[str, Any]], message: str | None) -> None:
     _, after = revolution()
     after["units"]["sz11"] = {"germany": {"cruiser": 1}}
     after["power"] = power
     assert refused(after, *orders) == ([message] if message else [])
 
 
-def test_the_soviets_never_enter_a_contested_territory_nor_an_original_central_one() -> None:
+def test_civil_war_brest_litovsk_the_soviets_never_enter_a_contested_territory_nor_an_original_central_one() -> None:
     _, after = revolution()
     after["power"] = "soviets"
     # Belarus contested by Germany's units, Russia holding it
@@ -397,7 +399,7 @@ def test_the_soviets_never_enter_a_contested_territory_nor_an_original_central_o
         "(Galicia, originally Austria-Hungary's)"]
 
 
-def test_imperial_russia_mobilizes_nothing_without_moscow() -> None:
+def test_ruling_imperial_russia_mobilizes_nothing_without_moscow() -> None:
     _, after = revolution()
     after.update(power="russia", turn=5)
     assert refused(after, {"buy": {"infantry": 1}}) == [
@@ -412,7 +414,7 @@ def test_imperial_russia_mobilizes_nothing_without_moscow() -> None:
 # Moscow and the Allies' income; an Imperial victory; the game's victory
 
 
-def test_the_allies_keep_russian_territories_they_take_while_the_soviets_hold_moscow() -> None:
+def test_civil_war_while_soviets_have_moscow_the_allies_keep_russian_territories_they_take() -> None:
     _, after = revolution()
     after["units"]["belarus"]["britain"] = {"infantry": 2}
     after.update(power="britain")
@@ -422,7 +424,7 @@ def test_the_allies_keep_russian_territories_they_take_while_the_soviets_hold_mo
     assert of(events, "income")[0]["ipc"] == economy.income(data(), after, "britain")[0] + 2  # Livonia
 
 
-def test_moscow_retaken_the_soviet_bank_and_the_allies_territories_go_to_imperial_russia() -> None:
+def test_civil_war_imperial_victory_moscow_retaken_the_soviet_bank_and_the_allies_territories_go_to_imperial_russia() -> None:
     _, after = revolution()
     after["units"]["moscow"] = {"soviets": {"infantry": 1}}
     after["treasury"]["soviets"] = 7
@@ -455,7 +457,7 @@ def test_moscow_retaken_the_soviet_bank_and_the_allies_territories_go_to_imperia
     assert refused(s, {"buy": {"infantry": 1}}) == []
 
 
-def test_moscow_taken_from_the_soviets_by_another_ally_goes_to_imperial_russia() -> None:
+def test_ruling_moscow_taken_from_the_soviets_by_another_ally_goes_to_imperial_russia() -> None:
     _, after = revolution()
     after["units"]["moscow"] = {"soviets": {"infantry": 1}}
     after["units"]["belarus"]["britain"] = {"infantry": 1}
@@ -471,7 +473,7 @@ def test_moscow_taken_from_the_soviets_by_another_ally_goes_to_imperial_russia()
     assert of(events, "income")[0]["ipc"] < economy.income(data(), after, "britain")[0]
 
 
-def test_moscow_counts_for_no_central_powers_victory_and_the_allies_are_checked_after_the_soviets() -> None:
+def test_civil_war_victory_city_moscow_counts_for_no_central_powers_victory_and_the_allies_are_checked_after_the_soviets() -> None:
     _, after = revolution()
     after["control"].update(paris="germany")
     assert rules.victory(data(), after, "central") is None  # Paris and Soviet Moscow

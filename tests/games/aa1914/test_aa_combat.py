@@ -49,7 +49,7 @@ def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 # the values units fire at
 
 
-def test_each_attacking_artillery_raises_one_infantry_or_tank_and_no_more() -> None:
+def test_sources_2_4_each_attacking_artillery_raises_one_infantry_or_tank_and_no_more() -> None:
     force = {"germany": {"infantry": 2, "artillery": 1, "tank": 2}}
     assert combat.values(data(), force, True, False) == [
         ("infantry", 3), ("infantry", 2), ("artillery", 3), ("tank", 2), ("tank", 2)]
@@ -58,14 +58,15 @@ def test_each_attacking_artillery_raises_one_infantry_or_tank_and_no_more() -> N
         ("infantry", 3), ("artillery", 3), ("artillery", 3), ("tank", 3), ("tank", 2)]
 
 
-def test_defenders_fire_at_their_defence_and_artillery_raise_nobody() -> None:
+def test_sources_2_4_defenders_fire_at_their_defence_and_artillery_raise_nobody() -> None:
     force = {"france": {"infantry": 1, "artillery": 1, "tank": 1, "fighter": 1}}
     assert combat.values(data(), force, False, False) == [
         ("infantry", 3), ("artillery", 3), ("tank", 1), ("fighter", 2)]
 
 
 @pytest.mark.parametrize("attacking", [True, False])
-def test_air_supremacy_raises_artillery_by_one_attacking_or_defending(attacking: bool) -> None:
+def test_sources_2_2_air_supremacy_raises_artillery_by_one_attacking_or_defending(
+        attacking: bool) -> None:
     force = {"france": {"artillery": 2}}
     assert combat.values(data(), force, attacking, True) == [("artillery", 4), ("artillery", 4)]
 
@@ -81,12 +82,13 @@ def test_air_supremacy_raises_artillery_by_one_attacking_or_defending(attacking:
     (4, {"infantry": 2, "artillery": 1, "tank": 1}),
     (9, {"infantry": 2, "artillery": 1, "tank": 1}),
 ])
-def test_losses_follow_the_order_and_the_last_infantry_goes_last(hits: int, lost: dict[str, int]) -> None:
+def test_sources_3_3_losses_follow_the_order_and_the_last_infantry_goes_last(
+        hits: int, lost: dict[str, int]) -> None:
     force = {"germany": {"infantry": 2, "artillery": 1, "tank": 1}}
     assert combat.take_losses(force, hits, combat.LOSS_ORDER) == {"germany": lost}
 
 
-def test_a_standing_loss_order_comes_first() -> None:
+def test_sources_3_1_a_standing_loss_order_comes_first() -> None:
     force = {"germany": {"infantry": 3, "artillery": 1, "fighter": 1}}
     order = ["fighter", "artillery", "infantry", "tank"]
     assert combat.take_losses(force, 2, order) == {"germany": {"fighter": 1, "artillery": 1}}
@@ -96,7 +98,7 @@ def test_a_standing_loss_order_comes_first() -> None:
     assert combat.loss_order(s, "france") == list(combat.LOSS_ORDER)
 
 
-def test_several_powers_lose_from_the_largest_stack_first() -> None:
+def test_ruling_several_powers_lose_from_the_largest_stack_first() -> None:
     force = {"france": {"infantry": 1}, "britain": {"infantry": 3}}
     assert combat.take_losses(force, 2, combat.LOSS_ORDER) == {"britain": {"infantry": 2}}
     assert combat.take_losses(force, 3, combat.LOSS_ORDER) == {"britain": {"infantry": 2},
@@ -107,7 +109,7 @@ def test_several_powers_lose_from_the_largest_stack_first() -> None:
 # battles
 
 
-def test_a_battle_at_the_thresholds_takes_the_territory() -> None:
+def test_sources_4_1_a_battle_at_the_thresholds_takes_the_territory() -> None:
     s = position("austria_hungary", {
         "tyrolia": {"austria_hungary": {"infantry": 2, "artillery": 1, "tank": 1}},
         "venice": {"italy": {"infantry": 2}}}, turn=4)
@@ -131,7 +133,7 @@ def test_a_battle_at_the_thresholds_takes_the_territory() -> None:
     assert GAME.summary(data(), of(events, "control")[0]) == "Austria-Hungary takes Venice"
 
 
-def test_a_battle_both_survive_leaves_the_territory_contested_and_paying_nothing() -> None:
+def test_sources_4_2_a_battle_both_survive_leaves_the_territory_contested_and_paying_nothing() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2}},
                                      "venice": {"italy": {"infantry": 2}}})
     # attacker 2, 2 -> dice 2, 3: 1 hit; defender 3, 3 -> dice 4, 4: none
@@ -143,7 +145,7 @@ def test_a_battle_both_survive_leaves_the_territory_contested_and_paying_nothing
     assert GAME.summary(data(), of(events, "control")[0]) == "Venice is contested"
 
 
-def test_an_attacker_wiped_out_leaves_the_territory_to_its_holder() -> None:
+def test_sources_4_3_an_attacker_wiped_out_leaves_the_territory_to_its_holder() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"infantry": 1}}})
     events, after = play(s, Dice(6, 3), move("tyrolia", "venice", {"infantry": 1}))
@@ -151,7 +153,7 @@ def test_an_attacker_wiped_out_leaves_the_territory_to_its_holder() -> None:
     assert after["control"]["venice"] == "italy" and after["contested"] == []
 
 
-def test_an_empty_enemy_territory_is_taken_without_a_battle_or_a_die() -> None:
+def test_sources_4_1_an_empty_enemy_territory_is_taken_without_a_battle_or_a_die() -> None:
     # no unit defends Venice: no battle event and no die (the attacker's artillery, tank and
     # fighter would roll in a battle); the moving land units take it
     s = position("austria_hungary", {
@@ -170,7 +172,7 @@ def test_an_empty_enemy_territory_is_taken_without_a_battle_or_a_die() -> None:
     assert len(of(events, "battle")) == 1 and len(rng.labels) == 4
 
 
-def test_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() -> None:
+def test_sources_2_1_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() -> None:
     s = position("austria_hungary", {
         "tyrolia": {"austria_hungary": {"infantry": 1, "artillery": 1, "fighter": 1}},
         "venice": {"italy": {"infantry": 1, "fighter": 1}}})
@@ -190,7 +192,7 @@ def test_the_air_battle_goes_on_until_one_side_has_no_fighters_then_supremacy() 
     assert "after 2 rounds of air battle" in GAME.summary(data(), battle)
 
 
-def test_the_defenders_fighters_alone_give_them_supremacy() -> None:
+def test_sources_2_2_the_defenders_fighters_alone_give_them_supremacy() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"artillery": 1, "fighter": 1}}})
     events, _ = play(s, Dice(6, 4, 6), move("tyrolia", "venice", {"infantry": 1}))
@@ -199,7 +201,7 @@ def test_the_defenders_fighters_alone_give_them_supremacy() -> None:
     assert battle["fire"]["defender"] == [["artillery", 4, 4], ["fighter", 2, 6]]
 
 
-def test_a_capital_taken_hands_its_treasury_to_the_taker() -> None:
+def test_sources_4_7_a_capital_taken_hands_its_treasury_to_the_taker() -> None:
     s = position("germany", {"picardy": {"germany": {"infantry": 2}}, "paris": {"france": {"infantry": 1}}})
     events, after = play(s, Dice(1, 6, 6), move("picardy", "paris", {"infantry": 2}))
     assert of(events, "capital_taken") == [{"type": "capital_taken", "where": "paris", "power": "germany",
@@ -210,7 +212,7 @@ def test_a_capital_taken_hands_its_treasury_to_the_taker() -> None:
     assert income == 35 + data()["map"]["territories"]["paris"]["ipc"]  # Paris pays its taker
 
 
-def test_an_allys_own_territory_goes_back_to_it_while_it_holds_its_capital() -> None:
+def test_sources_4_6_an_allys_own_territory_goes_back_to_it_while_it_holds_its_capital() -> None:
     s = position("britain", {"sz08": {}, "belgium": {"britain": {"infantry": 1}},
                              "picardy": {"germany": {"infantry": 1}}})
     s["control"].update(picardy="germany", belgium="britain")
@@ -222,7 +224,7 @@ def test_an_allys_own_territory_goes_back_to_it_while_it_holds_its_capital() -> 
     assert after["control"]["picardy"] == "britain"
 
 
-def test_an_aligned_neutral_entered_by_the_other_side_defends_as_its_patrons() -> None:
+def test_sources_5_5_an_aligned_neutral_entered_by_the_other_side_defends_as_its_patrons() -> None:
     s = position("austria_hungary", {"budapest": {"austria_hungary": {"infantry": 3}},
                                      "serbia": {"neutral": {"infantry": 3, "artillery": 1}}})
     joined = combat.neutral_entry(data(), s, "austria_hungary", "serbia")
@@ -230,7 +232,7 @@ def test_an_aligned_neutral_entered_by_the_other_side_defends_as_its_patrons() -
     assert GAME.summary(data(), joined[0]) == "Serbia joins Russia, its units with it"
 
 
-def test_a_neutral_entered_by_its_patrons_side_joins_without_a_battle() -> None:
+def test_sources_5_5_a_neutral_entered_by_its_patrons_side_joins_without_a_battle() -> None:
     s = position("russia", {"romania": {"russia": {"infantry": 2}},
                             "bulgaria": {"neutral": {"infantry": 1, "artillery": 1}}})
     bulgaria = data()["map"]["territories"]["bulgaria"]
@@ -244,7 +246,7 @@ def test_a_neutral_entered_by_its_patrons_side_joins_without_a_battle() -> None:
     assert s["control"]["bulgaria"] == "neutral"
 
 
-def test_a_true_neutrals_units_defend_as_neutrals() -> None:
+def test_sources_5_6_a_true_neutrals_units_defend_as_neutrals() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 2}},
                                      "switzerland": {"neutral": {"infantry": 1}}})
     events, after = play(s, Dice(2, 6, 6), move("tyrolia", "switzerland", {"infantry": 2}))
@@ -253,7 +255,7 @@ def test_a_true_neutrals_units_defend_as_neutrals() -> None:
     assert after["control"]["switzerland"] == "austria_hungary"
 
 
-def test_the_usa_attacked_before_round_4_enters_the_war() -> None:
+def test_sources_8_1_the_usa_attacked_before_round_4_enters_the_war() -> None:
     s = position("germany", {"canada": {"germany": {"infantry": 1}},
                              "united_states_of_america": {"usa": {"infantry": 1}}})
     s["control"]["canada"] = "germany"
@@ -272,7 +274,7 @@ def contested() -> State:
     return s
 
 
-def test_an_attack_in_a_contested_territory_is_a_choice() -> None:
+def test_sources_1_3_an_attack_in_a_contested_territory_is_a_choice() -> None:
     events, after = play(contested(), Dice())
     assert of(events, "battle") == []
     events, after = play(contested(), Dice(2, 6, 6), {"attack": {"where": "lorraine"}})
@@ -287,12 +289,13 @@ def test_an_attack_in_a_contested_territory_is_a_choice() -> None:
                            "stand; did you mean 'lorraine'?"),
     ("lorraine", "expected {where: TERRITORY}, a contested territory where your units stand"),
 ])
-def test_an_attack_order_names_a_contested_territory_with_ones_units(value: Any, message: str) -> None:
+def test_sources_1_3_an_attack_order_names_a_contested_territory_with_ones_units(
+        value: Any, message: str) -> None:
     found = GAME.validate(data(), contested(), "france", {"orders": [{"attack": value}]})
     assert [p.message for p in found] == [message]
 
 
-def test_the_standing_loss_order_is_kept_and_used() -> None:
+def test_sources_3_1_the_standing_loss_order_is_kept_and_used() -> None:
     s = contested()
     s["units"]["lorraine"]["france"] = {"infantry": 2, "artillery": 1}
     s["units"]["lorraine"]["germany"] = {"infantry": 2}
@@ -337,7 +340,7 @@ def test_every_die_is_rolled_under_a_label_anyone_can_recompute() -> None:
     assert battle["defenders"] == {"italy": {"infantry": 1, "fighter": 1}}
 
 
-def test_without_fighters_on_either_side_nobody_has_supremacy() -> None:
+def test_sources_2_2_without_fighters_on_either_side_nobody_has_supremacy() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}},
                                      "venice": {"italy": {"artillery": 1}}})
     events, _ = play(s, Dice(6, 6), move("tyrolia", "venice", {"infantry": 1}))
@@ -345,7 +348,7 @@ def test_without_fighters_on_either_side_nobody_has_supremacy() -> None:
     assert battle["supremacy"] is None and battle["fire"]["defender"] == [["artillery", 3, 6]]
 
 
-def test_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
+def test_sources_4_1_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"artillery": 1, "fighter": 1}},
                                      "venice": {"italy": {"infantry": 1}}})
     # artillery at 4 (air supremacy) rolls 1, the fighter 6; Italy's infantry 3 takes the artillery
@@ -358,7 +361,7 @@ def test_an_attacker_left_with_fighters_alone_takes_nothing() -> None:
     assert GAME.summary(data(), of(events, "control")[0]) == "Venice stays with Italy"
 
 
-def test_a_capital_with_an_empty_treasury_hands_over_nothing() -> None:
+def test_sources_4_7_a_capital_with_an_empty_treasury_hands_over_nothing() -> None:
     s = position("germany", {"picardy": {"germany": {"infantry": 1}}, "paris": {"france": {"infantry": 1}}})
     s["treasury"]["france"] = 0
     events, _ = play(s, Dice(1, 6), move("picardy", "paris", {"infantry": 1}))
@@ -369,7 +372,7 @@ def test_a_capital_with_an_empty_treasury_hands_over_nothing() -> None:
         "Germany takes 1 IPC from France's treasury with its capital")
 
 
-def test_defenders_of_several_powers_lose_by_the_larger_ones_standing_order() -> None:
+def test_ruling_defenders_of_several_powers_lose_by_the_larger_ones_standing_order() -> None:
     s = position("germany", {"lorraine": {"germany": {"infantry": 2}},
                              "burgundy": {"france": {"infantry": 1, "artillery": 1},
                                           "britain": {"infantry": 3, "artillery": 2}}})

@@ -113,7 +113,7 @@ def test_sea_zones_touch_only_land_and_sea_ids() -> None:
     assert m["territories"]["balearic_islands"]["adjacent"] == ["sz16"]
 
 
-def test_powers_in_turn_order_with_sides() -> None:
+def test_sources_9_4_powers_in_turn_order_with_sides() -> None:
     powers = load("map")["powers"]
     assert [p["id"] for p in powers] == POWERS
     for p in powers:
@@ -151,7 +151,7 @@ def test_one_capital_per_power_owned_by_it() -> None:
         assert capitals[p["capital"]].get("victory_city") is True
 
 
-def test_victory_pairs_name_capitals() -> None:
+def test_sources_9_1_9_2_victory_pairs_name_capitals() -> None:
     m = load("map")
     side = {p["capital"]: p["side"] for p in m["powers"]}
     for winner, pairs in m["victory"].items():
@@ -161,7 +161,7 @@ def test_victory_pairs_name_capitals() -> None:
         "berlin", "vienna", "constantinople"}
 
 
-def test_mobilization_places() -> None:
+def test_sources_4_8_mobilization_places() -> None:
     # research: land units and fighters are mobilized in the capital, Britain's also in India
     terr = load("map")["territories"]
     land = {tid for tid, t in terr.items() if "land" in t.get("mobilize", [])}
@@ -173,7 +173,7 @@ def test_mobilization_places() -> None:
             assert any(a.startswith("sz") for a in terr[tid]["adjacent"]), tid
 
 
-def test_neutrals_and_impassable() -> None:
+def test_sources_5_2_neutrals_and_impassable() -> None:
     terr = load("map")["territories"]
     alignment = Counter(t["neutral"] for t in terr.values() if t["owner"] == "neutral")
     assert alignment == {"true_neutral": 12, "allied": 9, "central": 1}  # the CSV's owners
@@ -186,7 +186,7 @@ def test_neutrals_and_impassable() -> None:
     assert {tid for tid, t in terr.items() if t.get("impassable")} == {"himalayas", "sahara"}
 
 
-def test_mined_sea_zones() -> None:
+def test_sources_6_7_mined_sea_zones() -> None:
     zones = load("map")["sea_zones"]
     mined = {sid: z["mines_owner"] for sid, z in zones.items() if z.get("mined")}
     assert len(mined) == 13  # research: 13 sea zones start mined
@@ -194,7 +194,7 @@ def test_mined_sea_zones() -> None:
         "sz06", "sz12", "sz21"]
 
 
-def test_unit_values() -> None:
+def test_sources_0_unit_values() -> None:
     types = load("units")["unit_types"]
     table = {k: (v["cost"], v["attack"], v["defence"], v["move"], v["hits"], v["domain"])
              for k, v in types.items()}

@@ -179,7 +179,7 @@ def test_each_kind_of_event(event: dict[str, Any], phrase: str | None) -> None:
     assert said(event) == ([phrase] if phrase else [])
 
 
-def test_brest_litovsk_the_cessions_in_one_phrase() -> None:
+def test_civil_war_brest_litovsk_the_cessions_in_one_phrase() -> None:
     treaty = [{"type": "brest_litovsk", "where": t, "was": w, "contested": c, "power": p, "case": k}
               for t, w, c, p, k in (("livonia", "russia", False, "germany", "ceded"),
                                     ("poland", "germany", False, "germany", "held"),
@@ -205,7 +205,7 @@ def start() -> State:
     return GAME.setup(data(), {}, KeyedRng(b"\x02" * 32))
 
 
-def test_austria_hungary_opens_the_war_in_round_1() -> None:
+def test_sources_9_5_austria_hungary_opens_the_war_in_round_1() -> None:
     s = start()
     assert todo(GAME, data(), s, "austria_hungary") == [
         "attack Serbia: move land units into it, the war begins there",
@@ -216,7 +216,7 @@ def test_austria_hungary_opens_the_war_in_round_1() -> None:
     assert todo(GAME, data(), s, "russia") == []  # not its turn
 
 
-def test_where_the_purchase_may_be_mobilized() -> None:
+def test_sources_4_8_where_the_purchase_may_be_mobilized() -> None:
     s = start()
     s.update(power="britain", turn=2)
     assert todo(GAME, data(), s, "britain") == [
@@ -238,7 +238,7 @@ def test_where_the_purchase_may_be_mobilized() -> None:
     assert todo(GAME, data(), s, "britain") == []
 
 
-def test_imperial_russia_without_moscow_in_the_civil_war() -> None:
+def test_ruling_imperial_russia_without_moscow_in_the_civil_war() -> None:
     s = GAME.setup(data(), {"revolution": "civil_war"}, KeyedRng(b"\x02" * 32))
     s.update(power="russia", turn=5)
     s["revolution"].update(status="civil_war", round=4, soviets="soviets", played_by="germany", homes=["moscow"])
@@ -246,7 +246,7 @@ def test_imperial_russia_without_moscow_in_the_civil_war() -> None:
     assert todo(GAME, data(), s, "russia") == ["buy nothing: Russia has no factory or port to mobilize in now"]
 
 
-def test_2e_the_allies_units_to_take_out_of_russia() -> None:
+def test_armistice_2e_the_allies_units_to_take_out_of_russia() -> None:
     s = GAME.setup(data(), {"revolution": "armistice"}, KeyedRng(b"\x02" * 32))
     s.update(power="france", turn=5, units={"ukraine": {"russia": {"infantry": 1}, "france": {"infantry": 2}},
                                             "sevastopol": {"russia": {"infantry": 1}},

@@ -57,7 +57,7 @@ def moved(state: State, *items: dict[str, Any]) -> list[dict[str, Any]]:
 # reach, adjacency, once a turn
 
 
-def test_an_infantry_moves_one_space_into_its_own_territory() -> None:
+def test_sources_0_an_infantry_moves_one_space_into_its_own_territory() -> None:
     s = position("austria_hungary")
     assert messages(s, move("vienna", "bohemia", {"infantry": 2, "artillery": 1})) == []
     events = moved(s, move("vienna", "bohemia", {"infantry": 2, "artillery": 1}))
@@ -70,7 +70,7 @@ def test_an_infantry_moves_one_space_into_its_own_territory() -> None:
         "Austria-Hungary moves 1 artillery, 2 infantry from Vienna to Bohemia")
 
 
-def test_an_infantry_moving_two_spaces_is_refused() -> None:
+def test_sources_0_an_infantry_moving_two_spaces_is_refused() -> None:
     s = position("austria_hungary")
     assert messages(s, move("vienna", "galicia", {"infantry": 1}, via=["bohemia"])) == [
         "an infantry moves at most 1 space a turn; this move is 2"]
@@ -83,7 +83,7 @@ def test_each_step_is_next_to_the_last() -> None:
         "Tyrolia)"]
 
 
-def test_a_unit_moves_once_a_turn_and_no_more_are_moved_than_stand_there() -> None:
+def test_sources_1_1_a_unit_moves_once_a_turn_and_no_more_are_moved_than_stand_there() -> None:
     s = position("austria_hungary", {"vienna": {"austria_hungary": {"infantry": 2}},
                                      "bohemia": {"austria_hungary": {"infantry": 1}}})
     assert messages(s, move("vienna", "bohemia", {"infantry": 2})) == []
@@ -126,7 +126,7 @@ def test_a_move_is_written_as_the_rules_read_it() -> None:
 # land, air, sea
 
 
-def test_land_units_go_by_sea_only_in_a_move_of_land_units() -> None:
+def test_sources_7_1_land_units_go_by_sea_only_in_a_move_of_land_units() -> None:
     s = position("britain", {"london": {"britain": {"infantry": 1, "fighter": 1}},
                              "sz09": {"britain": {"transport": 1}}})
     assert messages(s, move("london", "picardy", {"infantry": 1}, via=["sz09"])) == []
@@ -143,17 +143,18 @@ def test_land_units_go_by_sea_only_in_a_move_of_land_units() -> None:
     (["sz09"], "picardy", ["SZ 9 is not next to Paris (next to Paris: Bordeaux, Brest, Burgundy, "
                            "Picardy)"]),
 ])
-def test_a_fighter_flies_two_spaces_and_lands(via: list[str], to: str, wanted: list[str]) -> None:
+def test_sources_10_1_a_fighter_flies_two_spaces_and_lands(
+        via: list[str], to: str, wanted: list[str]) -> None:
     s = position("france", {"paris": {"france": {"fighter": 1}}})
     assert messages(s, move("paris", to, {"fighter": 1}, via=via)) == wanted
 
 
-def test_a_fighter_flies_over_a_sea_zone_to_land_beyond() -> None:
+def test_sources_10_1_a_fighter_flies_over_a_sea_zone_to_land_beyond() -> None:
     s = position("britain", {"london": {"britain": {"fighter": 1}}})
     assert messages(s, move("london", "picardy", {"fighter": 1}, via=["sz09"])) == []
 
 
-def test_ships_move_from_sea_zone_to_sea_zone_within_reach() -> None:
+def test_sources_0_ships_move_from_sea_zone_to_sea_zone_within_reach() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1, "transport": 1}}})
     assert messages(s, move("sz09", "sz04", {"cruiser": 1})) == []
     assert messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])) == []
@@ -168,14 +169,14 @@ def test_ships_move_from_sea_zone_to_sea_zone_within_reach() -> None:
     ({"cruiser": 1}, True), ({"battleship": 1}, True),
     ({"submarine": 2}, False), ({"transport": 1}, False),
 ])
-def test_an_enemy_warship_stops_a_move_a_submarine_or_transport_does_not(
+def test_sources_6_2_an_enemy_warship_stops_a_move_a_submarine_or_transport_does_not(
         enemy: dict[str, int], stopped: bool) -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"germany": enemy}})
     found = messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"]))
     assert found == ([f"enemy {next(iter(enemy))} in SZ 4 stop a move there"] if stopped else [])
 
 
-def test_the_suez_canal_is_passed_only_while_ones_side_holds_egypt() -> None:
+def test_sources_10_3_the_suez_canal_is_passed_only_while_ones_side_holds_egypt() -> None:
     units = {"sz19": {"britain": {"cruiser": 1}}}
     assert messages(position("britain", units), move("sz19", "sz28", {"cruiser": 1})) == []
     held = position("britain", units)
@@ -187,7 +188,7 @@ def test_the_suez_canal_is_passed_only_while_ones_side_holds_egypt() -> None:
         "the Suez Canal is passed only while your side holds Egypt"]
 
 
-def test_a_ship_may_enter_any_minefield_it_rolls_for_the_enemys() -> None:
+def test_sources_6_7_a_ship_may_enter_any_minefield_it_rolls_for_the_enemys() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
     assert messages(s, move("sz09", "sz10", {"cruiser": 1})) == []  # Germany's field: mines roll
     assert messages(s, move("sz09", "sz08", {"cruiser": 1})) == []  # Britain's own
@@ -200,18 +201,19 @@ def test_a_ship_may_enter_any_minefield_it_rolls_for_the_enemys() -> None:
 @pytest.mark.parametrize(("to", "why"), [
     ("venice", "an enemy's territory"), ("switzerland", "a neutral's, with its defenders"),
 ])
-def test_a_move_into_enemy_or_neutral_land_is_an_attack(to: str, why: str) -> None:
+def test_sources_1_1_a_move_into_enemy_or_neutral_land_is_an_attack(to: str, why: str) -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1}}})
     assert messages(s, move("tyrolia", to, {"infantry": 1})) == [], why
 
 
-def test_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack_at_sea() -> None:
+def test_sources_1_1_a_move_into_a_sea_zone_with_enemy_ships_is_an_attack_at_sea() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
     assert messages(s, move("sz09", "sz05", {"cruiser": 1})) == []
 
 
 @pytest.mark.parametrize(("land", "legal"), [(True, True), (False, False)])
-def test_a_fighter_attacks_only_with_land_units_of_its_power(land: bool, legal: bool) -> None:
+def test_sources_10_1_a_fighter_attacks_only_with_land_units_of_its_power(
+        land: bool, legal: bool) -> None:
     s = position("austria_hungary", {"tyrolia": {"austria_hungary": {"infantry": 1, "fighter": 1}}})
     items = [move("tyrolia", "venice", {"fighter": 1})]
     if land:
@@ -233,7 +235,8 @@ def test_land_units_move_into_an_allys_territory() -> None:
     ("burgundy", False, "britain", False),  # an ally's, without its own units
     ("burgundy", True, "britain", True),    # an ally's where its own units stand
 ])
-def test_out_of_a_contested_territory(to: str, own_there: bool, holder: str, legal: bool) -> None:
+def test_sources_1_6_out_of_a_contested_territory(
+        to: str, own_there: bool, holder: str, legal: bool) -> None:
     units = {"lorraine": {"france": {"infantry": 2}, "germany": {"infantry": 1}}}
     if own_there:
         units[to] = {"france": {"artillery": 1}}
@@ -246,7 +249,7 @@ def test_out_of_a_contested_territory(to: str, own_there: bool, holder: str, leg
 
 
 @pytest.mark.parametrize(("turn", "legal"), [(3, False), (4, True)])
-def test_the_usa_moves_nothing_before_it_is_at_war(turn: int, legal: bool) -> None:
+def test_sources_8_1_the_usa_moves_nothing_before_it_is_at_war(turn: int, legal: bool) -> None:
     s = position("usa", turn=turn)
     if legal:
         s["at_war"].append("usa")
@@ -367,7 +370,7 @@ def test_units_that_are_not_there_are_not_moved() -> None:
                                "to": "bohemia", "via": [], "units": {"artillery": 1}})
 
 
-def test_ones_own_sides_warships_do_not_stop_a_move_and_every_enemy_type_is_named() -> None:
+def test_sources_6_2_ones_own_sides_warships_do_not_stop_a_move_and_every_enemy_type_is_named() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz04": {"france": {"cruiser": 1}}})
     assert messages(s, move("sz09", "sz03", {"cruiser": 1}, via=["sz04"])) == []
     s["units"]["sz04"] = {"germany": {"cruiser": 1, "battleship": 1}}

@@ -34,12 +34,13 @@ def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     (4, {"battleship": 0, "damaged_battleship": 0, "submarine": 0, "cruiser": 0, "transport": 1}),
     (5, {"battleship": 0, "damaged_battleship": 0, "submarine": 0, "cruiser": 0, "transport": 0}),
 ])
-def test_hits_damage_a_battleship_first_and_sink_transports_last(hits: int, left: dict[str, int]) -> None:
+def test_sources_6_5_6_6_hits_damage_a_battleship_first_and_sink_transports_last(
+        hits: int, left: dict[str, int]) -> None:
     fleet = {"germany": {"battleship": 1, "submarine": 1, "cruiser": 1, "transport": 1}}
     assert naval.take_hits(fleet, hits, naval.SEA_LOSSES) == {"germany": left}
 
 
-def test_a_sea_battle_goes_on_until_one_side_has_no_warships() -> None:
+def test_sources_6_1_a_sea_battle_goes_on_until_one_side_has_no_warships() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 2}},
                              "sz05": {"germany": {"cruiser": 2, "transport": 1}}})
     # round 1: 3, 4 against 3, 4: one hit each (the transport goes last); round 2: 4 and 4
@@ -56,7 +57,7 @@ def test_a_sea_battle_goes_on_until_one_side_has_no_warships() -> None:
         "Britain attacks at SZ 5: 3 rounds; Britain loses 1 cruiser; Germany loses 2 cruisers, 1 transport")
 
 
-def test_a_battleship_takes_two_hits_and_stays_damaged() -> None:
+def test_sources_6_5_a_battleship_takes_two_hits_and_stays_damaged() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}},
                              "sz05": {"germany": {"battleship": 1}}})
     # round 1: 3 hits (the battleship is damaged), its 5 misses; round 2: 6 misses, its 4 sinks the cruiser
@@ -72,7 +73,7 @@ def test_a_battleship_takes_two_hits_and_stays_damaged() -> None:
     assert "sz05" not in after["damaged"]
 
 
-def test_ships_ending_with_only_submarines_or_transports_fight_only_if_ordered() -> None:
+def test_sources_6_2_ships_ending_with_only_submarines_or_transports_fight_only_if_ordered() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"submarine": 1}}})
     events, _ = play(s, Dice(), move("sz09", "sz05", {"cruiser": 1}))
     assert of(events, "sea_battle") == []
@@ -83,7 +84,8 @@ def test_ships_ending_with_only_submarines_or_transports_fight_only_if_ordered()
 
 
 @pytest.mark.parametrize(("die", "sunk"), [(1, {"cruiser": 1}), (2, {})])
-def test_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(die: int, sunk: dict[str, int]) -> None:
+def test_sources_6_7_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(
+        die: int, sunk: dict[str, int]) -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}}})
     events, after = play(s, Dice(die), move("sz09", "sz10", {"cruiser": 1}))
     assert of(events, "mines") == [{"type": "mines", "power": "britain", "where": "sz10", "moved_to": "sz10",
@@ -93,7 +95,7 @@ def test_a_ship_crossing_an_enemy_minefield_is_struck_on_a_1(die: int, sunk: dic
     assert GAME.summary(data(), of(events, "mines")[0]).endswith(told)
 
 
-def test_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe() -> None:
+def test_sources_6_7_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe() -> None:
     s = position("britain", {"sz09": {"britain": {"battleship": 1}}})
     events, after = play(s, Dice(1), move("sz09", "sz10", {"battleship": 1}))
     assert after["units"]["sz10"]["britain"] == {"battleship": 1}
@@ -108,7 +110,7 @@ def test_a_battleship_struck_by_a_mine_is_damaged_and_ones_own_fields_are_safe()
     assert of(events, "mines") == []
 
 
-def test_damaged_battleships_next_to_a_held_port_are_repaired_as_the_turn_begins() -> None:
+def test_sources_4_8_damaged_battleships_next_to_a_held_port_are_repaired_as_the_turn_begins() -> None:
     s = position("britain", {"sz09": {"britain": {"battleship": 1}}, "sz05": {"britain": {"battleship": 1}}},
                  damaged={"sz09": {"britain": 1}, "sz05": {"britain": 1}})
     events, after = play(s, Dice())
@@ -117,7 +119,7 @@ def test_damaged_battleships_next_to_a_held_port_are_repaired_as_the_turn_begins
     assert GAME.summary(data(), events[0]) == "Britain repairs 1 battleship at SZ 9"
 
 
-def test_of_two_battleships_one_damaged_the_sound_one_moves_first() -> None:
+def test_ruling_of_two_battleships_one_damaged_the_sound_one_moves_first() -> None:
     s = position("britain", {"sz09": {"britain": {"battleship": 2}}}, damaged={"sz09": {"britain": 1}})
     s["control"]["london"] = "germany"
     s["control"]["picardy"] = "germany"  # no port to repair at: the damage stays
@@ -151,14 +153,14 @@ def test_the_battle_records_its_fleets_and_rolls_under_labels_anyone_can_recompu
     assert "sz05" not in after["damaged"]
 
 
-def test_transports_alone_on_both_sides_lose_nothing() -> None:
+def test_sources_6_6_transports_alone_on_both_sides_lose_nothing() -> None:
     s = position("britain", {"sz09": {"britain": {"transport": 1}}, "sz05": {"germany": {"transport": 1}}})
     events, after = play(s, Dice(), move("sz09", "sz05", {"transport": 1}), {"attack": {"where": "sz05"}})
     assert of(events, "sea_battle")[0]["sunk"] == {} and of(events, "sea_battle")[0]["rounds"] == []
     assert after["units"]["sz05"] == {"germany": {"transport": 1}, "britain": {"transport": 1}}
 
 
-def test_several_defending_powers_take_hits_by_the_larger_ones_order() -> None:
+def test_ruling_several_defending_powers_take_hits_by_the_larger_ones_order() -> None:
     s = position("germany", {"sz11": {"germany": {"cruiser": 1}},
                              "sz05": {"britain": {"cruiser": 2, "submarine": 1}, "france": {"cruiser": 1}}},
                  standing={"britain": {"sea_losses": ["cruiser"]}, "france": {"sea_losses": ["submarine"]}})

@@ -142,12 +142,13 @@ def test_check_data_names_an_unknown_power_and_a_decider_not_of_the_central_powe
     # Moscow held by another Ally: neither Russian-held nor contested
     ({**MET_CONTROL, "moscow": "britain"}, (), False),
 ])
-def test_the_trigger(control: dict[str, str], contested: tuple[str, ...], met: bool) -> None:
+def test_sources_10_4_the_trigger(
+        control: dict[str, str], contested: tuple[str, ...], met: bool) -> None:
     s = position(MET_UNITS, control, contested)
     assert revolution.trigger(data(), s)["met"] is met
 
 
-def test_a_campaign_overrides_the_trigger() -> None:
+def test_sources_10_4_a_campaign_overrides_the_trigger() -> None:
     two = {k: v for k, v in MET_CONTROL.items() if k != "tatarstan"}  # two next to Moscow
     s = position(MET_UNITS, two)
     assert revolution.trigger(data(), s)["met"] is False
@@ -156,7 +157,7 @@ def test_a_campaign_overrides_the_trigger() -> None:
     assert revolution.trigger(data(contested_counts=True), contested)["met"] is True
 
 
-def test_a_check_not_met_is_logged_with_the_territories_that_count() -> None:
+def test_sources_10_4_a_check_not_met_is_logged_with_the_territories_that_count() -> None:
     s = position(MET_UNITS, {**MET_CONTROL, "tatarstan": "russia", "finland": "germany"})
     events, after = play(s)
     assert of(events, "revolution_check") == [{
@@ -180,7 +181,7 @@ def test_a_check_not_met_is_logged_with_the_territories_that_count() -> None:
     (4, "russia", "none", False),  # the option off
     (4, "austria_hungary", "armistice", False),  # only at the end of Russia's turn
 ])
-def test_the_check_comes_at_the_end_of_russian_turns_from_round_4_with_the_option(
+def test_armistice_procedure_the_check_comes_at_the_end_of_russian_turns_from_round_4_with_the_option(
         turn: int, power: str, option: str, checked: bool) -> None:
     s = position(MET_UNITS, MET_CONTROL, turn=turn, power=power, option=option)
     events, after = play(s)
@@ -192,7 +193,7 @@ def test_the_check_comes_at_the_end_of_russian_turns_from_round_4_with_the_optio
 # the offer
 
 
-def test_the_offer_is_accepted_by_default() -> None:
+def test_ruling_the_offer_is_accepted_by_default() -> None:
     events, after = play(position(MET_UNITS, MET_CONTROL))
     offer = of(events, "armistice_offer")
     assert offer == [{"type": "armistice_offer", "power": "russia", "round": 4, "by": "germany",
@@ -207,7 +208,7 @@ def test_the_offer_is_accepted_by_default() -> None:
         "armistice accepted in round 4: Russia is out of the war"
 
 
-def test_germany_rejects_by_its_standing_instruction_and_no_revolution_ever_comes() -> None:
+def test_armistice_procedure_germany_rejects_by_its_standing_instruction_and_no_revolution_ever_comes() -> None:
     s = position(MET_UNITS, MET_CONTROL, power="germany", turn=3)
     events, s = play(s, standing={"armistice": "reject"})
     assert GAME.summary(data(), of(events, "standing")[0]) == (
@@ -238,8 +239,8 @@ def test_germany_rejects_by_its_standing_instruction_and_no_revolution_ever_come
      "this one plays with revolution: none"),
     ("germany", "armistice", "maybe", "expected armistice: accept or reject, not 'maybe'"),
 ])
-def test_only_germany_answers_and_only_accept_or_reject(power: str, option: str, answer: str,
-                                                        message: str | None) -> None:
+def test_ruling_only_germany_answers_and_only_accept_or_reject(
+        power: str, option: str, answer: str, message: str | None) -> None:
     s = position(MET_UNITS, MET_CONTROL, power=power, option=option, turn=3)
     assert refused(s, standing={"armistice": answer}) == ([message] if message else [])
 
@@ -291,7 +292,7 @@ def armistice() -> tuple[list[dict[str, Any]], State]:
     return play(s)
 
 
-def test_every_step_of_the_armistice_and_the_position_after() -> None:
+def test_armistice_if_accepted_every_step_and_the_position_after() -> None:
     events, after = armistice()
     steps = {e["where"]: e["steps"] for e in of(events, "armistice_step")}
     assert steps == {
@@ -392,12 +393,13 @@ def place(d: GameData, units: Units, control: dict[str, str], contested: tuple[s
     # original 2a: held by a CP power, never Russian again
     ({"tatarstan": {}}, {"tatarstan": "ottomans"}, ["2a"], "ottomans"),
 ])
-def test_one_step(units: Units, control: dict[str, str], steps: list[str], holder: str) -> None:
+def test_armistice_if_accepted_one_step(
+        units: Units, control: dict[str, str], steps: list[str], holder: str) -> None:
     step = place(data(), units, control)
     assert (step["steps"], step["control"]) == (steps, holder)
 
 
-def test_original_2c_with_the_russians_gone_and_a_cp_holder_becomes_2b() -> None:
+def test_armistice_2c_with_the_russians_gone_and_a_cp_holder_becomes_2b() -> None:
     step = place(data(), {"ukraine": {"germany": {"infantry": 1}, "britain": {"infantry": 1}}},
                  {"ukraine": "germany"}, ("ukraine",))
     assert (step["steps"], step["left"], step["must_leave"], step["contested"]) == (
@@ -414,7 +416,7 @@ def after_armistice(power: str) -> State:
     return s
 
 
-def test_no_travel_into_a_territory_with_only_russian_units() -> None:
+def test_armistice_if_accepted_no_travel_into_a_territory_with_only_russian_units() -> None:
     s = after_armistice("germany")
     assert refused(s, move("belarus", "moscow", {"infantry": 1})) == [
         "the armistice: no travel into Moscow, where only Russian units stand"]
@@ -422,7 +424,7 @@ def test_no_travel_into_a_territory_with_only_russian_units() -> None:
     assert not of(events, "battle")  # no battle, though British units stand there (2c, 2e)
 
 
-def test_the_central_powers_enter_original_russian_territories_only_where_they_keep_a_garrison() -> None:
+def test_armistice_2c_the_central_powers_enter_original_russian_territories_only_where_they_keep_a_garrison() -> None:
     s = after_armistice("germany")
     s["units"]["karelia"] = {"germany": {"infantry": 1}}
     assert refused(s, move("karelia", "finland", {"infantry": 1})) == [
@@ -432,7 +434,7 @@ def test_the_central_powers_enter_original_russian_territories_only_where_they_k
     assert refused(s, move("karelia", "livonia", {"infantry": 1})) == []
 
 
-def test_no_battle_against_russian_units() -> None:
+def test_armistice_if_accepted_no_battle_against_russian_units() -> None:
     s = after_armistice("germany")
     assert refused(s, {"attack": {"where": "livonia"}}) == [
         "the armistice: no battle against Russian units, nor where they stand (Livonia)"]
@@ -440,7 +442,7 @@ def test_no_battle_against_russian_units() -> None:
     assert refused(s, {"attack": {"where": "galicia"}}) == []  # Galicia: no Russians left
 
 
-def test_a_garrison_that_leaves_closes_the_territory_to_the_central_powers() -> None:
+def test_armistice_2c_a_garrison_that_leaves_closes_the_territory_to_the_central_powers() -> None:
     s = after_armistice("germany")
     events, s = play(s, move("livonia", "poland", {"infantry": 1}))
     assert of(events, "armistice_closed") == [{"type": "armistice_closed", "where": "livonia",
@@ -455,14 +457,14 @@ def test_a_garrison_that_leaves_closes_the_territory_to_the_central_powers() -> 
     assert refused(s, move("poland", "belarus", {"infantry": 1})) == []
 
 
-def test_the_allies_may_not_enter_russia() -> None:
+def test_armistice_2c_2e_the_allies_may_not_enter_russia() -> None:
     s = after_armistice("britain")
     assert refused(s, move("sevastopol", "ukraine", {"infantry": 1})) == [
         "the armistice (original steps 2c, 2e): the Allies may not enter Ukraine, an original "
         "Russian territory where Russian units stand"]
 
 
-def test_allied_units_left_in_russia_after_their_next_move_are_removed() -> None:
+def test_armistice_2e_allied_units_left_in_russia_after_their_next_move_are_removed() -> None:
     s = after_armistice("britain")
     # Livonia is contested: pg 15 would keep Britain's infantry to its own territories; 2e
     # lifts it, and Germany's empty Karelia (2a) is taken by Britain, not handed to Russia
@@ -478,7 +480,7 @@ def test_allied_units_left_in_russia_after_their_next_move_are_removed() -> None
     assert after["revolution"]["must_leave"] == ["france"]  # its turn comes before Britain's next
 
 
-def test_the_contested_restriction_still_holds_for_a_power_not_leaving_russia() -> None:
+def test_armistice_2e_the_contested_restriction_still_holds_for_a_power_not_leaving_russia() -> None:
     s = after_armistice("britain")
     s["units"]["prussia"]["britain"] = {"infantry": 1}
     s["contested"] = sorted([*s["contested"], "prussia"])
@@ -487,7 +489,7 @@ def test_the_contested_restriction_still_holds_for_a_power_not_leaving_russia() 
         "where its own units stand"]
 
 
-def test_a_power_that_left_in_time_loses_nothing() -> None:
+def test_armistice_2e_a_power_that_left_in_time_loses_nothing() -> None:
     s = after_armistice("france")
     events, after = play(s, move("finland", "karelia", {"infantry": 1}))
     assert told(events, "armistice_deadline") == [
@@ -495,7 +497,7 @@ def test_a_power_that_left_in_time_loses_nothing() -> None:
     assert here(after, "finland") == {"russia": {"infantry": 1}}
 
 
-def test_an_aligned_neutral_of_russia_joins_nobody_after_the_armistice() -> None:
+def test_armistice_3c_an_aligned_neutral_of_russia_joins_nobody_after_the_armistice() -> None:
     s = after_armistice("austria_hungary")
     s["control"]["romania"] = "neutral"
     s["units"]["romania"] = {"neutral": {"infantry": 2}}
@@ -509,7 +511,7 @@ def test_an_aligned_neutral_of_russia_joins_nobody_after_the_armistice() -> None
 # Russia out of the war, and the revolution only once
 
 
-def test_russia_takes_no_more_turns_and_the_revolution_comes_once() -> None:
+def test_sources_10_4_russia_takes_no_more_turns_and_the_revolution_comes_once() -> None:
     s = after_armistice("austria_hungary")
     s["turn"] = 5
     events, s = play(s)

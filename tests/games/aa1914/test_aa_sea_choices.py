@@ -38,7 +38,7 @@ DUEL = {"sz09": {"britain": {"cruiser": 2}}, "sz05": {"germany": {"cruiser": 2}}
 
 
 @pytest.mark.parametrize("after", [1, 2])
-def test_the_attacker_withdraws_after_the_round_it_names(after: int) -> None:
+def test_sources_6_1_the_attacker_withdraws_after_the_round_it_names(after: int) -> None:
     # round 1: a 3 hits and a 4 misses on each side; round 2: four 4s miss
     dice = Dice(3, 4, 3, 4, *([4, 4] if after == 2 else []))
     events, state = play(position("britain", DUEL), dice, move("sz09", "sz05", {"cruiser": 2}),
@@ -55,7 +55,7 @@ def test_the_attacker_withdraws_after_the_round_it_names(after: int) -> None:
         f"Germany loses 1 cruiser; Britain withdraws 1 cruiser to SZ 9 (after round {after})")
 
 
-def test_a_battle_over_before_the_round_named_has_no_withdrawal() -> None:
+def test_sources_6_1_a_battle_over_before_the_round_named_has_no_withdrawal() -> None:
     # round 1: 3 and 3 sink both German cruisers; their 4s miss
     events, state = play(position("britain", DUEL), Dice(3, 3, 4, 4), move("sz09", "sz05", {"cruiser": 2}),
                          standing={"sea_withdraw": {"after_round": 1}})
@@ -63,7 +63,7 @@ def test_a_battle_over_before_the_round_named_has_no_withdrawal() -> None:
     assert state["units"]["sz05"] == {"germany": {}, "britain": {"cruiser": 2}}
 
 
-def test_without_the_instruction_the_attacker_fights_to_the_end() -> None:
+def test_sources_6_1_without_the_instruction_the_attacker_fights_to_the_end() -> None:
     # round 1: one hit each; round 2: 4, 4 miss; round 3: the British 3 sinks the last German
     events, state = play(position("britain", DUEL), Dice(3, 4, 3, 4, 4, 4, 3, 4),
                          move("sz09", "sz05", {"cruiser": 2}))
@@ -83,7 +83,7 @@ def test_without_the_instruction_the_attacker_fights_to_the_end() -> None:
     # left alone is lost
     ({"cruiser": 1, "submarine": 1}, {"cruiser": 1, "transport": 1}, [4, 3, 4, 3, 6, 4], False),
 ])
-def test_when_outnumbered_the_attacker_withdraws_after_a_round_that_leaves_it_below(
+def test_sources_6_1_when_outnumbered_the_attacker_withdraws_after_a_round_that_leaves_it_below(
         britain: dict[str, int], germany: dict[str, int], dice: list[int], withdraws: bool) -> None:
     s = position("britain", {"sz09": {"britain": britain}, "sz05": {"germany": germany}})
     events, state = play(s, Dice(*dice), move("sz09", "sz05", britain),
@@ -105,8 +105,8 @@ def test_when_outnumbered_the_attacker_withdraws_after_a_round_that_leaves_it_be
     # a cruiser against a submarine, 3 against 2: it fights on; round 2 its 3 sinks the sub
     ({"submarine": 1}, [4, 3, 3, 3], 2),
 ])
-def test_at_equal_or_greater_strength_the_attacker_fights_on(german: dict[str, int], dice: list[int],
-                                                               rounds: int) -> None:
+def test_sources_6_1_at_equal_or_greater_strength_the_attacker_fights_on(
+        german: dict[str, int], dice: list[int], rounds: int) -> None:
     ship = "submarine" if dice[0] == 3 else "cruiser"
     s = position("britain", {"sz09": {"britain": {ship: 1}}, "sz05": {"germany": german}})
     events, state = play(s, Dice(*dice), move("sz09", "sz05", {ship: 1}), {"attack": {"where": "sz05"}},
@@ -117,7 +117,7 @@ def test_at_equal_or_greater_strength_the_attacker_fights_on(german: dict[str, i
     assert state["units"]["sz05"] == {"germany": {}, "britain": {ship: 1}}
 
 
-def test_a_damaged_battleship_withdraws_with_its_damage() -> None:
+def test_sources_6_1_a_damaged_battleship_withdraws_with_its_damage() -> None:
     s = position("britain", {"sz09": {"britain": {"battleship": 1}},
                              "sz05": {"germany": {"cruiser": 1, "submarine": 1}}})
     # round 1: the battleship's 5 misses; the German cruiser's 3 damages it, the sub's 3 misses
@@ -130,7 +130,7 @@ def test_a_damaged_battleship_withdraws_with_its_damage() -> None:
     assert state["damaged"] == {"sz09": {"britain": 1}}
 
 
-def test_the_first_friendly_zone_the_ships_came_from_and_none_for_ships_that_did_not_move() -> None:
+def test_sources_6_1_the_first_friendly_zone_the_ships_came_from_and_none_for_ships_that_did_not_move() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}, "germany": {"cruiser": 1}},
                              "sz04": {"britain": {"cruiser": 1}}, "sz05": {"germany": {"battleship": 1}}})
     # the first move came from SZ 9, where a German cruiser stands: the ships go to SZ 4
@@ -151,7 +151,7 @@ def test_the_first_friendly_zone_the_ships_came_from_and_none_for_ships_that_did
     ("never", True), ({"after_round": 2}, True), ({"when_outnumbered": True}, True),
     ({"after_round": 1, "when_outnumbered": False}, True), ({"after_round": 0}, False),
     ({"after_round": True}, False), ({}, False), ({"when": "outnumbered"}, False), ("always", False)])
-def test_the_withdrawal_instruction_is_checked(value: Any, ok: bool) -> None:
+def test_sources_6_1_the_withdrawal_instruction_is_checked(value: Any, ok: bool) -> None:
     found = refused(position("britain", {}), standing={"sea_withdraw": value})
     assert found == ([] if ok else [
         "when your attacking ships withdraw from a sea battle: never (the default), or {after_round: N} "
@@ -171,7 +171,7 @@ def sub_and_cruiser(submerge: bool) -> State:
                     standing={"germany": {"submerge": submerge, "sea_losses": ["cruiser"]}})
 
 
-def test_the_defenders_submarines_submerge_once_they_are_all_that_is_left() -> None:
+def test_sources_6_4_the_defenders_submarines_submerge_once_they_are_all_that_is_left() -> None:
     # round 1: the British 3 sinks the German cruiser, their 4 misses; the German 4 and 3 miss
     # (the cruiser's die first, then the sub's); round 2 does not begin: the sub submerges
     events, state = play(sub_and_cruiser(True), Dice(3, 4, 4, 3), move("sz09", "sz05", {"cruiser": 2}))
@@ -183,7 +183,7 @@ def test_the_defenders_submarines_submerge_once_they_are_all_that_is_left() -> N
         "Britain attacks at SZ 5: 1 round; Germany loses 1 cruiser; Germany's 1 submarine submerges")
 
 
-def test_without_the_instruction_the_submarine_fights_on() -> None:
+def test_sources_6_4_without_the_instruction_the_submarine_fights_on() -> None:
     # round 2: the British 4 misses and 3 hits; the sub's 3 misses
     events, state = play(sub_and_cruiser(False), Dice(3, 4, 4, 3, 4, 3, 3),
                          move("sz09", "sz05", {"cruiser": 2}))
@@ -192,7 +192,7 @@ def test_without_the_instruction_the_submarine_fights_on() -> None:
     assert fought["sunk"] == {"germany": {"cruiser": 1, "submarine": 1}}
 
 
-def test_no_submerging_while_a_surface_warship_of_the_side_fights() -> None:
+def test_sources_6_4_no_submerging_while_a_surface_warship_of_the_side_fights() -> None:
     # round 1: all miss (British 4s; the German cruiser's 4, the sub's 3); round 2 is fought:
     # the British 3, 3 sink both
     events, _ = play(sub_and_cruiser(True), Dice(4, 4, 4, 3, 3, 3, 4, 3),
@@ -202,7 +202,7 @@ def test_no_submerging_while_a_surface_warship_of_the_side_fights() -> None:
     assert fought["sunk"] == {"germany": {"cruiser": 1, "submarine": 1}}
 
 
-def test_transports_left_alone_by_submerging_submarines_are_lost() -> None:
+def test_sources_6_4_transports_left_alone_by_submerging_submarines_are_lost() -> None:
     s = position("britain", {"sz09": {"britain": {"cruiser": 1}},
                              "sz05": {"germany": {"submarine": 1, "transport": 1}}},
                  standing={"germany": {"submerge": True}})
@@ -213,7 +213,7 @@ def test_transports_left_alone_by_submerging_submarines_are_lost() -> None:
     assert state["units"]["sz05"] == {"germany": {"submarine": 1}, "britain": {"cruiser": 1}}
 
 
-def test_the_attackers_submarines_do_not_submerge() -> None:
+def test_sources_6_4_the_attackers_submarines_do_not_submerge() -> None:
     s = position("britain", {"sz09": {"britain": {"submarine": 1}}, "sz05": {"germany": {"cruiser": 1}}})
     # round 1: the sub's 3 and the cruiser's 4 miss; round 2: the sub's 3 misses, the cruiser's 3 sinks it
     events, _ = play(s, Dice(3, 4, 3, 3), move("sz09", "sz05", {"submarine": 1}), standing={"submerge": True})
@@ -221,7 +221,7 @@ def test_the_attackers_submarines_do_not_submerge() -> None:
     assert "submerged" not in fought and fought["sunk"] == {"britain": {"submarine": 1}}
 
 
-def test_the_submerge_instruction_is_checked() -> None:
+def test_sources_6_4_the_submerge_instruction_is_checked() -> None:
     assert refused(position("britain", {}), standing={"submerge": True}) == []
     assert refused(position("britain", {}), standing={"submerge": "yes"}) == [
         "whether your defending submarines submerge when they are the last warships of your side "
@@ -250,7 +250,7 @@ ARMY = {"london": {"britain": {"infantry": 3, "artillery": 1}}, "sz09": {"britai
     ((2, 1), {"infantry": 1, "artillery": 1}, {"infantry": 2}),   # the second: the rest
     ((1, 1), {"infantry": 3, "artillery": 1}, {}),
 ])
-def test_each_transport_rolls_in_an_enemy_minefield_and_its_cargo_goes_down_with_it(
+def test_sources_6_7_each_transport_rolls_in_an_enemy_minefield_and_its_cargo_goes_down_with_it(
         dice: tuple[int, int], lost: dict[str, int], landed: dict[str, int]) -> None:
     s = position("britain", dict(ARMY))
     s["control"]["norway"] = "britain"
@@ -269,7 +269,7 @@ def test_each_transport_rolls_in_an_enemy_minefield_and_its_cargo_goes_down_with
             f"{', '.join(f'{n} {u}' for u, n in lost.items())} aboard")
 
 
-def test_an_assault_whose_cargo_is_all_lost_is_no_battle() -> None:
+def test_sources_6_7_an_assault_whose_cargo_is_all_lost_is_no_battle() -> None:
     s = position("britain", {**ARMY, "kiel": {"germany": {"infantry": 1}}})
     events, state = play(s, Dice(1), move("london", "kiel", {"infantry": 2}, ["sz09", "sz10"]))
     assert of(events, "battle") == [] and state["control"]["kiel"] == "germany"

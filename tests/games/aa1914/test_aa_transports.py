@@ -39,14 +39,14 @@ def messages(s: State, *items: dict[str, Any]) -> list[str]:
 ARMY = {"london": {"britain": {"infantry": 3, "artillery": 1}}}
 
 
-def test_two_land_units_a_transport_exactly_enough_and_one_short() -> None:
+def test_sources_7_1_two_land_units_a_transport_exactly_enough_and_one_short() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}})
     assert messages(s, move("london", "picardy", {"infantry": 1, "artillery": 1}, ["sz09"])) == []
     assert messages(s, move("london", "picardy", {"infantry": 3}, ["sz09"])) == [
         "3 land units need 2 transports of britain in SZ 9 that have not moved this turn; there is 1"]
 
 
-def test_the_transports_sail_with_their_cargo_within_their_reach() -> None:
+def test_sources_0_the_transports_sail_with_their_cargo_within_their_reach() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}})
     assert messages(s, move("london", "scotland", {"infantry": 2}, ["sz09", "sz04"])) == []
     events, after = play(s, FixedRng(), move("london", "scotland", {"infantry": 2}, ["sz09", "sz04"]))
@@ -60,7 +60,7 @@ def test_the_transports_sail_with_their_cargo_within_their_reach() -> None:
     assert messages(s, too_far) == ["a transport moves at most 2 spaces a turn; this crossing is 3"]
 
 
-def test_enemy_warships_on_the_way_stop_the_crossing_and_minefields_do_not() -> None:
+def test_sources_7_5_enemy_warships_on_the_way_stop_the_crossing_and_minefields_do_not() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}, "sz04": {"germany": {"cruiser": 1}}})
     assert messages(s, move("london", "scotland", {"infantry": 2}, ["sz09", "sz04"])) == [
         "enemy cruiser in SZ 4: transports sail only through and unload in zones clear of them"]
@@ -71,7 +71,7 @@ def test_enemy_warships_on_the_way_stop_the_crossing_and_minefields_do_not() -> 
     assert messages(s, move("london", "holland", {"infantry": 2}, ["sz09", "sz10"])) == []
 
 
-def test_a_transport_that_has_moved_carries_nothing_more() -> None:
+def test_sources_1_1_a_transport_that_has_moved_carries_nothing_more() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}})
     assert messages(s, {"move": {"from": "sz09", "to": "sz04", "units": {"transport": 1}}},
                     move("london", "picardy", {"infantry": 1}, ["sz09"])) == [
@@ -81,7 +81,7 @@ def test_a_transport_that_has_moved_carries_nothing_more() -> None:
         "1 land unit needs 1 transport of britain in SZ 9 that have not moved this turn; there are 0"]
 
 
-def test_landing_in_hostile_territory_is_an_amphibious_assault() -> None:
+def test_sources_7_2_landing_in_hostile_territory_is_an_amphibious_assault() -> None:
     s = position({**ARMY, "sz09": {"britain": {"transport": 1}}, "picardy": {"germany": {"infantry": 1}}})
     s["control"]["picardy"] = "germany"
     # Britain's infantry 2 raised to 3 by the artillery, the artillery 3: dice 3, 6; Germany's 3: 6
@@ -107,7 +107,7 @@ def assault(dice: FixedRng, battleships: int = 0, contested: bool = False,
     return [e for e in events if e["type"] == "battle"]
 
 
-def test_coastal_defence_hits_a_landing_unit_at_3_and_misses_at_4() -> None:
+def test_sources_7_4_coastal_defence_hits_a_landing_unit_at_3_and_misses_at_4() -> None:
     # the German artillery's coastal shot: 3 hits one infantry before it fights
     hit = assault(FixedRng(3, 6, 6))[0]
     assert hit["coastal"] == {"dice": [3], "hits": 1, "lost": {"infantry": 1}}
@@ -117,7 +117,7 @@ def test_coastal_defence_hits_a_landing_unit_at_3_and_misses_at_4() -> None:
     assert miss["coastal"]["hits"] == 0 and len(miss["fire"]["attacker"]) == 2
 
 
-def test_battleships_bombard_once_each_and_no_more_than_the_units_landed() -> None:
+def test_sources_7_3_battleships_bombard_once_each_and_no_more_than_the_units_landed() -> None:
     # coastal 6 misses; two battleships, one unit landed: one bombardment die, 4 hits;
     # then the infantry's 6 misses and the artillery's 6 misses
     battle = assault(FixedRng(6, 4, 6, 6), battleships=2, units={"infantry": 1})[0]
@@ -127,6 +127,6 @@ def test_battleships_bombard_once_each_and_no_more_than_the_units_landed() -> No
     assert missed["bombard"] == [5] and missed["hits"]["attacker"] == 0
 
 
-def test_reinforcing_a_contested_territory_by_sea_is_no_assault() -> None:
+def test_sources_7_2_reinforcing_a_contested_territory_by_sea_is_no_assault() -> None:
     battle = assault(FixedRng(6, 6, 6, 6), battleships=1, contested=True)
     assert len(battle) == 1 and "coastal" not in battle[0] and "bombard" not in battle[0]

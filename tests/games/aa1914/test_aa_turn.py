@@ -78,7 +78,7 @@ class Dice:
 # set-up and description
 
 
-def test_setup_starts_round_1_with_austria_hungary_and_every_treasury_full() -> None:
+def test_sources_9_4_setup_starts_round_1_with_austria_hungary_and_every_treasury_full() -> None:
     s = position(turn=1)
     assert (s["turn"], s["phase"], s["power"]) == (1, "turn", "austria_hungary")
     assert s["order"] == ORDER
@@ -93,7 +93,7 @@ def test_setup_starts_round_1_with_austria_hungary_and_every_treasury_full() -> 
     assert "26 IPC" in phase.prompt
 
 
-def test_the_soviet_power_is_described_dormant_and_every_other_power_seated() -> None:
+def test_civil_war_step_3_the_soviet_power_is_described_dormant_and_every_other_power_seated() -> None:
     factions = GAME.describe(data())["factions"]
     assert [f["id"] for f in factions] == [*ORDER, "soviets"]
     assert [f["id"] for f in factions if f.get("dormant")] == ["soviets"]
@@ -117,14 +117,14 @@ def test_check_data_names_a_dormant_power_with_unknown_ids() -> None:
 # purchase
 
 
-def test_purchase_costing_the_whole_treasury_is_legal_and_one_ipc_more_is_not() -> None:
+def test_sources_0_purchase_costing_the_whole_treasury_is_legal_and_one_ipc_more_is_not() -> None:
     s = position()  # Austria-Hungary: 26 IPC
     assert messages(s, {"buy": {"infantry": 6, "artillery": 2}}) == []  # 18 + 8 = 26
     assert messages(s, {"buy": {"infantry": 5, "artillery": 3}}) == [  # 15 + 12 = 27
         "the purchase costs 27 IPC and Austria-Hungary has 26"]
 
 
-def test_two_buy_items_count_together_against_the_treasury() -> None:
+def test_sources_0_two_buy_items_count_together_against_the_treasury() -> None:
     s = position()
     assert messages(s, {"buy": {"infantry": 4}}, {"buy": {"infantry": 4}}) == []  # 24
     assert messages(s, {"buy": {"infantry": 5}}, {"buy": {"infantry": 4}}) == [
@@ -132,7 +132,7 @@ def test_two_buy_items_count_together_against_the_treasury() -> None:
 
 
 @pytest.mark.parametrize(("turn", "legal"), [(3, False), (4, True)])
-def test_tanks_are_bought_from_round_4(turn: int, legal: bool) -> None:
+def test_sources_10_2_tanks_are_bought_from_round_4(turn: int, legal: bool) -> None:
     s = position(turn=turn)
     found = problems(s, {"buy": {"tank": 1, "infantry": 1}})
     if legal:
@@ -185,7 +185,7 @@ def test_only_the_power_whose_turn_it_is_sends_orders() -> None:
 # mobilization
 
 
-def test_where_each_power_mobilizes_land_units_and_ships() -> None:
+def test_sources_4_8_where_each_power_mobilizes_land_units_and_ships() -> None:
     s = position()
     places = {p: (economy.mobilize_places(data(), s, p, "infantry"),
                   economy.mobilize_places(data(), s, p, "cruiser")) for p in ORDER}
@@ -202,7 +202,7 @@ def test_where_each_power_mobilizes_land_units_and_ships() -> None:
     assert economy.mobilize_places(data(), s, "britain", "fighter") == ["london", "india"]
 
 
-def test_a_lost_or_contested_factory_mobilizes_nothing() -> None:
+def test_sources_4_8_a_lost_or_contested_factory_mobilizes_nothing() -> None:
     s = position(power="britain")
     s["contested"] = ["india"]
     assert economy.mobilize_places(data(), s, "britain", "infantry") == ["london"]
@@ -216,7 +216,7 @@ def test_a_lost_or_contested_factory_mobilizes_nothing() -> None:
     assert economy.mobilize_places(data(), s, "germany", "infantry") == ["berlin"]
 
 
-def test_mobilize_names_a_place_that_takes_the_type_and_no_more_than_was_bought() -> None:
+def test_sources_4_8_mobilize_names_a_place_that_takes_the_type_and_no_more_than_was_bought() -> None:
     s = position(power="britain")
     assert messages(s, {"buy": {"infantry": 2, "cruiser": 1}},
                     {"mobilize": {"where": "india", "units": {"infantry": 2}}},
@@ -259,7 +259,7 @@ def test_a_turn_buys_mobilizes_the_named_and_the_rest_and_collects_income() -> N
     assert s["treasury"]["britain"] == 30  # apply leaves the old state as it was
 
 
-def test_contested_territories_produce_no_income() -> None:
+def test_sources_4_2_contested_territories_produce_no_income() -> None:
     s = position(power="russia", contested=["poland", "ukraine"])
     events = resolve(s)
     assert events[0] == {"type": "income", "power": "russia", "ipc": 25 - 3 - 3,
@@ -268,21 +268,22 @@ def test_contested_territories_produce_no_income() -> None:
         "Russia collects 19 IPC (nothing from contested Poland, Ukraine)")
 
 
-def test_income_counts_what_the_power_controls_now() -> None:
+def test_sources_4_1_income_counts_what_the_power_controls_now() -> None:
     s = position(power="germany")
     s["control"]["poland"] = "germany"
     assert economy.income(data(), s, "germany") == (35 + 3, [])
     assert economy.income(data(), s, "russia") == (25 - 3, [])
 
 
-def test_after_the_usa_a_new_round_begins() -> None:
+def test_sources_9_4_after_the_usa_a_new_round_begins() -> None:
     events = resolve(position(power="usa", turn=3))
     assert [e["type"] for e in events] == ["income", "next"]
     assert events[-1] == {"type": "next", "power": "austria_hungary", "turn": 4}
 
 
 @pytest.mark.parametrize(("turn", "joins"), [(3, False), (4, True), (5, True)])
-def test_the_usa_joins_the_war_as_its_turn_of_round_4_begins(turn: int, joins: bool) -> None:
+def test_sources_8_1_the_usa_joins_the_war_as_its_turn_of_round_4_begins(
+        turn: int, joins: bool) -> None:
     s = position(power="italy", turn=turn)
     events = resolve(s)
     assert events[-1] == {"type": "next", "power": "usa", "turn": turn}
@@ -295,7 +296,7 @@ def test_the_usa_joins_the_war_as_its_turn_of_round_4_begins(turn: int, joins: b
     assert "at_war" not in [e["type"] for e in resolve(s)]  # once
 
 
-def test_a_round_of_no_purchases_doubles_every_treasury() -> None:
+def test_sources_9_4_a_round_of_no_purchases_doubles_every_treasury() -> None:
     s = position()
     for power in ORDER:
         assert s["power"] == power
@@ -313,19 +314,20 @@ SERBIA = "Austria-Hungary attacks Serbia in round 1: the war begins there; move 
 
 @pytest.mark.parametrize(("turn", "power", "owed"), [
     (1, "austria_hungary", True), (2, "austria_hungary", False), (1, "russia", False)])
-def test_austria_hungary_attacks_serbia_in_round_1(turn: int, power: str, owed: bool) -> None:
+def test_sources_9_5_austria_hungary_attacks_serbia_in_round_1(
+        turn: int, power: str, owed: bool) -> None:
     s = position(power=power, turn=turn)
     assert (SERBIA in messages(s)) is owed
 
 
-def test_an_attack_on_serbia_by_land_pays_the_debt_a_fighter_alone_does_not() -> None:
+def test_sources_9_5_an_attack_on_serbia_by_land_pays_the_debt_a_fighter_alone_does_not() -> None:
     s = position(turn=1)
     assert messages(s, {"move": {"from": "budapest", "to": "serbia", "units": {"infantry": 1}}}) == []
     s["units"]["budapest"]["austria_hungary"]["fighter"] = 1
     assert SERBIA in messages(s, {"move": {"from": "budapest", "to": "serbia", "units": {"fighter": 1}}})
 
 
-def test_the_bot_and_an_absent_austria_hungary_attack_serbia_from_budapest() -> None:
+def test_sources_9_5_the_bot_and_an_absent_austria_hungary_attack_serbia_from_budapest() -> None:
     s = position(turn=1)
     for sent in (GAME.bot(data(), s, "austria_hungary", Dice()),
                  GAME.default_orders(data(), s, "austria_hungary", Dice())):
@@ -337,14 +339,14 @@ def test_the_bot_and_an_absent_austria_hungary_attack_serbia_from_budapest() -> 
     assert events[1] == {"type": "neutral_joins", "where": "serbia", "power": "russia"}
 
 
-def test_a_campaign_may_play_without_the_opening_attack() -> None:
+def test_sources_9_5_a_campaign_may_play_without_the_opening_attack() -> None:
     d = data()
     game = {k: v for k, v in d["game"].items() if k != "first_attack"}
     plain = GameData(d.game_id, d.folder, {**d.files, "game": game})
     assert GAME.validate(plain, position(turn=1), "austria_hungary", {"orders": []}) == []
 
 
-def test_the_allies_win_holding_a_pair_when_the_ottoman_turn_ends() -> None:
+def test_sources_9_3_the_allies_win_holding_a_pair_when_the_ottoman_turn_ends() -> None:
     s = position(power="britain")
     s["control"].update(berlin="france", vienna="russia")  # an Allied pair: Berlin and Vienna
     assert resolve(s)[-1] == {"type": "next", "power": "ottomans", "turn": 2}  # not yet
@@ -359,7 +361,7 @@ def test_the_allies_win_holding_a_pair_when_the_ottoman_turn_ends() -> None:
     assert resolve(s)[-1]["type"] == "next"
 
 
-def test_the_central_powers_win_holding_a_pair_when_the_usas_turn_ends() -> None:
+def test_sources_9_3_the_central_powers_win_holding_a_pair_when_the_usas_turn_ends() -> None:
     s = position(power="ottomans")
     s["control"].update(paris="germany", london="ottomans")
     assert resolve(s)[-1]["type"] == "next"
@@ -367,7 +369,7 @@ def test_the_central_powers_win_holding_a_pair_when_the_usas_turn_ends() -> None
     assert resolve(s)[-1]["result"]["side"] == "central"
 
 
-def test_a_contested_capital_is_held_by_nobody() -> None:
+def test_sources_4_2_a_contested_capital_is_held_by_nobody() -> None:
     s = position(power="ottomans", contested=["vienna"])
     s["control"].update(berlin="france", vienna="russia")
     assert resolve(s)[-1]["type"] == "next"
@@ -379,7 +381,8 @@ def test_a_contested_capital_is_held_by_nobody() -> None:
     ({"berlin": "france", "constantinople": "britain"}, "allies"),
     ({"berlin": "france", "constantinople": "neutral"}, None),
 ])
-def test_each_side_wins_with_a_whole_pair(held: dict[str, str], won: str | None) -> None:
+def test_sources_9_1_9_2_each_side_wins_with_a_whole_pair(
+        held: dict[str, str], won: str | None) -> None:
     s = position(power="usa")
     s["control"].update(held)
     found = [side for side in ("central", "allies") if rules.victory(data(), s, side)]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from position import GAME, data, orders, position
 from position import standing as standing_
-from test_rr_combat_mutants import run
+from test_rr_combat import run
 
 from pbem.game import Event
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from position import GAME, data, orders, position
 from position import standing as standing_
-from test_rr_combat_mutants import fight, run
+from test_rr_combat import fight_exact, run
 
 from pbem.game import Event
 
@@ -50,8 +50,8 @@ def test_10_8_1_lenin_killed_attacking_gives_his_point_to_the_white_faction_he_a
     pieces = {"red-inf-01": "Petrograd", "lenin": "Petrograd", "trotsky": "Petrograd",
               "north-inf-01": "Petrograd"}
     before = position(pieces, control={"Petrograd": "north"})
-    events, after, _ = fight(pieces, "Petrograd", 1, [1] * 17 + [6, 6, 4] + [3, 2],
-                             control={"Petrograd": "north"})
+    events, after, _ = fight_exact(pieces, "Petrograd", 1, [1] * 17 + [6, 6, 4] + [3, 2],
+                                   control={"Petrograd": "north"})
     assert killed(events) == [{"type": "lenin_killed", "manpower": 3, "money": 2, "by": ["north"]}]
     # the Reds lose the point of Lenin alive; North has it
     assert gained(before, after) == {"red": -1, "north": 1}
@@ -78,7 +78,7 @@ def test_10_8_1_lenin_wounded_keeps_his_point_for_the_reds() -> None:
     pieces = {"red-inf-01": "Petrograd", "lenin": "Petrograd", "trotsky": "Petrograd",
               "north-inf-01": "Petrograd"}
     before = position(pieces, control={"Petrograd": "north"})
-    events, after, _ = fight(pieces, "Petrograd", 1, [1] * 17 + [6, 6, 3], control={"Petrograd": "north"})
+    events, after, _ = fight_exact(pieces, "Petrograd", 1, [1] * 17 + [6, 6, 3], control={"Petrograd": "north"})
     assert killed(events) == []
     assert after["units"]["lenin"]["status"] == "unused"
     assert gained(before, after) == {}
@@ -89,8 +89,8 @@ def test_10_8_1_lenin_captured_defending_gives_his_point_to_the_attacker() -> No
     # 1+1+2 = 4: captured and killed (10.5)
     pieces = {"south-inf-01": "Moscow", "south-inf-02": "Moscow", "red-inf-01": "Moscow", "lenin": "Moscow"}
     before = position(pieces, actor="south", reduced=("red-inf-01",))
-    events, after, _ = fight(pieces, "Moscow", 1, [6, 6, 6] + [1] * 7 + [1] * 8 + [1, 1, 1, 3],
-                             actor="south", reduced=("red-inf-01",))
+    events, after, _ = fight_exact(pieces, "Moscow", 1, [6, 6, 6] + [1] * 7 + [1] * 8 + [1, 1, 1, 3],
+                                   actor="south", reduced=("red-inf-01",))
     assert killed(events) == [{"type": "lenin_killed", "manpower": 1, "money": 3, "by": ["south"]}]
     assert gained(before, after) == {"red": -1, "south": 1}
 
@@ -152,7 +152,7 @@ def test_10_91_denikin_captured_and_shot_in_combat_gives_the_reds_a_point() -> N
     # 10.5 his units gone, Denikin (2) rolls 1+1: 4, captured and killed
     pieces = {"red-inf-01": "Tver", "red-inf-02": "Tver", "south-inf-01": "Tver", "denikin": "Tver"}
     before = position(pieces)
-    events, after, _ = fight(pieces, "Tver", 1, [6, 6, 6] + [1] * 7 + [1] * 7 + [1, 1])
+    events, after, _ = fight_exact(pieces, "Tver", 1, [6, 6, 6] + [1] * 7 + [1] * 7 + [1, 1])
     assert [e for e in events if e["type"] == "leader_capture"] == [
         {"type": "leader_capture", "leader": "denikin", "zone": "Tver", "dice": [1, 1],
          "result": "captured", "to": None}]

@@ -1,7 +1,7 @@
-"""Red Russia battle (battle.py) cases written against the survivors of mutation testing
-(benchmarks/mutation.py games/red_russia/rules/battle.py): each asserts the exact outcome -
-the events, the dice asked, the units' state - that a changed line of battle.py would
-change. Each test's name starts with the rule it checks (rulebook:
+"""Red Russia battles (battle.py: a land battle's rounds, losses, retreats, leaders and
+battle cards; 8.3-8.93, 10.x, 12.11, 12.12, 13.61, 14.6) as rule tables: a position, the
+attack, exactly the dice it asks for, and the exact outcome - every event, every die asked
+by its label, the units' state. Each test's name starts with the rule it checks (rulebook:
 ../shared/rules/red-russia-rules.txt).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from position import FixedRng, SixSided, data, orders, position
 from position import standing as standing_
-from test_rr_combat_mutants import run
+from test_rr_combat import run
 
 battle_rules = importlib.import_module("pbem_game_red_russia.battle")
 board_rules = importlib.import_module("pbem_game_red_russia.board")

@@ -1,7 +1,8 @@
-"""Red Russia siege (siege.py) cases written against the survivors of mutation testing
-(benchmarks/mutation.py games/red_russia/rules/siege.py): each asserts the exact outcome -
-the events, the dice asked, the message - that a changed line of siege.py would change.
-Each test's name starts with the rule it checks (rulebook: ../shared/rules/red-russia-rules.txt).
+"""Red Russia sieges (siege.py: 9.x with the leaders and minors in them, and the partisan
+hunts of 15.2) as rule tables: a position, the siege, exactly the dice it asks for, and the
+exact outcome - every event, every die asked by its label, the path and message of a
+refusal. Each test's name starts with the rule it checks (rulebook:
+../shared/rules/red-russia-rules.txt).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from position import GAME, FixedRng, board_rules, data, orders, position, problems
 from position import standing as standing_
-from test_rr_combat_mutants import besiege, run, siege_round
+from test_rr_combat import besiege_exact, run, siege_round
 
 siege_rules = importlib.import_module("pbem_game_red_russia.siege")
 
@@ -190,10 +191,10 @@ def test_10_4_every_step_lost_in_a_siege_counts_for_the_leader_loss_test() -> No
         {"type": "reduced", "unit": "siberian-inf-02", "by": "combat", "eliminated": True},
         {"type": "siege_lifted", "zone": "Kazan", "why": "no besieger left (9.5)"},
     ]
-    events, _, _ = besiege(pieces, "Kazan", 1, [1] * 7 + [6, 6] + [5, 5, 4], actor="siberian", reduced=reduced)
+    events, _, _ = besiege_exact(pieces, "Kazan", 1, [1] * 7 + [6, 6] + [5, 5, 4], actor="siberian", reduced=reduced)
     assert events == [*head, {"type": "leader_loss", "leader": "kolchak", "zone": "Kazan", "dice": [5, 5],
                               "steps": 2, "fate": 4, "result": "killed"}]
-    events, _, _ = besiege(pieces, "Kazan", 1, [1] * 7 + [6, 6] + [5, 4], actor="siberian", reduced=reduced)
+    events, _, _ = besiege_exact(pieces, "Kazan", 1, [1] * 7 + [6, 6] + [5, 4], actor="siberian", reduced=reduced)
     assert events == [*head, {"type": "leader_loss", "leader": "kolchak", "zone": "Kazan", "dice": [5, 4],
                               "steps": 2, "fate": None, "result": "safe"}]
 
@@ -205,8 +206,8 @@ def test_10_4_every_step_lost_in_a_siege_counts_for_the_leader_loss_test() -> No
 def test_8_6_a_reduced_besieger_hit_twice_is_eliminated_once() -> None:
     # 9.3 the fort's two sixes on a reduced unit (defence 1): one step, it is gone; the
     # second hit is lost
-    events, after, _ = besiege({"siberian-inf-01": "Kazan"}, "Kazan", 1, [1] * 3 + [6, 6], actor="siberian",
-                               reduced=("siberian-inf-01",))
+    events, after, _ = besiege_exact({"siberian-inf-01": "Kazan"}, "Kazan", 1, [1] * 3 + [6, 6], actor="siberian",
+                                     reduced=("siberian-inf-01",))
     assert events == [
         {"type": "siege", "zone": "Kazan", "faction": "siberian", "rounds": 1, "cost": 1, "fort": 2},
         siege_round("Kazan", "siberian", 1, [1] * 3, [6, 6]),
@@ -220,7 +221,7 @@ def test_8_6_a_reduced_besieger_hit_twice_is_eliminated_once() -> None:
 def test_8_6_three_hits_on_one_full_besieger_take_both_its_steps() -> None:
     # Moscow's fortification 3: three sixes on south-inf-01 (defence 2, reduced 1) take its
     # first step with two hits and its second with the third
-    events, after, _ = besiege({"south-inf-01": "Moscow"}, "Moscow", 1, [1] * 5 + [6, 6, 6], actor="south")
+    events, after, _ = besiege_exact({"south-inf-01": "Moscow"}, "Moscow", 1, [1] * 5 + [6, 6, 6], actor="south")
     assert events == [
         {"type": "siege", "zone": "Moscow", "faction": "south", "rounds": 1, "cost": 1, "fort": 3},
         siege_round("Moscow", "south", 1, [1] * 5, [6, 6, 6]),
@@ -231,8 +232,8 @@ def test_8_6_three_hits_on_one_full_besieger_take_both_its_steps() -> None:
     ]
     assert after["units"]["south-inf-01"]["status"] == "eliminated"
     # two sixes: one step, and the reduced unit retreats (8.7) to the first zone by name
-    events, _, _ = besiege({"south-inf-01": "Moscow"}, "Moscow", 1, [1] * 5 + [6, 6, 1], actor="south",
-                           control={"Tver": "south", "Tula": "south"})
+    events, _, _ = besiege_exact({"south-inf-01": "Moscow"}, "Moscow", 1, [1] * 5 + [6, 6, 1], actor="south",
+                                 control={"Tver": "south", "Tula": "south"})
     assert events[3:5] == [
         {"type": "reduced", "unit": "south-inf-01", "by": "combat"},
         {"type": "retreat", "zone": "Moscow", "faction": "south", "units": ["south-inf-01"], "to": "Tula",
