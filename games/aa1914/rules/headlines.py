@@ -50,13 +50,10 @@ def _battle(data: GameData, event: Event) -> str | None:
     attacker, held = _called(data, event["power"]), _who(data, defenders)
     a_left = _left(event["attackers"], event["losses"])
     d_left = _left(defenders, event["losses"])
-    if a_left and not d_left:
-        return f"{attacker} won the battle of {where} against {held}"
-    if d_left and not a_left:
-        return f"{held} held {where} against {attacker}"
-    if a_left:
-        return f"{attacker} attacked {held} at {where}: both sides stay"
-    return f"the battle of {where} between {attacker} and {held} left nobody there"
+    return _ended(a_left, d_left, won=f"{attacker} won the battle of {where} against {held}",
+                  held=f"{held} held {where} against {attacker}",
+                  both=f"{attacker} attacked {held} at {where}: both sides stay",
+                  nobody=f"the battle of {where} between {attacker} and {held} left nobody there")
 
 
 def _sea_battle(data: GameData, event: Event) -> str:
@@ -69,13 +66,21 @@ def _sea_battle(data: GameData, event: Event) -> str:
     if event.get("withdrew"):
         return f"{attacker} withdrew from the sea battle in {where} against {held}"
     a_left, d_left = _left(event["attackers"], gone), _left(event["defenders"], gone)
-    if a_left and not d_left:
-        return f"{attacker} won the sea battle in {where} against {held}"
-    if d_left and not a_left:
-        return f"{held} held {where} against {attacker}"
-    if a_left:
-        return f"{attacker} attacked {held} in {where}: both fleets stay"
-    return f"the sea battle in {where} between {attacker} and {held} left no ship afloat"
+    return _ended(a_left, d_left, won=f"{attacker} won the sea battle in {where} against {held}",
+                  held=f"{held} held {where} against {attacker}",
+                  both=f"{attacker} attacked {held} in {where}: both fleets stay",
+                  nobody=f"the sea battle in {where} between {attacker} and {held} left no ship afloat")
+
+
+def _ended(attacker_left: bool, defender_left: bool, *, won: str, held: str, both: str,
+           nobody: str) -> str:
+    """A battle's headline by who is left: the attacker alone, the defender alone, both, or
+    nobody."""
+    if attacker_left and not defender_left:
+        return won
+    if defender_left and not attacker_left:
+        return held
+    return both if attacker_left else nobody
 
 
 def headlines(data: GameData, events: list[Event]) -> list[str]:

@@ -109,14 +109,6 @@ def _russian_moves(data: GameData, state: State, orders: Orders, problems: list[
     return arrived + moves + ([{"type": "gunships", "hexes": threatened}] if threatened else [])
 
 
-def _check_moves(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    problems: list[Problem] = []
-    _russian_moves(data, state, orders, problems)
-    _check_standing(data, state, orders.get("standing"), problems)
-    ahead.check(data, state, RUSSIAN, orders, problems)
-    return problems
-
-
 def _resolve_moves(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
                    secrets: Secrets | None) -> list[Event]:
     problems: list[Problem] = []
@@ -137,6 +129,17 @@ def _checks(reader: Reader) -> Callable[[GameData, State, str, Orders], list[Pro
     def validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
         problems: list[Problem] = []
         reader(data, state, orders, problems)
+        return problems
+    return validate
+
+
+def _russian_checks(reader: Reader) -> Callable[[GameData, State, str, Orders], list[Problem]]:
+    """A Russian file's validate: what `reader` finds wrong in it, then in its standing
+    instructions and in the End of Turn orders it gives ahead (rules/ahead.py)."""
+    def validate(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        problems = _checks(reader)(data, state, faction, orders)
+        _check_standing(data, state, orders.get("standing"), problems)
+        ahead.check(data, state, RUSSIAN, orders, problems)
         return problems
     return validate
 
@@ -162,13 +165,6 @@ def _resolve_ambushes(data: GameData, state: State, orders: dict[str, Orders], r
     frees = _valid(ambush.read_free, data, state, mine, "the Chechen's free ambushes")
     return [*ambush.resolve(data, state, declared, rng, frees), {"type": "segment_over"},
             {"type": "phase", "phase": "russian-combat", "turn": state["turn"]}]
-
-
-def _check_attacks(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    problems = _checks(combat.read_attacks)(data, state, faction, orders)
-    _check_standing(data, state, orders.get("standing"), problems)
-    ahead.check(data, state, RUSSIAN, orders, problems)
-    return problems
 
 
 def _resolve_attacks(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
@@ -201,13 +197,6 @@ def _resolve_chechen_attacks(data: GameData, state: State, orders: dict[str, Ord
     declared = combat.declare_chechen(data, state, attacks, mine.get("secret"), secrets)
     return [*declared, {"type": "phase", "phase": "russian-supports" if declared else "end-of-turn",
                         "turn": state["turn"]}]
-
-
-def _check_russian_defence(data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-    problems = _checks(combat.read_russian_defence)(data, state, faction, orders)
-    _check_standing(data, state, orders.get("standing"), problems)
-    ahead.check(data, state, RUSSIAN, orders, problems)
-    return problems
 
 
 def _resolve_russian_defence(data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
@@ -375,7 +364,7 @@ PHASES = PhaseTable({
         "Russian Movement Segment (8.0)",
         "move your units: {move: {units: [...], path: [\"CCRR\", ...]}}, "
         "{helicopter: {unit: UNIT, to: \"CCRR\"}}, {gunship: \"CCRR\"}, or nothing",
-        awaiting=_russian, validate=_check_moves, resolve=_resolve_moves,
+        awaiting=_russian, validate=_russian_checks(_russian_moves), resolve=_resolve_moves,
         bot=_russian_bot, default_orders=_arrivals_only(RUSSIAN), secret=ahead.schema(None, SECRET_MOVES)),
     "chechen-ambush": PhaseRules(
         "Chechen Ambush Segment (14.0)",
@@ -389,7 +378,8 @@ PHASES = PhaseTable({
         "attack hexes of Chechen units next to yours: {attack: {target: \"CCRR\", units: [...], "
         "supports: N, advance: [...]}}, the markers' kinds under secret: supports: "
         "{\"CCRR\": [KIND, ...]}, or nothing",
-        awaiting=_russian, validate=_check_attacks, resolve=_resolve_attacks,
+        awaiting=_russian, validate=_russian_checks(combat.read_attacks),
+        resolve=_resolve_attacks,
         bot=lambda d, s, f, r: combat.bot(d, s, r), default_orders=lambda d, s, f, r: {"orders": []},
         secret=ahead.schema(combat.SECRET_KINDS, SECRET_RUSSIAN), idle=asked.russian_attack),
     "chechen-supports": PhaseRules(
@@ -422,7 +412,8 @@ PHASES = PhaseTable({
         "Russian supports in the Chechen Combat Segment (10.9)",
         "back the defence of your attacked hexes: {support: {target: \"CCRR\", markers: N}}, "
         "their kinds under secret: supports: {\"CCRR\": [KIND, ...]}, or nothing",
-        awaiting=_russian, validate=_check_russian_defence, resolve=_resolve_russian_defence,
+        awaiting=_russian, validate=_russian_checks(combat.read_russian_defence),
+        resolve=_resolve_russian_defence,
         bot=lambda d, s, f, r: combat.bot_russian_defence(d, s, r),
         default_orders=lambda d, s, f, r: {"orders": []},
         secret=ahead.schema(combat.SECRET_KINDS, SECRET_RUSSIAN), idle=asked.russian_support),

@@ -15,8 +15,8 @@ from pbem.kit.standing import Check, Placed
 
 from .board import RUSSIAN, board, hex_in, units
 
-# the Russian's files that check and record them (rules/__init__.py: `_check_moves`,
-# `_check_attacks`, `_check_russian_defence`, and `_standing` in their resolve)
+# the Russian's files that check and record them (rules/__init__.py: `_russian_checks` of
+# the movement, attacks and supports, and `_standing` in their resolve)
 PHASES = ("russian-movement", "russian-combat", "russian-supports")
 
 # key: (values, default when not set, rule, what setting it decides), in ORDERS.md's order
