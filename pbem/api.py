@@ -29,7 +29,17 @@ from pbem.campaign import (
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.dice import KeyedRng
 from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
-from pbem.game import Phase, apply_all, clone, corrected, dormant, game_ids, get_game, load_data
+from pbem.game import (
+    Phase,
+    apply_all,
+    clone,
+    corrected,
+    dormant,
+    game_ids,
+    get_game,
+    load_data,
+    sees_sealed,
+)
 from pbem.log import (
     GENESIS,
     after_resolve,
@@ -445,7 +455,7 @@ def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
 
     phase = campaign.phase(state)
     sees = None
-    if getattr(campaign.game, "sees_sealed", False):  # rules that check against sealed values
+    if sees_sealed(campaign.game):  # rules that check against sealed values
         if key is not None:
             from pbem.crypto.keys import load_identity_file
 
@@ -499,7 +509,7 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     state = campaign.state()
     checked = _check(campaign, state, paths, draft=True, key=key)
     _behind(campaign, state, checked)
-    if key is None and getattr(campaign.game, "sees_sealed", False):
+    if key is None and sees_sealed(campaign.game):
         from pbem.crypto import sealed
 
         owners = {n.get("owner") for n in sealed.find_sealed(state["game"])}

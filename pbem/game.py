@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pbem.dice import Rng as Rng  # the games take their dice from here
 from pbem.errors import DataError, UsageError
@@ -98,115 +98,9 @@ class GameData:
 
 
 class Game(Protocol):
-    """What every game definition provides (docs/design.md "The Game protocol").
-
-    A game may also offer what only it knows of a turn report (pbem.reports.context uses it when it
-    is there, as `apply_all`; docs/writing-a-game.md)::
-
-        report(data, view, before, who, style, secrets) -> dict
-
-    from `view` (`view(data, state, who)` after the report's steps), `before` (the same
-    reader's view before them, None at the start), `style` (the game's
-    templates/report.yaml as read, {} without one) and `secrets` (the reader's own sealed
-    values not yet revealed, as pbem.reports.context lists them: kind, id, owner, commitment, and
-    `raw`, the value, when the reader's key opened it). Pure: no I/O, no templates. It
-    returns any of these parts; each one left out gets pbem's neutral default:
-
-    - "position": the context of the game's templates/position.<ext>.j2 (default: the
-      view as tables, rendered by the shared templates/position.<ext>.j2);
-    - "changes": a mapping of lists for templates/changes.<ext>.j2, shown when any list
-      has an entry (default: every value of the view that changed, by its path);
-    - "map_svg": the map as SVG text, escaped, for the HTML report (zones and routes,
-      hexes, territories...), or None for none (default: None);
-    - "map_focus": the part of the map the reader sees first, `{"x", "y", "width",
-      "height"}` in the SVG's units, for a map drawn at one unit a CSS pixel (wider than the
-      page): the HTML report's map box then opens on it (CSS scroll-initial-target, no
-      script) and scrolls both ways; None for a map that fits the page (default: None);
-    - "hand": what the reader holds, sealed, shown the game's way (its cards with their
-      texts) by templates/hand.<ext>.j2 (default: []);
-    - "secrets": the sealed values to list as such, a part of `secrets` (default: all);
-    - "orders_note": the lines (no "# ") under the header of the orders template the
-      report offers (default: pbem's note on the bot's example);
-    - "own": the reader's order of battle, `{"lines": [text], "tables": [{"title",
-      "columns", "rows"}]}` (every unit and its values and state, what it may buy and at
-      what cost, what arrives when), or None (default: None).
-
-    A power that enters mid-game is a faction `describe` marks `dormant: true`: it has no
-    seat at `pbem new` (no player, key or mail; not asked to contribute) until a recorded
-    step seats it. The game says when it enters, and who then plays it, with::
-
-        seating(data, state) -> dict[str, str | None]
-
-    a faction for each dormant one that has entered by `state`, to the faction whose player
-    takes it on (its seat, keys and mail are copied to it by the step that made it enter),
-    or to None when the moderator chooses its player (`pbem seat`).
-
-    Standing instructions (questions answered in advance, kept until changed) are offered
-    in every orders template of a phase that takes them, each with its value in force, when
-    the game says which with::
-
-        standing_offer(data, state, faction) -> list[dict]
-
-    one dict per instruction: `key`, `value` (in force, or None when not set), `values`
-    (what it may be, as text), `default` (what applies when not set), `rule` and `saves`
-    (a line on what setting it saves: a mail round trip, a loss where you do not want it),
-    or [] in a phase whose orders file takes none (`pbem.game.standing_offer`).
-
-    Every orders template shows, above the standing instructions, the examples of the
-    game's ORDERS.md for the orders the faction's file takes now (`pbem.game.order_forms`),
-    when the game names their sections with::
-
-        orders_sections(data, state, faction) -> list[tuple[str, list[int] | None]]
-
-    each the start of a section heading and which of its yaml blocks (None: all).
-
-    What an awaited faction's orders file must still cover this phase (the units it drew
-    and must place, and where each may go; the units arriving now), shown by `pbem status`
-    and in the faction's report, when the game gives it with::
-
-        todo(data, state, faction) -> list[str]
-
-    short lines from the public state alone (`pbem.game.todo`; [] when nothing).
-
-    Orders that are legal but will have no effect or waste something (a card whose
-    condition cannot hold, a move that ends where it began) are said, when the game gives
-    them, by::
-
-        warnings(data, state, faction, orders) -> list[Problem]
-
-    each a `Problem` whose `path` points into the orders as `validate`'s do; only what is
-    certain now. pbem asks only for a file with no problems; `pbem check` and `pbem apply`
-    print each as `FILE:LINE: WARNING: message` and still accept the file (exit 0). A game
-    without it gives none (`pbem.game.order_warnings`).
-
-    A report opens with a short summary of the turn: the game picks what belongs in it
-    from a step's events with::
-
-        headlines(data, events) -> list[str]
-
-    short phrases (who attacked where and who won, what was taken, a leader lost), from
-    events every reader of the report may see (`pbem.game.headlines`; [] without it).
-
-    A run of a step's events may be told as a box (a battle: who fought, each round's dice
-    and why they hit), when the game gives them with::
-
-        boxes(data, state, events) -> list[dict]
-
-    `state` the game state before the step; each box `first` and `last` (the indexes of
-    the events it covers), `title`, `columns`, `rows` (a table of text) and `told` (the
-    indexes of the events the table tells: the others of the run are listed under it as
-    the log tells them). Public events only (`pbem.game.boxes`; [] without it).
-
-    A correction (`pbem adjust`) that opens or seals a hidden value (a face-down unit turned
-    face up, or face down again) is turned into the events to record, when the game gives it
-    with::
-
-        correct(data, state, event, secrets) -> list[Event]
-
-    the value opened with `secrets.open` (its opening is published with the step) or sealed
-    anew with `secrets.seal`; any other correction comes back as it is. `pbem audit` replays
-    it with what the step published, as it replays a resolution (`pbem.game.corrected`;
-    without it, every correction is recorded as written).
+    """What every game definition provides (docs/design.md "The Game protocol"). A game may
+    offer more, each an optional hook below (HOOKS names them all); pbem asks for one only
+    through the function beside it, which gives the neutral default when the game has none.
     """
 
     id: str
@@ -264,6 +158,155 @@ class Game(Protocol):
         ...
 
 
+# ---- the optional hooks: each a protocol of its own, found by isinstance ----
+
+
+@runtime_checkable
+class Reports(Protocol):
+    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
+               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        """What only the game knows of a turn report (pbem.reports.context), from `view`
+        (`view(data, state, who)` after the report's steps), `before` (the same reader's view
+        before them, None at the start), `style` (the game's templates/report.yaml as read, {}
+        without one) and `secrets` (the reader's own sealed values not yet revealed: kind, id,
+        owner, commitment, and `raw`, the value, when the reader's key opened it). Pure: no
+        I/O, no templates. Any of these parts; each one left out gets pbem's neutral default:
+
+        - "position": the context of the game's templates/position.<ext>.j2 (default: the
+          view as tables, rendered by the shared templates/position.<ext>.j2);
+        - "changes": a mapping of lists for templates/changes.<ext>.j2, shown when any list
+          has an entry (default: every value of the view that changed, by its path);
+        - "map_svg": the map as SVG text, escaped, for the HTML report, or None (default);
+        - "map_focus": the part of the map the reader sees first, `{"x", "y", "width",
+          "height"}` in the SVG's units, for a map drawn at one unit a CSS pixel (wider than
+          the page): the HTML report's map box opens on it (CSS scroll-initial-target, no
+          script) and scrolls both ways; None for a map that fits the page (default: None);
+        - "hand": what the reader holds, sealed, shown the game's way by
+          templates/hand.<ext>.j2 (default: []);
+        - "secrets": the sealed values to list as such, a part of `secrets` (default: all);
+        - "orders_note": the lines (no "# ") under the header of the orders template the
+          report offers (default: pbem's note on the bot's example);
+        - "own": the reader's order of battle, `{"lines": [text], "tables": [{"title",
+          "columns", "rows"}]}`, or None (default: None)."""
+        ...
+
+
+@runtime_checkable
+class Seats(Protocol):
+    def seating(self, data: GameData, state: State) -> Mapping[str, str | None]:
+        """A power that enters mid-game is a faction `describe` marks `dormant: true`: no
+        seat at `pbem new` (no player, key or mail; not asked to contribute) until a recorded
+        step seats it. Each dormant faction that has entered by `state`, to the faction whose
+        player takes it on (its seat, keys and mail are copied to it by the step that made it
+        enter), or to None when the moderator chooses its player (`pbem seat`)."""
+        ...
+
+
+@runtime_checkable
+class OffersStanding(Protocol):
+    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+        """The standing instructions (questions answered in advance, kept until changed)
+        offered in every orders template of a phase that takes them, each a dict: `key`,
+        `value` (in force, or None when not set), `values` (what it may be, as text),
+        `default` (what applies when not set), `rule` and `saves` (what setting it saves: a
+        mail round trip, a loss where you do not want it); [] in a phase that takes none."""
+        ...
+
+
+@runtime_checkable
+class NamesOrderSections(Protocol):
+    def orders_sections(self, data: GameData, state: State,
+                        faction: str) -> list[tuple[str, list[int] | None]]:
+        """The sections of the game's ORDERS.md whose examples every orders template shows
+        above the standing instructions, for what the faction's file takes now: each the
+        start of a section heading and which of its yaml blocks (None: all)."""
+        ...
+
+
+@runtime_checkable
+class GivesTodo(Protocol):
+    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
+        """What an awaited faction's orders file must still cover this phase (the units it
+        drew and must place, and where each may go; the units arriving now), shown by
+        `pbem status` and in the faction's report: short lines from the public state alone."""
+        ...
+
+
+@runtime_checkable
+class Warns(Protocol):
+    def warnings(self, data: GameData, state: State, faction: str,
+                 orders: Orders) -> list[Problem]:
+        """Orders that are legal but will have no effect or waste something (a card whose
+        condition cannot hold, a move that ends where it began), each a `Problem` pointing
+        into the orders as `validate`'s do; only what is certain now. pbem asks only for a
+        file with no problems; `pbem check` and `pbem apply` print each as
+        `FILE:LINE: WARNING: message` and still accept the file (exit 0)."""
+        ...
+
+
+@runtime_checkable
+class Headlines(Protocol):
+    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
+        """The short phrases that open a report's summary of the turn (who attacked where
+        and who won, what was taken, a leader lost), from events every reader may see."""
+        ...
+
+
+@runtime_checkable
+class Boxes(Protocol):
+    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+        """Runs of a step's events told as boxes (a battle: who fought, each round's dice and
+        why they hit), `state` the state before the step: each box `first` and `last` (the
+        indexes of the events it covers), `title`, `columns`, `rows` (a table of text) and
+        `told` (the indexes of the events the table tells: the others of the run are listed
+        under it as the log tells them). Public events only."""
+        ...
+
+
+@runtime_checkable
+class Corrects(Protocol):
+    def correct(self, data: GameData, state: State, event: Event,
+                secrets: Secrets | None) -> list[Event]:
+        """The events to record for a correction (`pbem adjust`) that opens or seals a hidden
+        value (a face-down unit turned face up, or face down again): the value opened with
+        `secrets.open` (its opening is published with the step) or sealed anew with
+        `secrets.seal`; any other correction comes back as it is. `pbem audit` replays it
+        with what the step published, as it replays a resolution."""
+        ...
+
+
+@runtime_checkable
+class AppliesAll(Protocol):
+    def apply_all(self, data: GameData, state: State, events: list[Event]) -> State:
+        """The state after a whole step's events under `apply`'s contract (neither `state`
+        nor `events` changed), copying the state once instead of once per event."""
+        ...
+
+
+@runtime_checkable
+class SeesSealed(Protocol):
+    """`sees_sealed = True`: `validate` sees, in the state, each sealed value the checker's
+    key opens in place of its node (every one at the referee's apply, the player's own at
+    `pbem check --key`, none in the public audit, every one in `audit --final`): for rules
+    that depend on hidden identities, such as which face-down units may go where."""
+
+    sees_sealed: bool
+
+
+# every optional hook by its name in a game, with the protocol that types it
+HOOKS: dict[str, type] = {
+    "report": Reports, "seating": Seats, "standing_offer": OffersStanding,
+    "orders_sections": NamesOrderSections, "todo": GivesTodo, "warnings": Warns,
+    "headlines": Headlines, "boxes": Boxes, "correct": Corrects, "apply_all": AppliesAll,
+    "sees_sealed": SeesSealed,
+}
+
+
+def sees_sealed(game: Game) -> bool:
+    """Whether the game's validate sees the sealed values the checker's key opens."""
+    return isinstance(game, SeesSealed) and bool(game.sees_sealed)
+
+
 def clone(data: Any) -> Any:
     """A copy of plain data (dicts, lists, scalars): several times faster than deepcopy,
     which matters because every event is folded into a fresh copy of the state."""
@@ -274,44 +317,40 @@ def clone(data: Any) -> Any:
     return data
 
 
-def standing_offer(game: Any, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+def standing_offer(game: Game, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
     """The standing instructions a faction's orders file may set now ([] when the game
     offers none)."""
-    own = getattr(game, "standing_offer", None)
-    return [] if own is None else list(own(data, state, faction))
+    return list(game.standing_offer(data, state, faction)) if isinstance(game, OffersStanding) else []
 
 
-def todo(game: Any, data: GameData, state: State, faction: str) -> list[str]:
+def todo(game: Game, data: GameData, state: State, faction: str) -> list[str]:
     """What the faction's orders file must still cover this phase ([] without the hook)."""
-    own = getattr(game, "todo", None)
-    return [] if own is None else [str(line) for line in own(data, state, faction)]
+    if not isinstance(game, GivesTodo):
+        return []
+    return [str(line) for line in game.todo(data, state, faction)]
 
 
-def order_warnings(game: Any, data: GameData, state: State, faction: str,
+def order_warnings(game: Game, data: GameData, state: State, faction: str,
                    orders: Orders) -> list[Problem]:
     """What the game says of legal orders of `faction` that will have no effect or waste
     something ([] without the hook)."""
-    own = getattr(game, "warnings", None)
-    return [] if own is None else list(own(data, state, faction, orders))
+    return list(game.warnings(data, state, faction, orders)) if isinstance(game, Warns) else []
 
 
-def headlines(game: Any, data: GameData, events: list[Event]) -> list[str]:
+def headlines(game: Game, data: GameData, events: list[Event]) -> list[str]:
     """The phrases of a step's events for a report's summary ([] without the hook)."""
-    own = getattr(game, "headlines", None)
-    return [] if own is None else [str(line) for line in own(data, events)]
+    return [str(line) for line in game.headlines(data, events)] if isinstance(game, Headlines) else []
 
 
-def corrected(game: Any, data: GameData, state: State, event: Event,
+def corrected(game: Game, data: GameData, state: State, event: Event,
               secrets: Secrets | None) -> list[Event]:
     """The events a correction as written is recorded as ([event] without the hook)."""
-    own = getattr(game, "correct", None)
-    return [event] if own is None else list(own(data, state, event, secrets))
+    return list(game.correct(data, state, event, secrets)) if isinstance(game, Corrects) else [event]
 
 
-def boxes(game: Any, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+def boxes(game: Game, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
     """The boxes a step's events are told in ([] without the hook)."""
-    own = getattr(game, "boxes", None)
-    return [] if own is None else list(own(data, state, events))
+    return list(game.boxes(data, state, events)) if isinstance(game, Boxes) else []
 
 
 def orders_examples(text: str, heading: str) -> list[str]:
@@ -325,17 +364,12 @@ def orders_examples(text: str, heading: str) -> list[str]:
     return []
 
 
-def order_forms(game: Any, data: GameData, state: State, faction: str) -> list[str]:
-    """The examples of the game's ORDERS.md for what the faction's orders file takes now, as
-    the comment lines (no "# ") of an orders template, so that a player writes a turn's
-    orders from the report alone. The game names them with
-
-        orders_sections(data, state, faction) -> list[tuple[str, list[int] | None]]
-
-    each a section heading of ORDERS.md (its start) and which of its yaml blocks (None: all);
+def order_forms(game: Game, data: GameData, state: State, faction: str) -> list[str]:
+    """The examples of the game's ORDERS.md for what the faction's orders file takes now
+    (the sections `NamesOrderSections.orders_sections` names), as the comment lines (no "# ")
+    of an orders template, so that a player writes a turn's orders from the report alone;
     [] without the hook or when the faction's file takes nothing now."""
-    own = getattr(game, "orders_sections", None)
-    wanted = [] if own is None else list(own(data, state, faction))
+    wanted = list(game.orders_sections(data, state, faction)) if isinstance(game, NamesOrderSections) else []
     doc = data.folder / "ORDERS.md"
     if not wanted or not doc.is_file():
         return []
@@ -384,25 +418,23 @@ def _flow(value: Any) -> str:
     return str(value)
 
 
-def seating(game: Any, data: GameData, state: State) -> dict[str, str | None]:
+def seating(game: Game, data: GameData, state: State) -> dict[str, str | None]:
     """The dormant factions that have entered by `state`, each to the faction whose player
     takes it on (None: the moderator seats it); {} for a game without dormant factions."""
-    own = getattr(game, "seating", None)
-    return {} if own is None else dict(own(data, state))
+    return dict(game.seating(data, state)) if isinstance(game, Seats) else {}
 
 
-def dormant(game: Any, data: GameData) -> list[str]:
+def dormant(game: Game, data: GameData) -> list[str]:
     """The factions that have no seat until they enter the game (describe: dormant)."""
     return [f["id"] for f in game.describe(data)["factions"] if f.get("dormant")]
 
 
-def apply_all(game: Any, data: GameData, state: State, events: list[Event]) -> State:
+def apply_all(game: Game, data: GameData, state: State, events: list[Event]) -> State:
     """The state after `events`, one after another; `state` and `events` are left as they
     are. A game that offers `apply_all` itself copies the state once for the whole step;
     otherwise each `apply` returns a new state."""
-    own = getattr(game, "apply_all", None)
-    if own is not None:
-        return own(data, state, events)  # type: ignore[no-any-return]
+    if isinstance(game, AppliesAll):
+        return game.apply_all(data, state, events)
     for event in events:
         state = game.apply(data, state, event)
     return state

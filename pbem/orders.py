@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem import yamlio
 from pbem.errors import InputFileError
-from pbem.game import Game, GameData, Phase, order_warnings
+from pbem.game import Game, GameData, Phase, order_warnings, sees_sealed
 from pbem.names import suggest
 
 HEADER_KEYS = ("campaign", "turn", "phase", "faction", "head", "signed", "salt", "salt_next",
@@ -197,7 +197,7 @@ def check_orders(
     checked.parts = [Part(f, body_of(data_, f), secret_of(data_, f), *salts[f]) for f in names]
     if signing is not None:
         _check_signature(checked, signing)
-    if sees is not None and getattr(game, "sees_sealed", False) and not problems:
+    if sees is not None and sees_sealed(game) and not problems:
         # judged against sealed values only once the file is known to be its factions' (its
         # signature theirs, or unsigned where that is allowed), and then only against theirs:
         # what the rules answer must never tell a sender what his key cannot open
@@ -210,7 +210,7 @@ def check_orders(
             found = game.validate(data, game_state, part.faction, bodies[part.faction])
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
             # the last resort: hostile input the rules did not expect is a rejection, never a
-            # crash (tests/test_hostile_input.py fails when this is ever needed)
+            # crash (tests/engine/test_hostile_input.py fails when this is ever needed)
             problems.append(f"{checked.where(part.faction, ('orders',))}: {UNCHECKABLE} "
                             f"({type(exc).__name__}: {exc}); check the types of your orders "
                             "and standing instructions against the game's ORDERS.md")

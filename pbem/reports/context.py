@@ -231,12 +231,14 @@ EXAMPLE_NOTE = [
 
 def _game_parts(game: Any, data: Any, view: dict[str, Any], before: dict[str, Any] | None,
                 who: str, style: dict[str, Any], pending: list[dict[str, Any]]) -> dict[str, Any]:
-    """The game's parts of a report (`Game.report`, see pbem/game.py), each part it leaves
+    """The game's parts of a report (`pbem.game.Reports`), each part it leaves
     out (or all, for a game without `report`) replaced by the neutral default: the view as
     tables, its changed values, no map (nor its focus), no hand, every pending sealed value listed, pbem's
     note on the orders template."""
-    hook = getattr(game, "report", None)
-    given: dict[str, Any] = dict(hook(data, view, before, who, style, pending)) if hook else {}
+    from pbem.game import Reports
+
+    given: dict[str, Any] = (dict(game.report(data, view, before, who, style, pending))
+                             if isinstance(game, Reports) else {})
     unknown = sorted(set(given) - set(PARTS))
     if unknown:
         raise DataError(f"game {data.game_id}: report() gave {', '.join(map(repr, unknown))}; "
