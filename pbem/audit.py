@@ -34,7 +34,7 @@ from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign, entered_sea
 from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
-from pbem.game import corrected, dormant
+from pbem.game import corrected, dormant, sees_sealed
 from pbem.log import (
     GENESIS,
     SKELETON,
@@ -579,7 +579,6 @@ class _Audit:
 
     def _files(self, name: str, entry: dict[str, Any], before: dict[str, Any], sha: str) -> None:
         """Orders files kept sealed for their secret part, published at the end of a turn."""
-        from pbem.crypto import sealed
         from pbem.orders import body_of, secret_of
 
         final = entry["type"] == "unseal"
@@ -593,15 +592,11 @@ class _Audit:
                              + ("is kept sealed until unseal (face-down units)" if out["file"] in kept
                                 else "was not sealed"))
                 continue
-            self.checked["commitments"] += 1
-            value = out["value"]
-            self.opened[item["node"]["commitment"]] = value
-            if not sealed.check_opening(self.campaign.id, item["node"], out["nonce"], value):
+            if not self._opens(item["node"], out):
                 self.problem(f"{name}: the revealed {out['file']} does not open its commitment")
                 continue
-            self._keep(name, out["file"], sha, value["file"].encode("utf-8"))
-            if value.get("signature"):
-                self._keep(name, f"{out['file']}.sig", sha, value["signature"].encode("utf-8"))
+            value = out["value"]
+            self._keep_revealed(name, out["file"], sha, value)
             doc = self._read(name, out["file"], value["file"])
             if doc is None:
                 continue
@@ -676,6 +671,20 @@ class _Audit:
                 self.problem(f"{name}: {sig_path} is not the signature that was recorded")
             self._signature(name, faction, raw, text)
 
+    def _opens(self, node: dict[str, Any], opening: dict[str, Any]) -> bool:
+        """Count the commitment checked, note the value published for it, and say whether
+        the opening (its nonce and value) opens the node's commitment."""
+        self.checked["commitments"] += 1
+        self.opened[node["commitment"]] = opening["value"]
+        return sealed_.check_opening(self.campaign.id, node, opening["nonce"], opening["value"])
+
+    def _keep_revealed(self, name: str, file: str, sha: str, value: dict[str, Any]) -> None:
+        """A revealed orders file (and its signature, if it had one) is published as it
+        was received."""
+        self._keep(name, file, sha, value["file"].encode("utf-8"))
+        if value.get("signature"):
+            self._keep(name, f"{file}.sig", sha, value["signature"].encode("utf-8"))
+
     def _read(self, name: str, path: str, text: str | bytes) -> yamlio.Doc | None:
         """An orders file as recorded or revealed, parsed as untrusted input; one that does
         not parse is a problem of the step (the referee recorded it as orders), not the end
@@ -688,8 +697,6 @@ class _Audit:
 
     def _revealed(self, name: str, entry: dict[str, Any], before: dict[str, Any],
                   sha: str) -> dict[str, Any]:
-        from pbem.crypto import sealed
-
         bodies: dict[str, Any] = {}
         revealed = entry.get("revealed", {})
         for faction, record in before["pending"].items():
@@ -702,19 +709,14 @@ class _Audit:
             if opening is None:
                 self.problem(f"{name}: the sealed orders of {faction} were resolved but not revealed")
                 continue
-            self.checked["commitments"] += 1
-            value = opening["value"]
-            self.opened[record["sealed"]["commitment"]] = value
-            if not sealed.check_opening(self.campaign.id, record["sealed"], opening["nonce"], value):
+            if not self._opens(record["sealed"], opening):
                 self.problem(f"{name}: the revealed orders of {faction} do not open their commitment")
+            value = opening["value"]
             self._legal(name, faction, value["body"], before)
             # the file as received is published with the resolution (once for one file of
             # several factions)
             if record["file"] not in self.kept:
-                self._keep(name, record["file"], sha, value["file"].encode("utf-8"))
-                if value.get("signature"):
-                    self._keep(name, f"{record['file']}.sig", sha,
-                               value["signature"].encode("utf-8"))
+                self._keep_revealed(name, record["file"], sha, value)
             if value.get("signature"):
                 self._signature(name, faction, value["file"].encode("utf-8"), value["signature"])
                 if record.get("sig_digest") != hashlib.sha256(
@@ -782,7 +784,7 @@ class _Audit:
 
     def _legal(self, name: str, faction: str, body: dict[str, Any], before: dict[str, Any]) -> None:
         state = before["game"]
-        if self.final and getattr(self.game, "sees_sealed", False):
+        if self.final and sees_sealed(self.game):
             # rules whose checks read sealed values (a face-down unit's type): after unseal,
             # the final audit checks them as the referee's apply did, every value open
             from pbem.crypto import sealed as sealed_

@@ -117,6 +117,17 @@ def new(
          "legal orders file to start from).")
 
 
+def _print_step(result: dict[str, Any], as_json: bool, *lines: str) -> None:
+    """What a command leaves the campaign at: the result as JSON, or `lines` (templates
+    filled from the result, as str.format_map does) and then the status."""
+    if as_json:
+        _print_json(result)
+        return
+    for line in lines:
+        _say(line.format_map(result))
+    _print_status(result)
+
+
 def _print_status(s: dict[str, Any]) -> None:
     if s["over"]:
         result = s.get("result") or {}
@@ -277,13 +288,8 @@ def status(as_json: JsonOpt = False) -> None:
     """Show the turn, the phase, who is awaited and the deadline."""
     from pbem import api
 
-    s = api.status(OPTS.directory)
-    if as_json:
-        _print_json(s)
-        return
-    _say(f"Campaign {s['campaign']} ({s['game']}), step {s['seq']}")
-    _say(f"  head: {s['head']} (the head: line an orders file names)")
-    _print_status(s)
+    _print_step(api.status(OPTS.directory), as_json, "Campaign {campaign} ({game}), step {seq}",
+                "  head: {head} (the head: line an orders file names)")
 
 
 @app.command()
@@ -421,12 +427,8 @@ def undo(
     """Take back the last step: recorded in the log with its reason, never erased."""
     from pbem import api
 
-    result = api.undo(OPTS.directory, reason)
-    if as_json:
-        _print_json(result)
-        return
-    _say(f"took back step {result['undone']} (recorded as step {result['seq']})")
-    _print_status(result)
+    _print_step(api.undo(OPTS.directory, reason), as_json,
+                "took back step {undone} (recorded as step {seq})")
 
 
 @app.command()
@@ -438,12 +440,8 @@ def adjust(
     """Record a referee correction, with its reason."""
     from pbem import api
 
-    result = api.adjust(OPTS.directory, file, reason)
-    if as_json:
-        _print_json(result)
-        return
-    _say(f"recorded the adjustment as step {result['seq']}")
-    _print_status(result)
+    _print_step(api.adjust(OPTS.directory, file, reason), as_json,
+                "recorded the adjustment as step {seq}")
 
 
 @app.command()
@@ -464,12 +462,8 @@ def seat(
     from pbem import api
 
     names = [f.strip() for f in faction.split(",") if f.strip()]
-    result = api.seat(OPTS.directory, names, reason, player=player, key=key, hot_seat=hot_seat)
-    if as_json:
-        _print_json(result)
-        return
-    _say(f"recorded as step {result['seq']}: {result['summary']}")
-    _print_status(result)
+    _print_step(api.seat(OPTS.directory, names, reason, player=player, key=key, hot_seat=hot_seat),
+                as_json, "recorded as step {seq}: {summary}")
 
 
 @app.command()
@@ -485,12 +479,8 @@ def override(
     rules; the audit replays the steps before with the data they were played with."""
     from pbem import api
 
-    result = api.override(OPTS.directory, file, reason)
-    if as_json:
-        _print_json(result)
-        return
-    _say(f"recorded as step {result['seq']}: {result['summary']}")
-    _print_status(result)
+    _print_step(api.override(OPTS.directory, file, reason), as_json,
+                "recorded as step {seq}: {summary}")
 
 
 @app.command()

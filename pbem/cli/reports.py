@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,7 +48,7 @@ def report(
     from pbem import yamlio
     from pbem.errors import UsageError
     from pbem.reports.context import build_context
-    from pbem.reports.render import FORMATS, PICTURE, map_png, render_context, report_name
+    from pbem.reports.render import FORMATS, PICTURE, map_png, render_context
 
     if fmt not in FORMATS and fmt != PICTURE:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join([*FORMATS, PICTURE])}")
@@ -72,10 +72,7 @@ def report(
         picture = map_png(context)
         if picture is None:
             raise UsageError(f"--format png: the game {context['game']['id']} draws no map")
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--out {out}: not a folder")
-        out.mkdir(parents=True, exist_ok=True)
-        target = out / report_name(context, fmt)
+        target = _report_file(out, context, fmt)
         target.write_bytes(picture)
         typer.echo(str(target))
         return
@@ -83,9 +80,18 @@ def report(
     if out is None:
         typer.echo(text, nl=False)
         return
+    target = _report_file(out, context, fmt)
+    yamlio.write_atomic(target, text)
+    typer.echo(str(target))
+
+
+def _report_file(out: Path, context: dict[str, Any], fmt: str) -> Path:
+    """Where `report --out DIR` writes: DIR/<campaign>-t<turn>-<who>.<ext>, DIR made if
+    need be."""
+    from pbem.errors import UsageError
+    from pbem.reports.render import report_name
+
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    target = out / report_name(context, fmt)
-    yamlio.write_atomic(target, text)
-    typer.echo(str(target))
+    return out / report_name(context, fmt)

@@ -193,15 +193,21 @@ def parse_recipient(text: str) -> Recipient:
 
 def _parse_x25519_recipient(text: str) -> X25519PublicKey:
     """Parse an `age1...` recipient strictly (lowercase bech32, HRP `age`, 32 bytes)."""
+    return X25519PublicKey.from_public_bytes(_x25519_key(text, RECIPIENT_HRP, f"recipient {text!r}"))
+
+
+def _x25519_key(text: str, hrp: str, what: str) -> bytes:
+    """The 32 key bytes of a bech32 X25519 recipient or identity whose prefix must be `hrp`
+    (in the case it is written in); `what` names it in every error."""
     try:
-        hrp, key = _bech32_decode(text)
+        found, key = _bech32_decode(text)
     except ValueError as exc:
-        raise CryptoError(f"not a valid age recipient {text!r}: {exc}") from None
-    if hrp != RECIPIENT_HRP:
-        raise CryptoError(f"not an age X25519 recipient {text!r}: it must start with 'age1'")
+        raise CryptoError(f"not a valid age {what}: {exc}") from None
+    if found != hrp:
+        raise CryptoError(f"not an age X25519 {what}: it must start with '{hrp}1'")
     if len(key) != 32:
-        raise CryptoError(f"not a valid age recipient {text!r}: wrong key length")
-    return X25519PublicKey.from_public_bytes(key)
+        raise CryptoError(f"not a valid age {what}: wrong key length")
+    return key
 
 
 def is_ssh_identity(text: str) -> bool:
@@ -219,16 +225,8 @@ def parse_identity(text: str) -> Identity:
 
 def _parse_x25519_identity(text: str) -> X25519PrivateKey:
     """Parse an `AGE-SECRET-KEY-1...` identity strictly (uppercase bech32, 32 bytes)."""
-    try:
-        hrp, key = _bech32_decode(text)
-    except ValueError as exc:
-        # Never echo the secret key itself into an error message.
-        raise CryptoError(f"not a valid age identity: {exc}") from None
-    if hrp != IDENTITY_HRP:
-        raise CryptoError("not an age X25519 identity: it must start with 'AGE-SECRET-KEY-1'")
-    if len(key) != 32:
-        raise CryptoError("not a valid age identity: wrong key length")
-    return X25519PrivateKey.from_private_bytes(key)
+    # Never echo the secret key itself into an error message: "identity" alone names it.
+    return X25519PrivateKey.from_private_bytes(_x25519_key(text, IDENTITY_HRP, "identity"))
 
 
 def _ssh_tag(wire: bytes) -> str:
