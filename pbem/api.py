@@ -20,18 +20,14 @@ from pbem.campaign import (
     DORMANT_SEAT,
     FORMAT,
     PRIVATE,
-    SEAT_KEYS,
     STATE,
     Campaign,
-    entered_seats,
     protected,
 )
 from pbem.contributions import hidden_draws, is_pre_game, pre_game
 from pbem.dice import KeyedRng
 from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
 from pbem.game import (
-    Phase,
-    apply_all,
     clone,
     corrected,
     dormant,
@@ -42,7 +38,6 @@ from pbem.game import (
 )
 from pbem.log import (
     GENESIS,
-    after_resolve,
     after_undo,
     after_unseal,
     entry_name,
@@ -54,6 +49,20 @@ from pbem.log import (
     undone_steps,
 )
 from pbem.orders import Checked, Signing, check_orders, signature_path
+from pbem.step import (
+    advance,
+    config_text,
+    entered,
+    entered_summary,
+    finish,
+    open_orders,
+    published_files,
+    referee_secret,
+    referee_secrets,
+    reveal_files,
+    sealed_to,
+    seated,
+)
 
 # ---------------------------------------------------------------------------------------
 # games
@@ -69,16 +78,6 @@ def list_games() -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------------------------
 # randomness (until the seed chain lands every referee secret derives from one key)
-
-
-def _secret(campaign: Campaign) -> bytes:
-    path = campaign.private / "secret"
-    if not path.exists():
-        raise CampaignError(
-            f"{path}: the referee's secret is missing; dice can only be rolled in the "
-            "referee's own copy of the campaign"
-        )
-    return bytes.fromhex(path.read_text().strip())
 
 
 def seed_secret(seed: str) -> bytes:
@@ -304,7 +303,7 @@ def new_campaign(
         campaign.write_step(
             entry, {"game": game_state, "pending": {}, "settings": protected(config)},
             f"new: {desc['name']} campaign {campaign_id}",
-            extra={CONFIG: _config_text(config), ".gitignore": f"{PRIVATE}/\n"},
+            extra={CONFIG: config_text(config), ".gitignore": f"{PRIVATE}/\n"},
         )
     except BaseException:
         # a campaign is created whole or not at all: remove what this call made
@@ -341,16 +340,6 @@ def _key_pairs(known: list[str], factions: dict[str, dict[str, Any]], seated: di
     return pairs
 
 
-def _config_text(config: dict[str, Any]) -> str:
-    head = (
-        "# pbem campaign settings. You may edit e-mail settings, deadlines, absences and NMR\n"
-        "# policies. The game, its options and overrides (corrections to the game's data, given\n"
-        "# at 'pbem new --override FILE'), the keys and the seats are recorded by the log: only\n"
-        "# a recorded step changes them ('pbem seat'); an edit by hand is refused.\n"
-    )
-    return head + yamlio.dump(config)
-
-
 OVERRIDES_FILE = "an overrides file (YAML: overrides: {FILE: {KEY: VALUE, ...}})"
 
 
@@ -381,7 +370,7 @@ def overridden(overrides: dict[str, Any]) -> list[str]:
 def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
     """Where the campaign stands. A command that has just held the lock passes its own
     `campaign`: opened, checked and put right once for the whole command."""
-    campaign = campaign if campaign is not None else Campaign.settled(root)
+    campaign = campaign if campaign is not None else Campaign.settled(root, finish)
     state = campaign.state()
     phase = campaign.phase(state)
     pending = sorted(state.get("pending", {}))
@@ -505,7 +494,7 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     With `key` (the player's identity file), the rules also check what only the player's
     sealed values decide (which of his face-down units may go where). A file without
     problems may still have warnings (`Checked.warnings`): orders that will do nothing."""
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     state = campaign.state()
     checked = _check(campaign, state, paths, draft=True, key=key)
     _behind(campaign, state, checked)
@@ -575,7 +564,7 @@ def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> App
     if on_behalf is not None and not on_behalf.strip():
         raise UsageError("--on-behalf must say how the player gave these orders, and why")
     campaign = Campaign.open(root)
-    with campaign.locked() as recovered:
+    with campaign.locked(finish=finish) as recovered:
         state = campaign.state()
         checked = _check(campaign, state, paths, on_behalf=on_behalf is not None)
         if not all(c.ok for c in checked):
@@ -596,7 +585,7 @@ def apply(root: Path, paths: list[Path], *, on_behalf: str | None = None) -> App
                                        on_behalf.strip() if on_behalf is not None else None)
                 result.recorded += [{"faction": f, "file": str(c.path), "seq": state["seq"]}
                                     for f in c.factions]
-            result.resolved = _advance(campaign, state)
+            result.resolved = advance(campaign, state)
     result.status = status(root, campaign)
     return result
 
@@ -636,7 +625,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
                                  faction)
             value = {"body": body, "file": c.raw, "signature": c.signature, "salt": part.salt,
                      "secret": part.secret}
-            record["sealed"] = sealed.seal(ctx, value, _recipients(campaign, faction))
+            record["sealed"] = sealed.seal(ctx, value, sealed_to(campaign, faction))
             what = "sealed until the phase resolves"
         elif part.secret is not None:
             # public orders with a secret part: the secret is sealed until the rules reveal
@@ -644,7 +633,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
             # several factions is always for a phase that awaits several, so sealed above.)
             record["body"] = body
             record["salt"] = part.salt
-            recipients = _recipients(campaign, faction)
+            recipients = sealed_to(campaign, faction)
             ident = f"t{phase.turn}:{phase.name}:{faction}:{seq}"
             record["secret"] = sealed.seal(
                 sealed.context(campaign.id, "orders-secret", ident, phase.turn, faction),
@@ -685,264 +674,6 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
     return campaign.state()
 
 
-def _recipients(campaign: Campaign, faction: str) -> list[str]:
-    owner = campaign.factions().get(faction, {}).get("age")
-    referee = campaign.config["referee"]["age"]
-    return [referee] + ([owner] if owner else [])
-
-
-def _seal_nmr_secret(campaign: Campaign, phase: Phase, faction: str, seq: int,
-                     body: dict[str, Any]) -> dict[str, Any]:
-    """Default orders made for a faction (resolve --nmr) are recorded in the log; a secret
-    part in them (where the bot hid its face-down units) is sealed to the faction and the
-    referee first, as the secret part of a file the player sent would be, and published by
-    unseal."""
-    if body.get("secret") is None:
-        return body
-    from pbem.crypto import sealed
-
-    ctx = sealed.context(campaign.id, "orders-secret", f"t{phase.turn}:{phase.name}:{faction}:{seq}:nmr",
-                         phase.turn, faction)
-    return {**body, "secret": sealed.seal(ctx, body["secret"], _recipients(campaign, faction))}
-
-
-def _open_pending(campaign: Campaign, pending: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The orders bodies to resolve with, and the openings to publish for sealed ones."""
-    from pbem.crypto import sealed
-
-    bodies: dict[str, Any] = {}
-    revealed: dict[str, Any] = {}
-    identities: list[str] | None = None
-    for faction, record in sorted(pending.items()):
-        if "sealed" not in record:
-            bodies[faction] = dict(record["body"])
-            if "secret" in record:
-                bodies[faction]["secret"] = record["secret"]  # opened by the rules, if ever
-            continue
-        if identities is None:
-            identities = campaign.referee_identities()
-        opened = sealed.open_node(campaign.id, record["sealed"], identities)
-        if not opened.verified:
-            raise CampaignError(f"the sealed orders of {faction} do not match their commitment")
-        bodies[faction] = dict(opened.value["body"])
-        if opened.value.get("secret") is not None:
-            bodies[faction]["secret"] = opened.value["secret"]
-        revealed[faction] = {"nonce": opened.nonce, "value": opened.value}
-    return bodies, revealed
-
-
-def referee_secrets(campaign: Campaign, secret: bytes,
-                    contributions: dict[str, str] | None) -> Any:
-    """The referee's opener: reads the referee's key only if a secret is opened, seals new
-    nodes to their owner and the referee, and shuffles with the hidden key (mixed with the
-    players' contributions when the campaign held the round)."""
-    from pbem import randomness
-    from pbem.crypto.sealed import RefereeSecrets
-
-    def recipients(owner: str) -> list[str]:
-        if owner == "referee":
-            return [campaign.config["referee"]["age"]]
-        return _recipients(campaign, owner)
-
-    return RefereeSecrets(campaign.id, campaign.referee_identities, recipients,
-                          randomness.hidden_draw_key(secret, contributions))
-
-
-def _published(pending: dict[str, Any], revealed: dict[str, Any],
-               files_out: list[dict[str, Any]]) -> dict[str, str]:
-    """The orders files, as received, that a step publishes: those of the sealed orders it
-    reveals and those kept sealed until the turn's end (each with its .sig)."""
-    files: dict[str, str] = {}
-    shown = [(pending[f]["file"], o["value"]) for f, o in revealed.items()]
-    for path, value in shown + [(out["file"], out["value"]) for out in files_out]:
-        files[path] = value["file"]
-        if value.get("signature"):
-            files[f"{path}.sig"] = value["signature"]
-    return files
-
-
-def _reveal_files(campaign: Campaign, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from pbem.crypto import sealed
-
-    out = []
-    identities = campaign.referee_identities() if files else []
-    for item in files:
-        opened = sealed.open_node(campaign.id, item["node"], identities)
-        out.append({"file": item["file"], "faction": item["faction"], "nonce": opened.nonce,
-                    "value": opened.value})
-    return out
-
-
-def _entered(campaign: Campaign, state: dict[str, Any], new_game: dict[str, Any]
-             ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
-    """What a step that takes the game to `new_game` seats: the seats of the powers it
-    makes enter (pbem.campaign.entered_seats), campaign.yaml as it then reads (to commit
-    with the step) and the engine's state with those seats in its settings."""
-    factions = campaign.factions()
-    try:
-        seats = entered_seats(campaign.game, campaign.data, state["game"], new_game,
-                              {f: dict(v) for f, v in factions.items()})
-    except ValueError as exc:  # the game's own error: nothing is written
-        raise CampaignError(f"the rules of {campaign.config['game']} seat a power wrongly: "
-                            f"{exc}") from None
-    if not seats:
-        return {}, {}, state
-    config = _seated(campaign, seats)
-    settings = clone(state.get("settings") or protected(campaign.config))
-    settings.setdefault("factions", {}).update(seats)
-    return seats, {CONFIG: _config_text(config)}, {**state, "settings": settings}
-
-
-def _seated(campaign: Campaign, seats: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """campaign.yaml's settings with these seats given; what is not a seat (a time zone,
-    say) stays with its faction."""
-    config = dict(campaign.config)
-    config["factions"] = {f: dict(v) for f, v in campaign.factions().items()}
-    for faction, seat in seats.items():
-        kept = {k: v for k, v in config["factions"].get(faction, {}).items() if k not in SEAT_KEYS}
-        config["factions"][faction] = {**seat, **kept}
-    return config
-
-
-def _entered_summary(seats: dict[str, Any]) -> str:
-    return "; ".join(f"{f} enters the game, played by {seat.get('player')}"
-                     for f, seat in sorted(seats.items()))
-
-
-def pending_salts(pending: dict[str, Any], revealed: dict[str, Any]) -> dict[str, str]:
-    """The salts the players sent with the orders of the phase being resolved."""
-    salts = {}
-    for faction, record in pending.items():
-        salt = revealed[faction]["value"].get("salt") if faction in revealed else record.get("salt")
-        if salt:
-            salts[faction] = salt
-    return salts
-
-
-def _draw_keys(campaign: Campaign, state: dict[str, Any], secrets: Any,
-               turn: int) -> dict[str, Any]:
-    """The own draw key of each faction the rules drew for with it for the first time in
-    this resolution (dice.owner_key), sealed to that faction and the referee: its player
-    opens it and checks those draws at once (`pbem audit --key`; docs/fairness.md)."""
-    from pbem.crypto import sealed
-
-    out = {}
-    for owner in sorted(secrets.owners - set(state.get("draw_keys", []))):
-        key = secrets.owner_key(owner)
-        if key is not None:
-            out[owner] = sealed.seal(sealed.context(campaign.id, "draw-key", owner, turn, owner),
-                                     key.hex(), _recipients(campaign, owner))
-    return out
-
-
-def _advance(campaign: Campaign, state: dict[str, Any], nmr: bool = False) -> list[dict[str, Any]]:
-    """Resolve phases while every awaited faction has orders (or the phase needs nobody)."""
-    resolved: list[dict[str, Any]] = []
-    game, data = campaign.game, campaign.data
-    first = True
-    while True:
-        phase = campaign.phase(state)
-        if phase.over:
-            break
-        pending: dict[str, Any] = state.get("pending", {})
-        missing = [f for f in phase.awaiting if f not in pending]
-        if missing and not (nmr and first):
-            break
-        secret = _secret(campaign)
-        seq = state["seq"] + 1
-        from pbem import randomness
-
-        orders, revealed = _open_pending(campaign, pending)
-        # a phase that takes no orders mixes in the salts of the last phase that did
-        salts = pending_salts(pending, revealed) or state.get("last_salts", {})
-        defaults = []
-        used: dict[str, str] = {}
-        # campaign.yaml nmr: per faction hold | bot | disorder (wait: hold when forced)
-        from pbem.schedule import nmr_orders
-        for faction in missing:
-            bot_rng = KeyedRng(randomness.bot_key(secret, f"nmr:{seq}:{faction}"))
-            used[faction], orders[faction] = nmr_orders(campaign, state["game"], faction, bot_rng)
-            orders[faction] = _seal_nmr_secret(campaign, phase, faction, seq, orders[faction])
-            defaults.append(faction)
-        # the set-up after the contribution round: hidden draws keyed by the referee and the
-        # players; every other resolution takes the next element of the seed chain
-        hidden_draws = is_pre_game(state["game"])
-        batch = None if hidden_draws else state.get("batch", 0) + 1
-        seed = None if batch is None else randomness.batch_seed(secret, batch).hex()
-        key = randomness.dice_key({"type": "resolve", "hidden_draws": hidden_draws, "seed": seed,
-                                   "salts": salts}, randomness.referee_hidden_key(secret))
-        assert key is not None  # the referee knows every key
-        rng = KeyedRng(key)
-        secrets = referee_secrets(campaign, secret, state.get("contributions"))
-        events = game.resolve(data, state["game"], orders, rng, secrets)
-        draw_keys = _draw_keys(campaign, state, secrets, phase.turn)
-        new_game = apply_all(game, data, state["game"], events)
-        after = campaign.game.phase(data, new_game)
-        # orders files that held a secret are published when the turn ends
-        turn_ends = after.turn != phase.turn or after.over
-        files_out = (_reveal_files(campaign, [f for f in sealed_files(state) if not f.get("keep")])
-                     if turn_ends else [])
-        summary = f"{phase.title or phase.name} resolved"
-        if revealed:
-            summary += f"; sealed orders of {', '.join(revealed)} revealed"
-        if defaults:
-            summary += (" (no orders from " + ", ".join(f"{f}: {used[f]}" for f in defaults)
-                        + ")")
-        seats, seated_files, seated_state = _entered(campaign, state, new_game)
-        if seats:
-            summary += "; " + _entered_summary(seats)
-        entry = make_entry(
-            seq=seq, prev=state["head"], kind="resolve", turn=phase.turn, phase=phase.name,
-            summary=summary, revealed=revealed or None, seats=seats or None,
-            nmr_orders={f: orders[f] for f in defaults} or None,
-            nmr_policy=used or None,
-            hidden_draws=hidden_draws or None, draw_keys=draw_keys or None,
-            batch=batch, seed=seed, salts=salts, opened=secrets.openings or None,
-            files_revealed=files_out or None,
-            events=events, dice=[r._asdict() for r in rng.rolls],
-        )
-        tag = f"turn-{after.turn:04d}" if after.turn != phase.turn else None
-        files = {**seated_files, **_published(pending, revealed, files_out)}
-        campaign.write_step(entry, {**seated_state, "game": new_game, **after_resolve(state, entry)},
-                            f"step {seq}: {summary}", extra=files, tag=tag)
-        state = campaign.state()
-        resolved.append({"seq": seq, "phase": phase.name, "turn": phase.turn,
-                         "events": len(events), "dice": len(rng.rolls), "nmr": defaults,
-                         "nmr_policy": used})
-        first = False
-    return resolved
-
-
-def _resume(campaign: Campaign, plan: dict[str, Any]) -> list[str]:
-    """Finish what an `apply` or `resolve` killed half-way meant to do: its orders that were
-    committed are in; the phases they complete resolve now (with the NMR policy for the
-    missing when it was `resolve --nmr`). Orders it had not committed are not there: the
-    player's file is applied again, or `status` shows the faction still awaited."""
-    if not plan.get("advance"):
-        return []
-    done = _retag(campaign)
-    resolved = _advance(campaign, campaign.state(), nmr=bool(plan.get("nmr")))
-    return done + [f"finished the step a killed pbem left: {r['phase']} of turn {r['turn']} "
-                   f"resolved (step {r['seq']})" for r in resolved]
-
-
-def _retag(campaign: Campaign) -> list[str]:
-    """The turn tag of the last step, when a kill came between its commit and its tag."""
-    state = campaign.state()
-    last = campaign.entry(state["seq"])
-    turn = campaign.phase(state).turn
-    if last["type"] != "resolve" or turn == last["turn"]:
-        return []
-    tag = f"turn-{turn:04d}"
-    store = campaign.store()
-    if store.tags().get(tag) == store.head():
-        return []
-    store.tag(tag)
-    return [f"made the tag {tag} of step {state['seq']}, which a killed pbem left unmade"]
-
-
-Campaign.resume = _resume
-
 
 def contributors(campaign: Campaign, state: dict[str, Any]) -> list[str] | None:
     """The factions the contribution round awaited (the `new` step names them), once it is
@@ -958,7 +689,7 @@ def resolve(root: Path, *, nmr: bool = False, without_salts: bool = False) -> Ap
     (`without_salts`): without every salt, the set-up would be keyed by the referee's
     secret, which the referee could have chosen (docs/fairness.md, "Hidden draws")."""
     campaign = Campaign.open(root)
-    with campaign.locked() as recovered:
+    with campaign.locked(finish=finish) as recovered:
         state = campaign.state()
         phase = campaign.phase(state)
         if phase.over:
@@ -981,7 +712,7 @@ def resolve(root: Path, *, nmr: bool = False, without_salts: bool = False) -> Ap
                 "wait for their orders or use --nmr to resolve with their default orders"
             )
         with campaign.intending({"advance": True, "nmr": True}):
-            result = Applied(recovered=recovered, resolved=_advance(campaign, state, nmr=True))
+            result = Applied(recovered=recovered, resolved=advance(campaign, state, nmr=True))
     result.status = status(root, campaign)
     return result
 
@@ -1015,7 +746,7 @@ def bot(root: Path, faction: str, seed: str | None = None, *, salts: bool = True
     own standing instructions, no choice they did not make), with no salts."""
     from pbem import randomness
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     state = campaign.state()
     phase = campaign.phase(state)
     factions = list(campaign.factions())
@@ -1053,7 +784,7 @@ def bot_several(root: Path, factions: list[str], seed: str | None = None, *,
                 salts: bool = True, template: bool = False) -> dict[str, Any]:
     """One orders file for several factions of one player: the bot's orders of each under
     its name, and each faction's own salts (mappings by faction, docs/fairness.md)."""
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     players = campaign.players()
     names = list(dict.fromkeys(factions))
     files = {f: bot(root, f, seed=seed, salts=salts and not template, template=template)
@@ -1083,7 +814,7 @@ def bot_several(root: Path, factions: list[str], seed: str | None = None, *,
 
 
 def log(root: Path) -> list[dict[str, Any]]:
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     out = []
     for entry in campaign.entries():
         out.append({
@@ -1108,7 +839,7 @@ def undo(root: Path, reason: str) -> dict[str, Any]:
     if not reason.strip():
         raise UsageError("--reason must say why the step is taken back")
     campaign = Campaign.open(root)
-    with campaign.locked():
+    with campaign.locked(finish=finish):
         state = campaign.state()
         stack = _in_force(campaign)
         if not stack:
@@ -1161,9 +892,9 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
     if key is not None:
         recipient, ssh = read_key_card(key)
         new.update(age=recipient, ssh=ssh, unsigned_ok=False)
-    with campaign.locked():
+    with campaign.locked(finish=finish):
         state = campaign.state()
-        config = _seated(campaign, {f: new for f in factions})
+        config = seated(campaign, {f: new for f in factions})
         settings = protected(config)
         seq = state["seq"] + 1
         phase = campaign.phase(state)
@@ -1175,7 +906,7 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
                            seats={f: settings["factions"][f] for f in factions})
         kept_state = {k: v for k, v in state.items() if k not in ("seq", "head")}
         campaign.write_step(entry, {**kept_state, "settings": settings}, f"step {seq}: {summary}",
-                            extra={CONFIG: _config_text(config)})
+                            extra={CONFIG: config_text(config)})
     return {"seq": seq, "summary": summary, **status(root)}
 
 
@@ -1195,7 +926,7 @@ def override(root: Path, path: Path, reason: str) -> dict[str, Any]:
     new = dict(doc.data["overrides"])
     campaign = Campaign.open(root)
     load_data(campaign.config["game"], new or None, source=path)  # checked before anything is written
-    with campaign.locked():
+    with campaign.locked(finish=finish):
         state = campaign.state()
         if new == (campaign.config.get("overrides") or {}):
             raise UsageError(f"{path}: these are the overrides in force already; nothing to record")
@@ -1209,7 +940,7 @@ def override(root: Path, path: Path, reason: str) -> dict[str, Any]:
                            phase=phase.name, summary=summary, reason=reason.strip(), overrides=new)
         kept_state = {k: v for k, v in state.items() if k not in ("seq", "head")}
         campaign.write_step(entry, {**kept_state, "settings": settings}, f"step {seq}: {summary}",
-                            extra={CONFIG: _config_text(config)})
+                            extra={CONFIG: config_text(config)})
     return {"seq": seq, "summary": summary, **status(root)}
 
 
@@ -1224,12 +955,12 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
     base = ("events",) if isinstance(doc.data, dict) else ()
     if not isinstance(events, list) or not events:
         raise InputFileError(f"{doc.where(base)}: expected a list of events (or events: [...])")
-    with campaign.locked():
+    with campaign.locked(finish=finish):
         state = campaign.state()
         game_state = state["game"]
         # a correction that opens or seals a hidden value is recorded as the game turns it
         # (the value and its opening published with the step; `audit` replays it)
-        secrets = referee_secrets(campaign, _secret(campaign), state.get("contributions"))
+        secrets = referee_secrets(campaign, referee_secret(campaign), state.get("contributions"))
         recorded: list[dict[str, Any]] = []
         for i, event in enumerate(events):
             if not isinstance(event, dict) or "type" not in event:
@@ -1243,9 +974,9 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
         phase = campaign.phase(state)
         seq = state["seq"] + 1
         summary = f"adjustment ({len(events)} event{'s' if len(events) != 1 else ''}): {reason.strip()}"
-        seats, files, seated_state = _entered(campaign, state, game_state)
+        seats, files, seated_state = entered(campaign, state, game_state)
         if seats:
-            summary += "; " + _entered_summary(seats)
+            summary += "; " + entered_summary(seats)
         entry = make_entry(seq=seq, prev=state["head"], kind="adjust", turn=phase.turn,
                            phase=phase.name, summary=summary, reason=reason.strip(),
                            events=recorded, opened=secrets.openings or None, seats=seats or None)
@@ -1395,7 +1126,7 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
             salts[faction] = randomness.player_salt(salt_key, cid, faction, 0)
             nexts[faction] = randomness.salt_commitment(randomness.player_salt(salt_key, cid, faction, 1))
         return _write_salts(orders, raw, factions, salts, nexts, out)
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     state = campaign.state()
     steps = int(state["seq"])
     for faction in factions:
@@ -1446,7 +1177,7 @@ def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
     from pbem.crypto.keys import load_identity_file
     from pbem.errors import CryptoError
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     identities = load_identity_file(key)
     found: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -1477,7 +1208,7 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
     from pbem import randomness
 
     campaign = Campaign.open(root)
-    with campaign.locked():
+    with campaign.locked(finish=finish):
         state = campaign.state()
         phase = campaign.phase(state)
         if not phase.over and not force:
@@ -1485,15 +1216,15 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
                            "still hidden (use --force to do it anyway)")
         if any(e["type"] == "unseal" for e in campaign.entries()):
             raise Rejected("the campaign was unsealed already")
-        secret = _secret(campaign)
+        secret = referee_secret(campaign)
         pending = state.get("pending", {})
         # everything still sealed is published: orders not yet resolved, the files kept
         # sealed until the turn's end, and every value the rules sealed or that orders
         # carried in their secret part and the rules never opened (a battle never fought)
-        _, openings = _open_pending(campaign, pending)
-        files_out = _reveal_files(campaign, sealed_files(state))
+        _, openings = open_orders(campaign, pending)
+        files_out = reveal_files(campaign, sealed_files(state))
         opened = _open_the_rest(campaign, list(campaign.entries()))
-        files = _published(pending, openings, files_out)
+        files = published_files(pending, openings, files_out)
         seq = state["seq"] + 1
         summary = "unsealed: the hidden secret and every opening are published"
         entry = make_entry(seq=seq, prev=state["head"], kind="unseal", turn=phase.turn,
@@ -1530,5 +1261,5 @@ def dice(root: Path) -> list[dict[str, Any]]:
     draws before unseal) or `WRONG`."""
     from pbem.audit import dice_states
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     return dice_states(list(campaign.entries()), campaign.id)

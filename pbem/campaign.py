@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pbem import cache, yamlio
 from pbem.errors import Busy, CampaignError
@@ -99,14 +99,17 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
     return [] if a == b else [where or "(all)"]
 
 
+# finishes what a killed command meant to do (`Campaign.intending`), given its plan; returns
+# what it did. Resolving phases is pbem.step's work (`pbem.step.finish`): the commands that
+# may finish a step hand it to `locked` and `settled`.
+Finish = Callable[["Campaign", dict[str, Any]], list[str]]
+
+
 @dataclass
 class Campaign:
     root: Path
     config: dict[str, Any]
     recovered: list[str] = field(default_factory=list)  # what opening put right, if anything
-    # finishes what a killed command meant to do (`intending`), given its plan; returns what
-    # it did. The command layer (pbem.api) sets it: resolving phases is its work.
-    resume: ClassVar[Callable[[Campaign, dict[str, Any]], list[str]] | None] = None
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -129,14 +132,15 @@ class Campaign:
         return cls(root, config)
 
     @classmethod
-    def settled(cls, root: Path) -> Campaign:
-        """Open for reading, after putting right any step a crash left half-written.
+    def settled(cls, root: Path, finish: Finish | None = None) -> Campaign:
+        """Open for reading, after putting right any step a crash left half-written (and,
+        given `finish`, finishing a command a kill interrupted: `locked`).
 
         Reading commands take the lock for a moment too, so they wait for a step in progress
         and never show a snapshot that was not committed.
         """
         campaign = cls.open(root)
-        with campaign.locked() as recovered:
+        with campaign.locked(finish=finish) as recovered:
             campaign.recovered = recovered
         return campaign
 
@@ -228,8 +232,10 @@ class Campaign:
 
     # -- writing -------------------------------------------------------------------------
     @contextlib.contextmanager
-    def locked(self, wait: float | None = None) -> Iterator[list[str]]:
-        """Hold the campaign lock; recover from an interrupted step first.
+    def locked(self, wait: float | None = None,
+               finish: Finish | None = None) -> Iterator[list[str]]:
+        """Hold the campaign lock; recover from an interrupted step first, and with
+        `finish` (pbem.step.finish) complete what a killed command meant to do.
 
         Yields the list of recovery actions taken (empty when the campaign was clean).
         """
@@ -241,12 +247,11 @@ class Campaign:
                 done.append("removed half-written temporary files: " + ", ".join(stale))
             self.check_settings()
             intent = self.private / INTENT
-            # a command was killed before it finished: finish it. Only pbem.api knows how (it
-            # sets Campaign.resume when it loads); a command that has not loaded it (publish,
-            # inbox before its first apply) leaves the intent to the next one that has
-            if intent.is_file() and Campaign.resume is not None:
+            # a command was killed before it finished: finish it, when the caller can (a
+            # command that does not resolve, such as publish, leaves the intent to the next)
+            if intent.is_file() and finish is not None:
                 plan = json.loads(intent.read_text(encoding="utf-8") or "{}")
-                done += Campaign.resume(self, plan)
+                done += finish(self, plan)
                 intent.unlink()
             for line in done:  # whichever command found it says so
                 sys.stderr.write(f"pbem: recovered: {line}\n")
@@ -272,7 +277,7 @@ class Campaign:
     def intending(self, plan: dict[str, Any]) -> Iterator[None]:
         """Within `locked`: a command that may write several steps (orders, then the
         resolutions they complete) says first what it will do, so that if it is killed
-        half-way the next command, any command, finishes it (`Campaign.resume`). A command
+        half-way the next command that can finishes it (`locked`'s `finish`). A command
         that ends, even by an error, takes its intent back."""
         path = self.private / INTENT
         yamlio.write_atomic(path, json.dumps(plan))

@@ -157,7 +157,7 @@ class Contributing:
                 secrets: Secrets | None = None) -> list[Event]:
         if not is_pre_game(state):
             return self.game.resolve(data, state, orders, rng, secrets)
-        # the rng is keyed by the mixed hidden key (pbem.api._advance), never the seed chain
+        # the rng is keyed by the mixed hidden key (pbem.step.dice_of), never the seed chain
         return [{"type": "set_up", "state": self.game.setup(data, state["options"], rng)}]
 
     def apply(self, data: GameData, state: State, event: Event) -> State:

@@ -23,7 +23,7 @@ import pytest
 from audit_fast import cached_base, own
 from conftest import git, run_pbem, tree_state
 
-from pbem import api, dice, yamlio
+from pbem import api, dice, step, yamlio
 from pbem.campaign import ENTRY_ORDER, STATE, Campaign
 from pbem.crypto import sealed
 from pbem.crypto.keys import load_ssh_private_file, sign_entry
@@ -105,11 +105,11 @@ class Referee:
         batch's seed and salts, unless another rng is given)."""
         entry = self.entry(seq)
         before = self.fold(seq - 1)
-        orders, _revealed = api._open_pending(self.campaign, before["pending"])
+        orders, _revealed = step.open_orders(self.campaign, before["pending"])
         orders.update(entry.get("nmr_orders") or {})
         if rng is None:
             rng = dice.KeyedRng(dice.batch_key(bytes.fromhex(entry["seed"]), entry["salts"]))
-        secrets = api.referee_secrets(self.campaign, self.secret, before.get("contributions"))
+        secrets = step.referee_secrets(self.campaign, self.secret, before.get("contributions"))
         events = normal(self.campaign.game.resolve(self.campaign.data, before["game"], orders,
                                                    rng, secrets))
         old = entry["events"]

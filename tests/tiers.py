@@ -36,7 +36,7 @@ TESTS = Path(__file__).resolve().parent
 
 SLOW_MODULES = (
     "subprocess", "multiprocessing", "socket", "smtplib", "imaplib", "aiosmtpd", "asyncio",
-    "git", "build", "pbem.store", "pbem.campaign", "pbem.api", "pbem.audit", "pbem.demo",
+    "git", "build", "pbem.store", "pbem.campaign", "pbem.api", "pbem.step", "pbem.audit", "pbem.demo",
     "pbem.mail.loop", "pbem.cli", "pbem.__main__", "_pytest.pytester",
 )
 # what a slow test is told to be, in the error of the guard

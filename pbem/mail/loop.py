@@ -66,6 +66,7 @@ from pbem.schedule import (
     nmr_policy,
     opening_step,
 )
+from pbem.step import finish
 
 if TYPE_CHECKING:  # pbem.mail.transport (smtplib, imaplib, mailbox) loads only when mail is handled,
     from pbem.mail import transport as m  # so that `pbem status` stays quick with deadlines set
@@ -221,7 +222,7 @@ def queue_reports(root: Path, outbox: m.Outbox, *, again: bool = False,
     from pbem.reports.context import moment, seat_context
     from pbem.reports.render import render_context
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     state = campaign.state()
     status = api.status(root)
     opener = opening_step(campaign, state)
@@ -397,7 +398,7 @@ def remind(root: Path, *, outbox: Path | None = None, now: datetime | None = Non
     from pbem import api
     from pbem.mail import transport as m
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     box = outbox_of(campaign, outbox)
     state = campaign.state()
     status = api.status(root)
@@ -482,7 +483,7 @@ def tick(root: Path, now: datetime | None = None, *, send: bool = False,
     from pbem.mail import transport as m
 
     when = now or m.now_utc()
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     box = outbox_of(campaign, outbox)
     server = smtp_of(campaign, None, None, None) if send else None
     result: dict[str, Any] = {"now": _iso(when), "actions": [], "resolved": [], "reminded": [],
@@ -593,10 +594,10 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     files), the others are applied now; if none, the mail is applied now. Its answer is
     queued once (by the key reply:MESSAGE-ID).
     """
-    from pbem import api  # noqa: F401 - it finishes a step a killed pbem left (Campaign.resume)
     from pbem.mail import transport as m
 
-    campaign = Campaign.settled(root)  # which is done first, before any mail is looked at
+    # a step a killed pbem left half-done is finished first, before any mail is looked at
+    campaign = Campaign.settled(root, finish)
     late_policy(campaign)  # a bad setting stops here, before any mail is touched
     limits = limits_of(campaign)
     box = outbox_of(campaign, outbox)

@@ -188,8 +188,9 @@ def own_secrets(root: Path, identities: list[str]) -> dict[str, Any]:
     those a later step published; every one opened with `identities` and checked against
     its commitment ("verified")."""
     from pbem.campaign import Campaign
+    from pbem.step import finish
 
-    campaign = Campaign.settled(root)
+    campaign = Campaign.settled(root, finish)
     game, data = campaign.game, campaign.data
     items = [i for i in _sealed_items(campaign.id, list(campaign.entries()), "referee", identities)
              if i["verified"] is not None]
@@ -606,9 +607,10 @@ def moment(root: Path, turn: int | None = None, *, campaign: Campaign | None = N
     from pbem import api, randomness
     from pbem.campaign import Campaign
     from pbem.log import Folder, corrections, describe_correction
+    from pbem.step import finish
 
     if campaign is None:
-        campaign = Campaign.settled(root)
+        campaign = Campaign.settled(root, finish)
     game, data = campaign.game, campaign.data
     if status is None:
         status = api.status(root)
