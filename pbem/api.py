@@ -11,10 +11,13 @@ import re
 import secrets
 import shutil
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import yamlio
+from cryptography.hazmat.primitives import serialization
+
+from pbem import randomness, yamlio
 from pbem.campaign import (
     CONFIG,
     DORMANT_SEAT,
@@ -24,9 +27,11 @@ from pbem.campaign import (
     Campaign,
     protected,
 )
-from pbem.contributions import hidden_draws, is_pre_game, pre_game
+from pbem.contributions import PHASE, hidden_draws, is_pre_game, pre_game
+from pbem.crypto import sealed, sshsig
+from pbem.crypto.keys import keygen_files, load_identity_file, load_ssh_private_file, read_key_card
 from pbem.dice import KeyedRng
-from pbem.errors import CampaignError, InputFileError, PbemError, Rejected, UsageError
+from pbem.errors import CampaignError, CryptoError, InputFileError, PbemError, Rejected, UsageError
 from pbem.game import (
     clone,
     corrected,
@@ -35,11 +40,13 @@ from pbem.game import (
     get_game,
     load_data,
     sees_sealed,
+    todo,
 )
 from pbem.log import (
     GENESIS,
     after_undo,
     after_unseal,
+    entry_hash,
     entry_name,
     make_entry,
     normal,
@@ -48,7 +55,9 @@ from pbem.log import (
     sealed_phase,
     undone_steps,
 )
-from pbem.orders import Checked, Signing, check_orders, signature_path
+from pbem.names import suggest
+from pbem.orders import SIGNATURE_NAMESPACE, Checked, Signing, check_orders, signature_path
+from pbem.schedule import deadline_of
 from pbem.step import (
     advance,
     config_text,
@@ -63,6 +72,7 @@ from pbem.step import (
     sealed_to,
     seated,
 )
+from pbem.store import Store
 
 # ---------------------------------------------------------------------------------------
 # games
@@ -136,7 +146,6 @@ def parse_key(text: str) -> tuple[list[str], Path]:
 
 def _known_faction(faction: str, known: list[str], flag: str, text: str, game_id: str) -> None:
     if faction not in known:
-        from pbem.names import suggest
 
         raise UsageError(f"{flag} {text!r}: unknown faction {faction!r}{suggest(faction, known)}; "
                          f"factions of {game_id}: {', '.join(known)}")
@@ -186,9 +195,6 @@ def new_campaign(
     orders allowed, which `status` shows). Everything given is checked before anything is
     written.
     """
-    from pbem import randomness
-    from pbem.crypto.keys import keygen_files, read_key_card
-    from pbem.store import Store
 
     game = get_game(game_id)
     overrides = read_overrides(override) if override is not None else {}
@@ -233,7 +239,6 @@ def new_campaign(
     for text in options or []:
         key, value = parse_option(text)
         if key not in chosen:
-            from pbem.names import suggest
 
             raise UsageError(f"--option {key!r}: unknown option{suggest(key, list(chosen))}; "
                              f"options: {', '.join(chosen) or 'none'}")
@@ -402,7 +407,6 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
     if phase.over:
         out["result"] = phase.result
     if campaign.config.get("deadlines") and not phase.over:
-        from pbem.schedule import deadline_of
 
         due = deadline_of(campaign, state, phase)
         if due:
@@ -420,7 +424,6 @@ def status(root: Path, campaign: Campaign | None = None) -> dict[str, Any]:
 
 
 def _todo(campaign: Campaign, state: dict[str, Any], awaiting: list[str]) -> dict[str, list[str]]:
-    from pbem.game import todo
 
     found = {f: todo(campaign.game, campaign.data, state["game"], f) for f in awaiting}
     return {f: lines for f, lines in found.items() if lines}
@@ -440,13 +443,11 @@ def signing(campaign: Campaign, state: dict[str, Any]) -> Signing:
 
 def _check(campaign: Campaign, state: dict[str, Any], paths: list[Path], *,
            draft: bool = False, on_behalf: bool = False, key: Path | None = None) -> list[Checked]:
-    from pbem.crypto import sealed
 
     phase = campaign.phase(state)
     sees = None
     if sees_sealed(campaign.game):  # rules that check against sealed values
         if key is not None:
-            from pbem.crypto.keys import load_identity_file
 
             sees = sealed.opener(campaign.id, load_identity_file(key))
         elif not draft:  # the referee's apply: every sealed value
@@ -499,7 +500,6 @@ def check(root: Path, paths: list[Path], key: Path | None = None) -> list[Checke
     checked = _check(campaign, state, paths, draft=True, key=key)
     _behind(campaign, state, checked)
     if key is None and sees_sealed(campaign.game):
-        from pbem.crypto import sealed
 
         owners = {n.get("owner") for n in sealed.find_sealed(state["game"])}
         for c in checked:  # the rules that read sealed values were left out: say so, to those
@@ -515,7 +515,6 @@ def _behind(campaign: Campaign, state: dict[str, Any], checked: list[Checked]) -
     """A file refused whose `head:` this clone has never had: the clone is behind the
     referee's (the file came with a later report), so its check is not the referee's. Said
     once per file, with the way forward."""
-    from pbem.log import entry_hash
 
     known: set[str] | None = None
     for c in checked:
@@ -597,9 +596,6 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
     A file for several factions of one player is one step too: each faction's record holds
     its own part (body, salts, secret) and names the same file, stored as received, so that
     its signature can be checked again by anyone (audit)."""
-    import hashlib as _hashlib
-
-    from pbem.crypto import sealed
 
     phase = campaign.phase(state)
     seq = state["seq"] + 1
@@ -615,7 +611,7 @@ def _record_orders(campaign: Campaign, state: dict[str, Any], c: Checked,
         record: dict[str, Any] = {
             "head_index": c.head_index,
             "signed": c.doc.data.get("signed") if c.signature and c.doc else None,
-            "sig_digest": _hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
+            "sig_digest": hashlib.sha256(c.signature.encode()).hexdigest() if c.signature else None,
             "salt_next": part.salt_next,
             "file": f"{stem}.yaml",
         }
@@ -725,7 +721,6 @@ def bot_salt(campaign_id: str, faction: str, committed: str | None, seq: int) ->
     """The bot's salt for a file: the one that opens what the faction committed to last
     (it finds it again on its own public chain), or the first of that chain. Predictable:
     used only where the bot or an NMR policy writes the orders (docs/fairness.md)."""
-    from pbem import randomness
 
     chain = randomness.bot_salts(campaign_id, faction)
     if committed is None:
@@ -744,14 +739,12 @@ def bot(root: Path, faction: str, seed: str | None = None, *, salts: bool = True
     tests); without, for a player to fill in and sign (`pbem sign` adds the player's).
     A `template` is what a player is mailed to start from (the game's `template`: their
     own standing instructions, no choice they did not make), with no salts."""
-    from pbem import randomness
 
     campaign = Campaign.settled(root, finish)
     state = campaign.state()
     phase = campaign.phase(state)
     factions = list(campaign.factions())
     if faction not in factions:
-        from pbem.names import suggest
 
         raise UsageError(f"unknown faction {faction!r}{suggest(faction, factions)}; "
                          f"factions: {', '.join(factions)}")
@@ -867,7 +860,6 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
     """A recorded change of who plays factions: a new player (with their key card), a new key
     for the same player, or back to hot-seat. campaign.yaml and the log say the same from
     then on; the step is signed and shown to every player (`pbem log`, audit)."""
-    from pbem.crypto.keys import read_key_card
 
     if not reason.strip():
         raise UsageError("--reason must say why the seat changes")
@@ -878,7 +870,6 @@ def seat(root: Path, factions: list[str], reason: str, *, player: str | None = N
     known = list(campaign.factions())
     for faction in factions:
         if faction not in known:
-            from pbem.names import suggest
 
             raise UsageError(f"unknown faction {faction!r}{suggest(faction, known)}; "
                              f"factions: {', '.join(known)}")
@@ -996,11 +987,12 @@ def audit(root: Path, *, final: bool = False, witnesses: list[Path] | None = Non
           key: Path | None = None) -> dict[str, Any]:
     """`key`: a player's identity file: the draws that concern him alone are recomputed with
     his own draw key and checked against what his key opens, before the game ends."""
+    # the audit alone is imported where it is used: it adds about 10 ms to every command
+    # that imports api (python -X importtime -c "import pbem.api, pbem.audit")
     from pbem.audit import audit as run_audit
 
     own = None
     if key is not None:
-        from pbem.crypto.keys import load_identity_file
 
         own = load_identity_file(key)
     return run_audit(root, final=final, witnesses=witnesses, own=own)
@@ -1030,11 +1022,6 @@ def sign(orders: Path, key: Path, root: Path | None = None, *, force: bool = Fal
 
     In a clone it also says whose key it is, and refuses a key that is not the key of every
     faction the file orders (`force`: a key the player shares with another faction)."""
-    from cryptography.hazmat.primitives import serialization
-
-    from pbem.crypto import sshsig
-    from pbem.crypto.keys import load_ssh_private_file
-    from pbem.orders import SIGNATURE_NAMESPACE, signature_path
 
     private = load_ssh_private_file(key)
     raw = yamlio.read_input(orders, what="an orders file (YAML text)")  # a regular file only
@@ -1059,7 +1046,6 @@ def _whose_key(campaign: Campaign, private: Any, doc: yamlio.Doc, key: Path, for
                out: Signed) -> None:
     """Which factions `private` is the key of; refused (before anything is written) when a
     faction the file orders has another key in campaign.yaml, unless `force`."""
-    from pbem.crypto import sshsig
 
     mine = sshsig.public_line(private.public_key()).split()[:2]
     seats = campaign.factions()
@@ -1081,7 +1067,6 @@ def _whose_key(campaign: Campaign, private: Any, doc: yamlio.Doc, key: Path, for
 def _stamped(orders: Path, raw: bytes) -> bytes:
     """The file with `signed:` the time of signing (UTC), written back: of two files naming
     the same head, the one signed later is the correction (ORDERS.md)."""
-    from datetime import UTC, datetime
 
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     text = raw.decode("utf-8")
@@ -1104,8 +1089,6 @@ def _with_salts(orders: Path, raw: bytes, doc: yamlio.Doc, signing_seed: bytes,
                 root: Path | None, out: Signed) -> bytes:
     """The file with `salt:` and `salt_next:` added at its end (written back), or as it was
     with a note saying why not."""
-    from pbem import randomness
-    from pbem.contributions import PHASE
 
     named = doc.data.get("faction")
     factions = [str(f) for f in named] if isinstance(named, list) else [str(named)]
@@ -1173,9 +1156,6 @@ def _write_salts(orders: Path, raw: bytes, factions: list[str], salts: dict[str,
 
 def reveal(root: Path, key: Path) -> list[dict[str, Any]]:
     """Every sealed value in the log and the snapshot that opens with `key`, checked."""
-    from pbem.crypto import sealed
-    from pbem.crypto.keys import load_identity_file
-    from pbem.errors import CryptoError
 
     campaign = Campaign.settled(root, finish)
     identities = load_identity_file(key)
@@ -1205,7 +1185,6 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
 
     Before the game is over this would show what is still hidden, so it needs `force`.
     """
-    from pbem import randomness
 
     campaign = Campaign.open(root)
     with campaign.locked(finish=finish):
@@ -1238,7 +1217,6 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
 def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The openings of every node the rules sealed (hands, decks) and of every secret part
     of orders (a battle's spending) not yet published."""
-    from pbem.crypto import sealed
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
     nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
@@ -1259,7 +1237,7 @@ def dice(root: Path) -> list[dict[str, Any]]:
     """Every die so far: label, sides, value and its state: `verified` (recomputed from the
     published seed and salts, or after unseal from the hidden secret), `hidden` (set-up
     draws before unseal) or `WRONG`."""
-    from pbem.audit import dice_states
+    from pbem.audit import dice_states  # imported here, as in `audit`
 
     campaign = Campaign.settled(root, finish)
     return dice_states(list(campaign.entries()), campaign.id)
