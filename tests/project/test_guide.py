@@ -50,3 +50,15 @@ def test_the_guides_tiny_has_the_shape_it_describes(monkeypatch: pytest.MonkeyPa
     assert isinstance(game, TableGame) and isinstance(game.phases, PhaseTable)
     assert isinstance(module.EVENTS, EventTable) and module.EVENTS.told  # apply and descriptions
     assert {"validate", "resolve", "bot", "default_orders", "phase"}.isdisjoint(vars(type(game)))
+
+
+@pytest.mark.parametrize("game_id", ["red_russia", "chechen_war", "aa1914"])
+def test_every_bundled_game_is_a_table_game_as_the_guide_says(game_id: str) -> None:
+    from pbem.dice import KeyedRng
+    from pbem.game import get_game, load_data
+    from pbem.kit.phases import PhaseTable, TableGame
+
+    game = get_game(game_id)
+    assert isinstance(game, TableGame) and isinstance(game.phases, PhaseTable)
+    assert game.phase(load_data(game_id), game.setup(load_data(game_id), {}, KeyedRng(b"k"))).name \
+        in game.phases.phases  # the table answers for the game's phases

@@ -12,12 +12,12 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.game import Event, GameData, Orders, Problem, Rng, Secrets, State
 from pbem.kit import ask
 from pbem.kit import standing as standing_kit
 from pbem.kit.fold import Fold
 from pbem.kit.orders import order_items
-from pbem.kit.phases import PhaseRules, PhaseTable, no_orders
+from pbem.kit.phases import PhaseRules, PhaseTable, TableGame, no_orders
 
 from . import (
     battle,
@@ -124,145 +124,6 @@ ORDERS_SECTIONS: dict[str, list[tuple[str, list[int] | None]]] = {
                ("Action phase: fleets", None), ("Action phase: battles", None)],
     "decision": [("Questions by mail", [0])],
 }
-
-
-class RedRussia:
-    id = "red_russia"
-    name = "Red Russia: The Russian Civil War 1918-1921"
-
-    def describe(self, data: GameData) -> dict[str, Any]:
-        g = data["game"]
-        return {
-            "id": self.id,
-            "name": g["name"],
-            "factions": [{"id": f["id"], "name": f["name"]} for f in g["factions"]],
-            "options": [{"id": k, "default": v["default"], "help": v["help"],
-                         "requires": list(v.get("requires") or [])}  # 19.0: 19.2 needs 19.1
-                        for k, v in g.get("options", {}).items()],
-            "phases": list(PHASES),
-            "seatings": g.get("seatings", {}),
-        }
-
-    def check_data(self, data: GameData) -> list[str]:
-        return (board_.check(data) + economy.check(data) + politics.check_tables(data)
-                + cards.check(data) + famine.check(data) + _check_options(data))
-
-    def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
-        state = setup.setup(data, options, rng)
-        state.update(politics.initial_state())
-        state.update(cards.initial_state())
-        return state
-
-    def phase(self, data: GameData, state: State) -> Phase:
-        return PHASE_TABLE.phase(data, state)
-
-    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        standing = orders.get("standing")
-        problems: list[Problem] = []
-        standing_kit.check(data, state, faction, standing, STANDING_CHECKS, problems)
-        if not isinstance(standing, dict):
-            standing = {}  # none, or not a mapping (said)
-        problems += famine.check_standing(data, standing)
-        problems += play.check_play_when(data, standing)
-        # 8.4 a sea in retreat_to: a retreat by sea
-        decisions.check_retreat_places(board_.board(data), standing.get("retreat_to"),
-                                       ("standing", "retreat_to"), problems)
-        return problems + PHASE_TABLE.validate(data, state, faction, orders)
-
-    def warnings(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
-        """Legal orders that will do nothing or waste something (rules/wasted.py): a card
-        whose effect cannot happen when it is played (12.1, 13.54, 9.0...), a move to the
-        zone its units are in (7.1)."""
-        return wasted.warnings(data, state, faction, orders)
-
-    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
-                secrets: Secrets | None = None) -> list[Event]:
-        events = turn.standing_events(state, orders)
-        return events + PHASE_TABLE.resolve(data, apply_events(data, state, events), orders, rng, secrets)
-
-    def apply(self, data: GameData, state: State, event: Event) -> State:
-        return apply_event(data, state, event)
-
-    def apply_all(self, data: GameData, state: State, events: list[Event]) -> State:
-        return apply_events(data, state, events)
-
-    def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
-        """What `who` may see. Nothing in this slice of the game is secret yet (hands, secret
-        attack spending and sealed orders arrive with the secrets work), so every view is
-        the whole position; the set-up phase's own lists stay with the referee."""
-        view = copy.deepcopy(state)
-        view["who"] = who
-        view["cards"] = cards.view(state)  # hands only as counts: the cards are sealed
-        return view
-
-    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
-               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
-        """The position tables, changes, map and hand of a report (rules/report.py), and
-        the reader's order of battle (rules/order_of_battle.py)."""
-        return {**report_.report(data, view, before, who, style, secrets),
-                "own": order_of_battle.own(data, view, who)}
-
-    def bot(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        return PHASE_TABLE.bot(data, state, faction, rng)
-
-    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        """The bot's legal orders as an example, less what a player must choose alone: no
-        card played (14.2: `play` orders, and `play_cards` of the bot's standing) and the
-        standing instructions the faction has in force, not the bot's."""
-        body = dict(self.bot(data, state, faction, rng))
-        body["orders"] = [o for o in body.get("orders") or []
-                          if not (isinstance(o, dict) and "play" in o)]
-        body.pop("standing", None)
-        own = state.get("standing", {}).get(faction)
-        if own and name_takes_standing(state["phase"]):
-            body["standing"] = dict(own)
-        return body
-
-    def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
-        """The sections of ORDERS.md whose examples the faction's orders template shows now
-        (pbem.game.order_forms)."""
-        return ORDERS_SECTIONS.get(str(state.get("phase")), [])
-
-    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
-        """The standing instructions of ORDERS.md with their values in force, in the
-        phases whose orders file takes them (purchase, action)."""
-        return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
-
-    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
-        """Each battle of a step as a box: the forces, each round's dice and why they hit
-        (rules/boxes.py)."""
-        return boxes_.boxes(data, state, events)
-
-    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
-        """What the turn's summary says of a step: battles and their ends, zones taken,
-        leaders lost, minors activated, cards played (rules/headlines.py)."""
-        return headlines_.headlines(data, events)
-
-    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
-        """The pieces to place at set-up (3.0, 20.5) and the units arriving now (5.2), each
-        with the zones it may go to."""
-        b = board_.board(data)
-        if state["phase"] in ("setup-place", "setup-place-red"):
-            pieces = {pid: setup.allowed_places(b, state, pid) for pid in setup.to_place(state, faction)}
-            rule, what = "3.0", "place"
-        elif state["phase"] == "purchase":
-            pieces = {pid: economy.arrival_zones(b, state, pid) for pid in economy.arrivals(state, faction)}
-            rule, what = "5.2", "place, arriving now,"
-        else:
-            return []
-        by_places: dict[tuple[str, ...], list[str]] = {}  # the pieces that may go to the same zones
-        for pid, zones in pieces.items():
-            by_places.setdefault(tuple(sorted(zones)), []).append(pid)
-        return [f"{what} {', '.join(ids)} in {'one of: ' + ', '.join(zones) if zones else 'no zone open to them'}"
-                f" ({rule})" for zones, ids in by_places.items()]
-
-    def default_orders(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
-        """A faction that sent nothing: set-up choices are made for it (they cannot be
-        skipped); in the action phase its units hold."""
-        return PHASE_TABLE.default_orders(data, state, faction, rng)
-
-    def summary(self, data: GameData, event: Event) -> str:
-        return describe_event(data, event)
 
 
 def name_takes_standing(phase: str) -> bool:
@@ -757,6 +618,141 @@ PHASE_TABLE = PhaseTable({
     "winter": _rules("winter", resolve=_resolve_winter),
     "over": _rules("over"),
 })
+
+
+class RedRussia(TableGame):
+    """The Game protocol: phase, bot and default_orders from its phase table (TableGame),
+    validate and resolve the table's after what every phase shares (the standing
+    instructions), the rest its own. A faction that sent nothing has its set-up choices made
+    for it (they cannot be skipped), and in the action phase its units hold (the table's
+    default_orders)."""
+
+    phases = PHASE_TABLE
+    id = "red_russia"
+    name = "Red Russia: The Russian Civil War 1918-1921"
+
+    def describe(self, data: GameData) -> dict[str, Any]:
+        g = data["game"]
+        return {
+            "id": self.id,
+            "name": g["name"],
+            "factions": [{"id": f["id"], "name": f["name"]} for f in g["factions"]],
+            "options": [{"id": k, "default": v["default"], "help": v["help"],
+                         "requires": list(v.get("requires") or [])}  # 19.0: 19.2 needs 19.1
+                        for k, v in g.get("options", {}).items()],
+            "phases": list(PHASES),
+            "seatings": g.get("seatings", {}),
+        }
+
+    def check_data(self, data: GameData) -> list[str]:
+        return (board_.check(data) + economy.check(data) + politics.check_tables(data)
+                + cards.check(data) + famine.check(data) + _check_options(data))
+
+    def setup(self, data: GameData, options: dict[str, Any], rng: Rng) -> State:
+        state = setup.setup(data, options, rng)
+        state.update(politics.initial_state())
+        state.update(cards.initial_state())
+        return state
+
+    def validate(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        standing = orders.get("standing")
+        problems: list[Problem] = []
+        standing_kit.check(data, state, faction, standing, STANDING_CHECKS, problems)
+        if not isinstance(standing, dict):
+            standing = {}  # none, or not a mapping (said)
+        problems += famine.check_standing(data, standing)
+        problems += play.check_play_when(data, standing)
+        # 8.4 a sea in retreat_to: a retreat by sea
+        decisions.check_retreat_places(board_.board(data), standing.get("retreat_to"),
+                                       ("standing", "retreat_to"), problems)
+        return problems + super().validate(data, state, faction, orders)
+
+    def warnings(self, data: GameData, state: State, faction: str, orders: Orders) -> list[Problem]:
+        """Legal orders that will do nothing or waste something (rules/wasted.py): a card
+        whose effect cannot happen when it is played (12.1, 13.54, 9.0...), a move to the
+        zone its units are in (7.1)."""
+        return wasted.warnings(data, state, faction, orders)
+
+    def resolve(self, data: GameData, state: State, orders: dict[str, Orders], rng: Rng,
+                secrets: Secrets | None = None) -> list[Event]:
+        events = turn.standing_events(state, orders)
+        return events + super().resolve(data, apply_events(data, state, events), orders, rng, secrets)
+
+    def apply(self, data: GameData, state: State, event: Event) -> State:
+        return apply_event(data, state, event)
+
+    def apply_all(self, data: GameData, state: State, events: list[Event]) -> State:
+        return apply_events(data, state, events)
+
+    def view(self, data: GameData, state: State, who: str) -> dict[str, Any]:
+        """What `who` may see. Nothing in this slice of the game is secret yet (hands, secret
+        attack spending and sealed orders arrive with the secrets work), so every view is
+        the whole position; the set-up phase's own lists stay with the referee."""
+        view = copy.deepcopy(state)
+        view["who"] = who
+        view["cards"] = cards.view(state)  # hands only as counts: the cards are sealed
+        return view
+
+    def report(self, data: GameData, view: dict[str, Any], before: dict[str, Any] | None,
+               who: str, style: dict[str, Any], secrets: list[dict[str, Any]]) -> dict[str, Any]:
+        """The position tables, changes, map and hand of a report (rules/report.py), and
+        the reader's order of battle (rules/order_of_battle.py)."""
+        return {**report_.report(data, view, before, who, style, secrets),
+                "own": order_of_battle.own(data, view, who)}
+
+    def template(self, data: GameData, state: State, faction: str, rng: Rng) -> Orders:
+        """The bot's legal orders as an example, less what a player must choose alone: no
+        card played (14.2: `play` orders, and `play_cards` of the bot's standing) and the
+        standing instructions the faction has in force, not the bot's."""
+        body = dict(self.bot(data, state, faction, rng))
+        body["orders"] = [o for o in body.get("orders") or []
+                          if not (isinstance(o, dict) and "play" in o)]
+        body.pop("standing", None)
+        own = state.get("standing", {}).get(faction)
+        if own and name_takes_standing(state["phase"]):
+            body["standing"] = dict(own)
+        return body
+
+    def orders_sections(self, data: GameData, state: State, faction: str) -> list[tuple[str, list[int] | None]]:
+        """The sections of ORDERS.md whose examples the faction's orders template shows now
+        (pbem.game.order_forms)."""
+        return ORDERS_SECTIONS.get(str(state.get("phase")), [])
+
+    def standing_offer(self, data: GameData, state: State, faction: str) -> list[dict[str, Any]]:
+        """The standing instructions of ORDERS.md with their values in force, in the
+        phases whose orders file takes them (purchase, action)."""
+        return standing_.offer(state, faction) if name_takes_standing(state["phase"]) else []
+
+    def boxes(self, data: GameData, state: State, events: list[Event]) -> list[dict[str, Any]]:
+        """Each battle of a step as a box: the forces, each round's dice and why they hit
+        (rules/boxes.py)."""
+        return boxes_.boxes(data, state, events)
+
+    def headlines(self, data: GameData, events: list[Event]) -> list[str]:
+        """What the turn's summary says of a step: battles and their ends, zones taken,
+        leaders lost, minors activated, cards played (rules/headlines.py)."""
+        return headlines_.headlines(data, events)
+
+    def todo(self, data: GameData, state: State, faction: str) -> list[str]:
+        """The pieces to place at set-up (3.0, 20.5) and the units arriving now (5.2), each
+        with the zones it may go to."""
+        b = board_.board(data)
+        if state["phase"] in ("setup-place", "setup-place-red"):
+            pieces = {pid: setup.allowed_places(b, state, pid) for pid in setup.to_place(state, faction)}
+            rule, what = "3.0", "place"
+        elif state["phase"] == "purchase":
+            pieces = {pid: economy.arrival_zones(b, state, pid) for pid in economy.arrivals(state, faction)}
+            rule, what = "5.2", "place, arriving now,"
+        else:
+            return []
+        by_places: dict[tuple[str, ...], list[str]] = {}  # the pieces that may go to the same zones
+        for pid, zones in pieces.items():
+            by_places.setdefault(tuple(sorted(zones)), []).append(pid)
+        return [f"{what} {', '.join(ids)} in {'one of: ' + ', '.join(zones) if zones else 'no zone open to them'}"
+                f" ({rule})" for zones, ids in by_places.items()]
+
+    def summary(self, data: GameData, event: Event) -> str:
+        return describe_event(data, event)
 
 
 GAME = RedRussia()
