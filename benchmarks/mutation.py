@@ -46,24 +46,26 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The tests that exercise each module; tests/test_<stem>_mutants.py is added when it exists.
+# The tests that exercise each module, beyond those the test layout gives it (tests_for).
 # Fast unit tests only: a test that builds a campaign costs ~1.5 s and every surviving
-# mutant runs all the tests that reach it (pbem/dice.py with tests/test_fair_dice.py too
+# mutant runs all the tests that reach it (pbem/dice.py with tests/engine/test_fair_dice.py too
 # takes over 30 minutes on 2 cores); add such files with --tests when there is time.
 COMBAT_TESTS = [f"tests/games/red_russia/test_rr_{name}.py" for name in (
-    "combat", "combat_mutants", "attack_orders", "forces", "thresholds", "clauses", "sea_retreat",
+    "combat", "battle", "siege", "attack_orders", "forces", "thresholds", "clauses", "sea_retreat",
     "naval", "minors", "play", "cards", "waiting_boxes", "victory_points", "trotsky")]
 TESTS: dict[str, list[str]] = {
-    "pbem/dice.py": ["tests/test_dice.py"],
-    "pbem/crypto/sshsig.py": ["tests/test_sshsig.py", "tests/test_crypto.py"],
-    # keys.py was pbem/crypto.py: its mutants' tests keep that name
-    "pbem/crypto/keys.py": ["tests/test_crypto.py", "tests/test_crypto_mutants.py"],
-    # tests/test_secrets.py plays campaigns (a minute for each surviving mutant)
-    "pbem/crypto/sealed.py": ["tests/test_sealed_mutants.py"],
-    "pbem/orders.py": ["tests/test_multi_faction_orders.py", "tests/test_sshsig.py",
-                       "tests/test_secrets.py"],
-    "pbem/audit.py": ["tests/test_audit_tamper.py", "tests/test_fair_dice.py"],
-    "pbem/lock.py": ["tests/test_lock.py"],
+    "pbem/dice.py": ["tests/engine/test_dice.py"],
+    "pbem/crypto/sshsig.py": ["tests/engine/crypto/test_sshsig.py", "tests/engine/crypto/test_crypto.py"],
+    # keys.py was pbem/crypto.py: its tests keep that name
+    "pbem/crypto/keys.py": ["tests/engine/crypto/test_crypto.py"],
+    # tests/engine/crypto/test_secrets.py plays campaigns (a minute for each surviving mutant)
+    "pbem/crypto/sealed.py": ["tests/engine/crypto/test_sealed.py"],
+    "pbem/orders.py": ["tests/engine/test_orders_fast.py", "tests/engine/test_multi_faction_orders.py",
+                       "tests/engine/crypto/test_sshsig.py", "tests/engine/crypto/test_secrets.py"],
+    "pbem/audit.py": ["tests/engine/test_audit_tamper.py", "tests/engine/test_audit_fast.py",
+                      "tests/engine/test_fair_dice.py"],
+    "pbem/lock.py": ["tests/engine/test_lock.py"],
+    "pbem/log.py": ["tests/engine/test_log.py"],
     # combat.py (the attacks), battle.py (a battle's rounds), forces.py (what a battle asks
     # of the board), siege.py (9.x, partisan hunts) and naval.py (8.92, retreats by sea):
     # one set of tests, with the minors' battles (12.x) and battle cards
@@ -79,7 +81,7 @@ TESTS: dict[str, list[str]] = {
                                            "tests/games/red_russia/test_rr_minors.py",
                                            "tests/games/red_russia/test_rr_waiting_boxes.py",
                                            # what a move does to pieces alone (8.93, 10.5)
-                                           "tests/games/red_russia/test_rr_combat_mutants.py"],
+                                           "tests/games/red_russia/test_rr_combat.py"],
 }
 
 # Not copied to the scratch folder (caches, build output, another run's mutants).
@@ -154,16 +156,25 @@ def tests_for(module: str, override: list[str] | None) -> list[str]:
     if override:
         return override
     tests = list(TESTS.get(module, []))
+    # the layout of tests/ mirrors the code: pbem/<sub>/<stem>.py is tested by
+    # tests/engine/<sub>/test_<stem>*.py (or test_<sub>_<stem>*.py: test_kit_events.py),
+    # games/<id>/rules/<stem>.py by tests/games/<id>/test_<prefix>_<stem>.py (test_rr_siege.py)
     path = Path(module)
-    # pbem/**/<stem>.py: tests/test_<stem>_mutants.py; games/<id>/rules/<stem>.py:
-    # tests/games/<id>/test_*_<stem>_mutants.py (test_rr_combat_mutants.py)
-    extras = [f"tests/test_{path.stem}_mutants.py"]
-    if path.parts[0] == "games" and len(path.parts) == 4 and path.parts[2] == "rules":
-        extras += sorted(p.relative_to(ROOT).as_posix() for p in
-                         (ROOT / "tests" / "games" / path.parts[1]).glob(f"test_*_{path.stem}_mutants.py"))
-    for extra in extras:
-        if (ROOT / extra).exists() and extra not in tests:
+    own: list[Path] = []
+    if path.parts[0] == "pbem":
+        folder = ROOT / "tests" / "engine" / Path(*path.parts[1:-1])
+        names = [f"test_{path.stem}"] + [f"test_{path.parts[-2]}_{path.stem}"] * (len(path.parts) > 2)
+        own = [p for p in folder.glob("test_*.py")
+               if any(p.stem == n or p.stem.startswith(n + "_") for n in names)]
+    elif path.parts[0] == "games" and len(path.parts) == 4 and path.parts[2] == "rules":
+        own = [p for p in (ROOT / "tests" / "games" / path.parts[1]).glob("test_*.py")
+               if re.fullmatch(rf"test_[a-z0-9]+_{re.escape(path.stem)}", p.stem)]
+    for extra in sorted(p.relative_to(ROOT).as_posix() for p in own):
+        if extra not in tests:
             tests.append(extra)
+    missing = [t for t in tests if not (ROOT / t).exists()]
+    if missing:
+        raise SystemExit(f"no such test file: {', '.join(missing)} (benchmarks/mutation.py TESTS)")
     if not tests:
         raise SystemExit(f"no tests known for {module}; name them with --tests")
     return tests

@@ -1,7 +1,7 @@
 """Dice anyone can re-check: a published seed chain, player salts, keyed rolls.
 
 Every derivation here is documented byte for byte in ``docs/fairness.md`` and frozen by
-known-answer tests in ``tests/test_dice.py``; changing a single byte of any of them breaks
+known-answer tests in ``tests/engine/test_dice.py``; changing a single byte of any of them breaks
 every finished campaign's audit, so a new scheme needs a new version tag
 (``pbem-dice-v2``), never an edit of this one.
 

@@ -2,6 +2,17 @@
 
 Every test runs with HOME in a temporary folder, no system or global git config, and a
 test git identity, so nothing touches the real home directory (an autouse fixture).
+
+The layout: tests/engine/ mirrors pbem/ (its top-level modules there, a subpackage's tests in
+tests/engine/<subpackage>/), tests/games/<id>/ holds each game's, tests/project/ those of the
+project as a whole (the wheel, the documents, whole games end to end, the tiers), and the
+helpers every folder shares are here at the top (this file, audit_fast, fixed_rng, tiers, ...).
+No folder has an __init__.py: pytest imports each test file under its own name with its
+folder on sys.path, so a test file's name is unique in all of tests/. A test imports a
+helper of the top by name (`from conftest import play`), a test file of its own folder by
+name (`from test_mail import camp`), one of another folder by its path from the repository
+(`from tests.engine.mail.test_mail import camp`), as tests/games/chechen_war imports the
+dishonest referee of tests/engine/test_audit_tamper.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Code for tests/test_tiers.py to read, never to run: each function does what its name
+"""Code for tests/project/test_tiers.py to read, never to run: each function does what its name
 says, and the tiers must tell which of them are slow. The tests reach this module by
 importlib only, so that their own code reaches none of it."""
 

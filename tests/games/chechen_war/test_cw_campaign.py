@@ -141,7 +141,7 @@ def test_a_chechen_who_sends_nothing_is_set_up_by_the_bot_with_nothing_shown(
 
 def test_a_referee_who_publishes_the_face_down_units_at_the_end_of_the_turn_is_named(
         pbem: Cli, tmp_path: Path) -> None:
-    from test_audit_tamper import Referee
+    from tests.engine.test_audit_tamper import Referee
 
     root, keys = new(pbem, tmp_path)
     send(pbem, root, keys, "chechen", "setup")
@@ -398,7 +398,7 @@ def test_a_referee_who_swaps_a_face_down_unit_is_named_by_the_chechens_own_audit
     """The referee gives token t01 another unit than the draw does (sealed to the Chechen, so
     that his key opens it) and signs the log again: the public audit cannot see it, the
     Chechen's own audit names the step at once, long before unseal."""
-    from tests.test_audit_tamper import Referee
+    from tests.engine.test_audit_tamper import Referee
 
     root, keys = new(pbem, tmp_path)
     send(pbem, root, keys, "chechen", "setup")
@@ -424,7 +424,7 @@ def test_a_resolution_that_keeps_the_chechens_draw_key_from_him_is_named(
         pbem: Cli, tmp_path: Path) -> None:
     """Without the sealed draw key the Chechen could not check his draws: the public audit
     says the step drew for him with his key and did not seal it."""
-    from tests.test_audit_tamper import Referee
+    from tests.engine.test_audit_tamper import Referee
 
     root, keys = new(pbem, tmp_path)
     send(pbem, root, keys, "chechen", "setup")
@@ -457,7 +457,7 @@ def test_a_referee_who_drops_a_ceasefire_given_ahead_is_named(pbem: Cli, tmp_pat
     """The referee opens the Russian's sealed End of Turn orders as nothing, writes the step
     as the rules give it from that, and signs the log again: the public audit names the
     opening that does not open its commitment."""
-    from tests.test_audit_tamper import Referee
+    from tests.engine.test_audit_tamper import Referee
 
     root, _keys = _to_turn_two(pbem, tmp_path)
     cheat = Referee(root)
@@ -482,7 +482,7 @@ def test_a_referee_who_seals_other_end_of_turn_orders_is_named_by_the_chechens_o
     again: the public cannot tell, the Chechen's own audit names the step. Earlier in the turn
     the signed files that follow name the heads they saw, and the public audit names it."""
     from pbem.crypto import sealed
-    from tests.test_audit_tamper import Referee
+    from tests.engine.test_audit_tamper import Referee
 
     root, keys = new(pbem, tmp_path)
     send(pbem, root, keys, "chechen", "setup")

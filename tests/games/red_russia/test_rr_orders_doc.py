@@ -807,7 +807,7 @@ def test_the_examples_folder_holds_the_demos_orders_and_an_adjustment() -> None:
         assert yamlio.read_trusted(path)["campaign"] == "demo", path
     others = [p for p in files if p not in orders_files]
     overrides = [p for p in others if p.name.startswith("override-")]
-    assert all("overrides" in yamlio.read_trusted(p) for p in overrides)  # tests/test_overrides.py
+    assert all("overrides" in yamlio.read_trusted(p) for p in overrides)  # tests/engine/test_overrides.py
     (adjustment,) = [p for p in others if p not in overrides]
     assert adjustment.name == "adjust-money.yaml"
     fold(position({}), yamlio.read_trusted(adjustment)["events"])

@@ -8,7 +8,7 @@ with `pbem seat`). Pink is played by the player of Blue. Each turn every faction
 the game calls out one word, or nothing (`orders: [{call: WORD}]` or `orders: []`); a
 faction's score is the number of its calls; after turn 3 the highest score wins.
 
-Made up for tests/test_arrival_game.py; the rules are pure functions of the data, the state
+Made up for tests/project/test_arrival_game.py; the rules are pure functions of the data, the state
 and the dice, like every game's. Only `describe` (dormant) and `seating` concern the seats.
 """
 

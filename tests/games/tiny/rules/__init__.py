@@ -10,7 +10,7 @@ dealt a secret goal (game.yaml `goals`), drawn by a hidden shuffle and sealed to
 end of the last turn the goals are revealed, and a faction scores 1 for each place it holds
 and 2 more if it holds its goal.
 
-Made up for tests/test_tiny_game.py and docs/writing-a-game.md; no rulebook stands behind
+Made up for tests/project/test_tiny_game.py and docs/writing-a-game.md; no rulebook stands behind
 it. The rules are pure functions of the data, the state and the dice, like every game's.
 """
 

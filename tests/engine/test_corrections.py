@@ -1,0 +1,285 @@
+"""The moderator's correction vocabulary (`pbem adjust`), every form each game's README lists,
+end to end from a fresh campaign: recorded with its reason, its effect in the state, told by
+the log, every report renders, and `pbem audit` replays it clean; a form given wrongly is
+refused at its line with what was expected, and nothing is recorded."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import api, yamlio
+from pbem.campaign import Campaign
+from pbem.errors import PbemError
+from pbem.reports.render import FORMATS, render
+
+# each game: the forms, in order, and what each must have done to the game state
+FORMS: dict[str, list[tuple[dict[str, Any], Any]]] = {
+    "aa1914": [
+        ({"type": "set_units", "where": "belarus", "power": "germany", "units": {"infantry": 3, "tank": 1}},
+         lambda s: s["units"]["belarus"]["germany"] == {"infantry": 3, "tank": 1}),
+        ({"type": "set_units", "where": "belarus", "power": "germany", "units": {"tank": 0}},
+         lambda s: s["units"]["belarus"]["germany"] == {"infantry": 3}),
+        ({"type": "set_treasury", "power": "france", "ipc": 3}, lambda s: s["treasury"]["france"] == 3),
+        ({"type": "set_control", "territory": "belarus", "power": "germany"},
+         lambda s: s["control"]["belarus"] == "germany"),
+        ({"type": "next", "power": "italy", "turn": 3}, lambda s: (s["power"], s["turn"]) == ("italy", 3)),
+    ],
+    "chechen_war": [
+        ({"type": "set_russian", "unit": "ru_vityaz", "hex": "0626"},
+         lambda s: s["russians"]["ru_vityaz"] == {"hex": "0626", "reduced": False}),
+        ({"type": "set_russian", "unit": "ru_vityaz", "reduced": True},
+         lambda s: s["russians"]["ru_vityaz"] == {"hex": "0626", "reduced": True}),
+        ({"type": "set_russian", "unit": "ru_vityaz", "hex": None}, lambda s: "ru_vityaz" not in s["russians"]),
+        ({"type": "set_leader", "leader": "ch_basayev", "where": "next_turn"},
+         lambda s: s["leaders"]["ch_basayev"] == "next_turn"),
+        ({"type": "remove_token", "token": "t01"}, lambda s: "t01" not in s["tokens"]),
+        ({"type": "set_track", "track": "morale", "value": 7}, lambda s: s["morale"] == 7),
+        ({"type": "set_markers", "side": "russian", "kind": "artillery", "count": 1},
+         lambda s: s["supports"]["russian"]["artillery"] == 1),
+        ({"type": "phase", "phase": "end-of-turn", "turn": 2}, lambda s: (s["phase"], s["turn"]) == ("end-of-turn", 2)),
+    ],
+    "red_russia": [
+        ({"type": "set_resources", "faction": "south", "money": 17, "manpower": 21},
+         lambda s: (s["money"]["south"], s["manpower"]["south"]) == (17, 21)),
+        ({"type": "set_unit", "unit": "red-inf-01", "zone": "Kazan", "status": "map", "reduced": True},
+         lambda s: (s["units"]["red-inf-01"]["zone"], s["units"]["red-inf-01"]["reduced"]) == ("Kazan", True)),
+        ({"type": "set_unit", "unit": "red-inf-01", "status": "eliminated", "zone": None},
+         lambda s: s["units"]["red-inf-01"]["status"] == "eliminated"),
+        ({"type": "set_control", "zone": "Kazan", "faction": "siberian"},
+         lambda s: s["control"]["Kazan"] == "siberian"),
+        ({"type": "ori_change", "faction": "red", "change": 2}, lambda s: s["ori"]["red"] == 2),
+        ({"type": "ori_change", "faction": "red", "change": 5}, lambda s: s["ori"]["red"] == 3),  # 17.1
+        ({"type": "phase", "turn": 2, "phase": "purchase"}, lambda s: (s["phase"], s["turn"]) == ("purchase", 2)),
+    ],
+}
+
+WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
+    "aa1914": [({"type": "set_units", "where": "belarus", "power": "germny", "units": {"infantry": 1}},
+                "power: 'germny' is not a power of the game; did you mean 'germany'?"),
+               ({"type": "set_units", "where": "sz01", "power": "germany", "units": {"infantry": 1}},
+                "units: a infantry cannot stand in"),
+               ({"type": "set_treasury", "power": "france", "ipc": -1},
+                "ipc: expected a whole number 0 or more, not -1"),
+               ({"type": "next", "power": "italy", "turn": 0}, "turn: expected a round 1 or more, not 0")],
+    "chechen_war": [({"type": "set_russian", "unit": "ru_vityas", "hex": "0626"},
+                     "unit: 'ru_vityas' is not a Russian unit; did you mean 'ru_vityaz'?"),
+                    ({"type": "set_track", "track": "moral", "value": 3},
+                     "track: 'moral' is not one of morale, casualties, collateral"),
+                    ({"type": "set_leader", "leader": "ch_basayev", "where": "0626"},
+                     "where: 0626 holds no Chechen unit: a leader stands only with Chechen units "
+                     "or in a box (11.0)"),
+                    ({"type": "phase", "phase": "end-of-the-turn", "turn": 2},
+                     "phase: 'end-of-the-turn' is not a segment; did you mean 'end-of-turn'?")],
+    "red_russia": [({"type": "set_resources", "faction": "south", "money": -2},
+                    "money cannot be below zero (6.4)")],
+}
+
+
+def campaign(tmp_path: Path, game: str) -> Path:
+    from conftest import play
+
+    root = tmp_path / "camp"
+    api.new_campaign(root, game, hot_seat=True, contributions=False, seed="corrections", name="camp")
+    if game == "chechen_war":  # the Chechen's tokens on the map
+        play(root, until=lambda s: s["phase"] == "russian-movement", seed="corrections")
+    return root
+
+
+def adjust(root: Path, tmp_path: Path, event: dict[str, Any], n: int) -> dict[str, Any]:
+    path = tmp_path / f"adjust-{n}.yaml"
+    path.write_text(yamlio.dump({"events": [event]}))
+    return api.adjust(root, path, f"correction {n}")
+
+
+@pytest.mark.parametrize("game", sorted(FORMS))
+def test_every_correction_form_end_to_end(tmp_path: Path, game: str) -> None:
+    root = campaign(tmp_path, game)
+    if game == "chechen_war":  # a leader with the token that will be taken away
+        token = Campaign.open(root).state()["game"]["tokens"]["t01"]["hex"]
+        adjust(root, tmp_path, {"type": "set_leader", "leader": "ch_dudayev", "where": token}, 99)
+    for n, (event, done) in enumerate(FORMS[game]):
+        adjust(root, tmp_path, event, n)
+        state = Campaign.open(root).state()["game"]
+        assert done(state), (game, event)
+        last = list(Campaign.open(root).entries())[-1]
+        assert last["type"] == "adjust" and last["summary"].endswith(f": correction {n}")
+        assert Campaign.open(root).game.summary(Campaign.open(root).data, event).strip()
+    if game == "chechen_war":  # 11.0: his token gone, Dudayev went back underground
+        assert Campaign.open(root).state()["game"]["leaders"]["ch_dudayev"] == "underground"
+    for who in ("public", "referee"):
+        for fmt in FORMATS:
+            assert render(root, who, fmt).strip()
+    report = api.audit(root)
+    assert report["ok"], report["problems"]
+    assert len(report["corrections"]) >= len(FORMS[game])
+
+
+@pytest.mark.parametrize(("game", "event", "said"),
+                         [(g, e, m) for g, cases in sorted(WRONG.items()) for e, m in cases])
+def test_a_correction_given_wrongly_is_refused_at_its_line(tmp_path: Path, game: str,
+                                                            event: dict[str, Any], said: str) -> None:
+    root = campaign(tmp_path, game)
+    before = Campaign.open(root).state()["seq"]
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, event, 0)
+    assert "adjust-0.yaml:2: cannot apply this event: " in caught.value.message
+    assert said in caught.value.message, caught.value.message
+    assert Campaign.open(root).state()["seq"] == before
+
+
+# --- a face-down unit turned face up, or face down again (the Chechen War) ------------------
+
+
+def _hidden_campaign(tmp_path: Path) -> tuple[Path, Path]:
+    from conftest import play
+
+    root, keys = tmp_path / "camp", tmp_path / "keys"
+    api.new_campaign(root, "chechen_war", hot_seat=True, keys_dir=keys, contributions=False,
+                     seed="corrections", name="camp")
+    play(root, until=lambda s: s["phase"] == "russian-movement", seed="corrections")
+    return root, keys
+
+
+def _sealed_unit(root: Path, token: str) -> tuple[dict[str, Any], str]:
+    from pbem.crypto import sealed
+
+    camp = Campaign.open(root)
+    node = camp.state()["game"]["tokens"][token]["unit"]
+    return node, str(sealed.open_node(camp.id, node, camp.referee_identities()).value)
+
+
+def test_a_face_down_unit_turned_face_up_and_down_again_by_correction(tmp_path: Path) -> None:
+    from pbem.crypto import age, sealed
+
+    root, keys = _hidden_campaign(tmp_path)
+    node, truth = _sealed_unit(root, "t01")
+    name = Campaign.open(root).data["units"]["units"][truth]["name"]
+    assert name not in render(root, "russian", "text")
+    for n, (event, said) in enumerate([
+            ({"type": "reveal_token", "token": "t01", "unit": "ch_not_this"},
+             f"unit: t01 is sealed as {truth}, not 'ch_not_this'"),
+            ({"type": "hide_token", "token": "t01"}, "token: t01 is face down already"),
+            ({"type": "reveal_token", "token": "t99"}, "token: 't99' is not on the map"),
+            ({"type": "reveal_token", "token": "t01", "hex": "0626"}, "unknown: hex")]):
+        with pytest.raises(PbemError) as caught:
+            adjust(root, tmp_path, event, 10 + n)
+        assert said in caught.value.message, caught.value.message
+    seq = Campaign.open(root).state()["seq"]
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    entry = list(Campaign.open(root).entries())[-1]
+    assert entry["seq"] == seq + 1
+    assert entry["events"] == [{"type": "reveal_token", "token": "t01", "unit": truth}]
+    assert [o["node"]["commitment"] for o in entry["opened"]] == [node["commitment"]]
+    assert Campaign.open(root).state()["game"]["tokens"]["t01"]["unit"] == truth
+    assert f"t01 turned face up: {name}" in render(root, "russian", "text")
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 1)
+    assert "token: t01 is face up already" in caught.value.message
+
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01"}, 2)
+    again = Campaign.open(root).state()["game"]["tokens"]["t01"]
+    assert sealed.is_sealed(again["unit"]) and not again.get("revealed")
+    assert again["unit"]["owner"] == "chechen"
+    assert _sealed_unit(root, "t01")[1] == truth  # the referee's key opens it, and so does his
+    assert sealed.open_node(Campaign.open(root).id, again["unit"],
+                            age.read_identities((keys / "chechen.key").read_text())).value == truth
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01", "unit": truth}, 3)
+    assert Campaign.open(root).state()["game"]["tokens"]["t01"]["unit"] == truth
+    for who in ("public", "russian", "chechen", "referee"):
+        for fmt in FORMATS:
+            assert render(root, who, fmt).strip()
+    assert api.audit(root)["ok"]
+    own = api.audit(root, key=keys / "chechen.key")
+    assert own["ok"], own["problems"]
+
+
+def _other_chechen(root: Path, truth: str) -> str:
+    spec = Campaign.open(root).data["units"]["units"]
+    return next(u for u, v in sorted(spec.items()) if v["side"] == "chechen" and u != truth)
+
+
+def test_a_referee_who_reveals_another_unit_than_the_sealed_one_is_named(tmp_path: Path) -> None:
+    """The referee writes another unit into the reveal (and, the second time, into its
+    published opening too) and signs the log again: the public audit names the step."""
+    from test_audit_tamper import Referee
+
+    root, _keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    seq = Campaign.open(root).state()["seq"]
+    other = _other_chechen(root, truth)
+    for also_opening, said in ((False, f"cannot be replayed: unit: t01 is sealed as {truth}, "
+                                       f"not '{other}'"),
+                               (True, "does not match its commitment")):
+        work = tmp_path / f"cheat-{also_opening}"
+        shutil.copytree(root, work, symlinks=True)
+        cheat = Referee(work)
+        cheat.entry(seq)["events"][0]["unit"] = other
+        if also_opening:
+            cheat.entry(seq)["opened"][0]["value"] = other
+        cheat.rewrite()
+        report = api.audit(work)
+        assert not report["ok"]
+        assert [p for p in report["problems"] if p.startswith(f"log/{seq:06d}.yaml")
+                and said in p], report["problems"]
+
+
+def test_a_referee_who_hides_another_unit_is_named_by_the_chechens_own_audit(tmp_path: Path) -> None:
+    """hide_token seals the face-up unit anew; a referee who seals another one (to the
+    Chechen, so that his key opens it) is named by the Chechen's own audit."""
+    from test_audit_tamper import Referee
+
+    root, keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01"}, 1)
+    seq = Campaign.open(root).state()["seq"]
+    assert api.audit(root, key=keys / "chechen.key")["ok"]
+    cheat = Referee(root)
+    node = cheat.entry(seq)["events"][0]["unit"]
+    camp = Campaign.open(root)
+    fresh = sealed_seal(camp, node, _other_chechen(root, truth))
+    node["commitment"], node["sealed"] = fresh["commitment"], fresh["sealed"]
+    cheat.rewrite()
+    own = api.audit(root, key=keys / "chechen.key")
+    assert not own["ok"]
+    assert [p for p in own["problems"] if p.startswith(f"log/{seq:06d}.yaml") and "unit t01" in p], \
+        own["problems"]
+
+
+def sealed_seal(camp: Campaign, node: dict[str, Any], value: str) -> dict[str, Any]:
+    from pbem.crypto import sealed
+
+    recipients = [camp.config["referee"]["age"], camp.config["factions"]["chechen"]["age"]]
+    return sealed.seal(sealed.node_context(camp.id, node), value, recipients)
+
+
+def test_hide_token_checks_a_unit_named_and_seals_in_the_turn_of_the_step(tmp_path: Path) -> None:
+    """hide_token may name the face-up unit it hides (another is refused, nothing recorded);
+    the new sealed node is of the turn the game is in; a token mistyped gets a suggestion;
+    without the referee's keys neither form can be made."""
+    from pbem.game import get_game, load_data
+
+    root, _keys = _hidden_campaign(tmp_path)
+    _node, truth = _sealed_unit(root, "t01")
+    adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
+    other = _other_chechen(root, truth)
+    seq = Campaign.open(root).state()["seq"]
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "hide_token", "token": "t01", "unit": other}, 1)
+    assert f"unit: t01 is {truth}, not '{other}'" in caught.value.message
+    assert Campaign.open(root).state()["seq"] == seq
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "reveal_token", "token": "T01"}, 2)
+    assert "token: 'T01' is not on the map; did you mean 't01'" in caught.value.message
+    adjust(root, tmp_path, {"type": "hide_token", "token": "t01", "unit": truth}, 3)
+    state = Campaign.open(root).state()["game"]
+    assert state["tokens"]["t01"]["unit"]["turn"] == state["turn"] == 1
+    game = get_game("chechen_war")
+    for kind in ("reveal_token", "hide_token"):
+        with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
+            game.correct(load_data("chechen_war"), state, {"type": kind, "token": "t01"}, None)  # type: ignore[attr-defined]
