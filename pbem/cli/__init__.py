@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from pbem.cli import commands, reports  # noqa: F401 - each adds its commands to the app
+from pbem.cli import judge as judge_commands  # noqa: F401 - pbem judge ..., after mail
 from pbem.cli import mail as mail_commands  # noqa: F401 - the mail commands, after report
 from pbem.cli.shared import OPTS, app
 from pbem.errors import PbemError

@@ -3,13 +3,23 @@ does the work)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from pbem.cli.shared import OPTS, JsonOpt, app
+from pbem.cli.shared import (
+    OPTS,
+    ImapOpt,
+    JsonOpt,
+    MaildirOpt,
+    MboxOpt,
+    NowOpt,
+    app,
+    print_sent,
+    shown,
+    when_given,
+)
 from pbem.cli.shared import print_json as _out
 
 OutboxOpt = Annotated[
@@ -17,22 +27,6 @@ OutboxOpt = Annotated[
     typer.Option("--outbox", help="The outbox folder (default: mail.outbox in campaign.yaml, "
                  "else .pbem/outbox).", metavar="DIR"),
 ]
-
-NowOpt = Annotated[
-    str | None,
-    typer.Option("--now", help="Act as if it were this time (ISO 8601; default: now).",
-                 metavar="TIME"),
-]
-
-
-def _sent(sent: list[dict[str, Any]], pending: int) -> None:
-    for r in sent:
-        typer.echo(f"sent {r['file']} to {r['to']}"
-                   + (" again: a killed run had begun to send it, so it may arrive twice, "
-                      f"as one Message-ID {r['message_id']}" if r.get("again") else ""))
-    if pending:
-        typer.echo(f"{pending} message(s) queued, not sent yet")
-
 
 @app.command("mail")
 def mail(
@@ -81,22 +75,14 @@ def mail(
     if result.get("superseded"):
         typer.echo(f"{result['superseded']} older message(s) superseded by newer ones to the same "
                    "player: kept in the outbox, never sent")
-    _sent(result["sent"], result["pending"])
+    print_sent(result["sent"], result["pending"])
 
 
 @app.command("inbox")
 def inbox(
-    maildir: Annotated[
-        Path | None, typer.Option("--maildir", help="Read a Maildir folder.", metavar="DIR")
-    ] = None,
-    mbox: Annotated[
-        Path | None, typer.Option("--mbox", help="Read an mbox file.", metavar="FILE")
-    ] = None,
-    imap: Annotated[
-        str | None,
-        typer.Option("--imap", help="Read an IMAP folder: imap://USER@HOST:PORT/INBOX or imaps://... "
-                     "(password from PBEM_IMAP_PASSWORD).", metavar="URL"),
-    ] = None,
+    maildir: MaildirOpt = None,
+    mbox: MboxOpt = None,
+    imap: ImapOpt = None,
     outbox: OutboxOpt = None,
     now: NowOpt = None,
     as_json: JsonOpt = False,
@@ -108,13 +94,13 @@ def inbox(
     be read."""
     from pbem.mail import loop as mailloop
 
-    result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox, now=_now(now))
+    result = mailloop.inbox(OPTS.directory, maildir, mbox, imap, outbox=outbox, now=when_given(now))
     if as_json:
         _out(result)
         return
     for r in result["messages"]:
-        typer.echo(f"{r['outcome']}{' LATE' if r.get('late') else ''}: {_shown(r['message_id'])} "
-                   f"from {_shown(r['from'])}")
+        typer.echo(f"{r['outcome']}{' LATE' if r.get('late') else ''}: {shown(r['message_id'])} "
+                   f"from {shown(r['from'])}")
         for x in r.get("late", []):
             typer.echo(f"  {x['file']}: sent {x['dated']}, deadline of {x['faction']} {x['deadline']}")
         for p in r.get("problems", []):
@@ -122,18 +108,11 @@ def inbox(
         for s in r.get("resolved", []):
             typer.echo(f"  resolved turn {s['turn']} {s['phase']} (step {s['seq']})")
     for x in result["left_alone"]:
-        typer.echo(f"left alone: {_shown(x['message_id'])} from {_shown(x['from']) or '(no sender)'}, "
-                   f"subject {_shown(x['subject'])!r}: {x['why']}")
+        typer.echo(f"left alone: {shown(x['message_id'])} from {shown(x['from']) or '(no sender)'}, "
+                   f"subject {shown(x['subject'])!r}: {x['why']}")
     typer.echo(f"{result['accepted']} accepted ({result['late']} late), {result['rejected']} "
                f"rejected, {result['duplicates']} already seen, {result['ignored']} not orders "
                "(left alone)")
-
-
-def _shown(text: str, limit: int = 100) -> str:
-    """A header as the terminal shows it: control characters (escape sequences a hostile
-    mail may carry) as '?', long text cut."""
-    clean = "".join(c if c.isprintable() else "?" for c in str(text))
-    return clean if len(clean) <= limit else clean[: limit - 3] + "..."
 
 
 @app.command("remind")
@@ -151,20 +130,6 @@ def remind(outbox: OutboxOpt = None, as_json: JsonOpt = False) -> None:
         typer.echo("nobody with an e-mail address is awaited: no reminder")
 
 
-def _now(text: str | None) -> datetime | None:
-    from datetime import UTC
-
-    from pbem.errors import UsageError
-
-    if text is None:
-        return None
-    try:
-        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise UsageError(f"--now {text!r}: expected a date and time like 2026-05-01T18:00:00Z") from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
 @app.command("tick")
 def tick(
     send: Annotated[
@@ -178,7 +143,7 @@ def tick(
     remind late players before it, and queue the reports of a new phase."""
     from pbem.mail import loop as mailloop
 
-    result = mailloop.tick(OPTS.directory, _now(now), send=send, outbox=outbox)
+    result = mailloop.tick(OPTS.directory, when_given(now), send=send, outbox=outbox)
     if as_json:
         _out(result)
         return
@@ -190,7 +155,7 @@ def tick(
                    + (f" (grace until {grace})" if grace and grace != result["deadline"] else ""))
     elif not result["status"]["over"]:
         typer.echo("no deadline for this phase (set one with deadlines: in campaign.yaml)")
-    _sent(result["sent"], result["pending"])
+    print_sent(result["sent"], result["pending"])
 
 
 @app.command("publish")

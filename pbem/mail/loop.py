@@ -49,6 +49,7 @@ import re
 import shutil
 import tempfile
 import traceback
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -558,7 +559,9 @@ class Record:
                             "Message-ID (never applied twice)\n" + yamlio.dump({"messages": data}))
 
 
-def _sources(maildir: Path | None, mbox: Path | None, imap: str | None) -> Any:
+def mailbox(maildir: Path | None, mbox: Path | None, imap: str | None) -> Any:
+    """The mails of the one mailbox given (a Maildir folder, an mbox file or an IMAP URL),
+    each as its bytes."""
     from pbem.mail import transport as m
 
     given = [s for s in (maildir, mbox, imap) if s]
@@ -574,8 +577,10 @@ def _sources(maildir: Path | None, mbox: Path | None, imap: str | None) -> Any:
 
 def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
           imap: str | None = None, *, outbox: Path | None = None,
-          now: datetime | None = None) -> dict[str, Any]:
+          now: datetime | None = None, messages: Iterable[bytes] | None = None) -> dict[str, Any]:
     """Apply the orders found in mail, once per Message-ID; record and answer each mail.
+    `messages`: the mails themselves, read already (a judge routes one mailbox's mail to
+    its campaigns, pbem.mail.judge), in place of a mailbox to read.
 
     Mail that carries no orders, or orders for another campaign, is left alone (not even
     recorded), so another campaign's `pbem inbox` may read the same mailbox. A mail that
@@ -602,7 +607,8 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     limits = limits_of(campaign)
     box = outbox_of(campaign, outbox)
     record = Record(campaign.private / INBOX)
-    messages = _sources(maildir, mbox, imap)
+    if messages is None:
+        messages = mailbox(maildir, mbox, imap)
     results: list[dict[str, Any]] = []
     left_alone: list[dict[str, Any]] = []
     with m.file_lock(campaign.private / "inbox.lock"):

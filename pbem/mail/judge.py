@@ -1,0 +1,245 @@
+"""A judge: one referee address for many campaigns.
+
+A judge folder holds `judge.yaml` (the judge's name, its address and its mail settings) and
+a folder for each campaign it serves, each an ordinary pbem campaign made with
+`pbem new JUDGE/ID ...`: nothing of a campaign moves into the judge. The judge reads one
+mailbox and routes each mail to its campaign, by the `campaign:` its orders files name or
+else by `[ID]` in its subject, where the campaign's own `pbem inbox` takes it (records it,
+applies its orders, answers the player). A mail for no campaign the judge serves, or for
+two, is answered with why and the list of the campaigns (never an automatic message: no
+mail loops). `tick` and `mail` do for every campaign what they do for one. A campaign that
+fails (its folder broken, its lock held) is reported with its error and the others go on.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import functools
+import re
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import api, yamlio
+from pbem.campaign import CONFIG, Campaign
+from pbem.errors import Busy, DataError, UsageError
+from pbem.mail import loop
+from pbem.mail import transport as m
+
+JUDGE_FILE = "judge.yaml"
+PRIVATE = ".judge"  # the judge's own: its outbox, the mail it answered
+SUBJECT_ID = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\]")
+
+
+@dataclass(frozen=True)
+class Judge:
+    root: Path
+    name: str
+    address: str
+    mail: dict[str, Any]
+
+    @property
+    def outbox(self) -> m.Outbox:
+        return m.Outbox(self.root / PRIVATE / "outbox")
+
+
+def init(root: Path, name: str, address: str) -> dict[str, Any]:
+    """Make `root` a judge folder: its judge.yaml (which `pbem judge` commands read)."""
+    if "@" not in email.utils.parseaddr(address)[1]:
+        raise UsageError(f"--address {address!r}: expected the judge's e-mail address")
+    path = root / JUDGE_FILE
+    if path.exists():
+        raise UsageError(f"{path}: this folder is a judge already")
+    root.mkdir(parents=True, exist_ok=True)
+    yamlio.write_atomic(path, "# pbem judge: one referee address for the campaigns in this folder\n"
+                        + yamlio.dump({"judge": {"name": name, "address": address},
+                                       "mail": {}}))
+    (root / PRIVATE).mkdir(mode=0o700, exist_ok=True)
+    (root / ".gitignore").write_text(f"{PRIVATE}/\n", encoding="utf-8")
+    return {"judge": str(root), "name": name, "address": address}
+
+
+def open_judge(root: Path) -> Judge:
+    """The judge of folder `root`, its judge.yaml checked."""
+    path = root / JUDGE_FILE
+    if not path.is_file():
+        raise UsageError(f"{root}: not a judge folder (no {JUDGE_FILE}; make one with "
+                         f"'pbem judge init {root} --address ADDRESS')")
+    data = yamlio.read_trusted(path)
+    head = data.get("judge") if isinstance(data, dict) else None
+    if not isinstance(head, dict) or not isinstance(head.get("address"), str):
+        raise DataError(f"{path}: expected judge: {{name: NAME, address: ADDRESS}}")
+    settings = data.get("mail") or {}
+    if not isinstance(settings, dict):
+        raise DataError(f"{path}: mail: expected a mapping (smtp, starttls, user)")
+    return Judge(root, str(head.get("name") or "pbem judge"), head["address"], settings)
+
+
+def campaigns(judge: Judge) -> tuple[dict[str, Path], list[dict[str, str]]]:
+    """The campaigns the judge serves, by id (each a folder of the judge holding a
+    campaign.yaml), and those it cannot serve, each with why: a campaign.yaml that does not
+    read, or an id two folders claim."""
+    found: dict[str, list[Path]] = {}
+    broken: list[dict[str, str]] = []
+    for folder in sorted(p for p in judge.root.iterdir() if (p / CONFIG).is_file()):
+        try:
+            found.setdefault(Campaign.open(folder).id, []).append(folder)
+        except Exception as exc:  # one broken campaign never stops the judge
+            broken.append({"folder": folder.name, "error": _error(exc)})
+    served: dict[str, Path] = {}
+    for cid, folders in found.items():
+        if len(folders) == 1:
+            served[cid] = folders[0]
+        else:
+            broken += [{"folder": f.name, "error": f"campaign {cid} is in {len(folders)} folders "
+                        f"({', '.join(p.name for p in folders)}): the judge serves none of them"}
+                       for f in folders]
+    return served, broken
+
+
+def listing(root: Path) -> dict[str, Any]:
+    """Each campaign the judge serves: its game, where it stands, who it waits for."""
+    judge = open_judge(root)
+    served, broken = campaigns(judge)
+    out: list[dict[str, Any]] = []
+    for cid, folder in served.items():
+        try:
+            status = api.status(folder)
+        except Exception as exc:
+            broken.append({"folder": folder.name, "error": _error(exc)})
+            continue
+        out.append({"campaign": cid, "folder": folder.name, "game": status["game"],
+                    "turn": status["turn"], "phase": status["phase"], "over": status["over"],
+                    "awaiting": status["awaiting"], "unseated": status.get("unseated", [])})
+    return {"judge": judge.name, "address": judge.address, "campaigns": out, "broken": broken}
+
+
+def route(incoming: m.Incoming | None, subject: str, served: Iterable[str]) -> tuple[str | None, str]:
+    """The campaign a mail is for, or None with why: the ids its orders files name
+    (`campaign:`), else the `[ID]`s of its subject that the judge serves."""
+    known = set(served)
+    named = incoming.campaigns() if incoming is not None else set()
+    how = "its orders files name"
+    if not named:
+        named = {i for i in SUBJECT_ID.findall(subject or "") if i in known}
+        how = "its subject names"
+    if len(named) == 1:
+        (cid,) = named
+        if cid in known:
+            return cid, f"{how} campaign {cid}"
+        return None, f"{how} campaign {cid}, which this judge does not serve"
+    if named:
+        return None, f"{how} several campaigns ({', '.join(sorted(named))}): send one mail for each"
+    return None, ("it names no campaign: put the campaign's id in the subject, as [ID], or "
+                  "send an orders file (its campaign: line names it)")
+
+
+def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
+          imap: str | None = None, *, now: datetime | None = None) -> dict[str, Any]:
+    """Read the judge's mailbox once and route each mail to its campaign's inbox (pbem.mail
+    .loop.inbox, which records, applies and answers it); answer the mails for no campaign
+    served. Every campaign's mail is taken, whatever another campaign's failure."""
+    judge = open_judge(root)
+    served, broken = campaigns(judge)
+    by_campaign: dict[str, list[bytes]] = {}
+    misrouted: list[dict[str, Any]] = []
+    for raw in loop.mailbox(maildir, mbox, imap):
+        msg = m.parse(raw)
+        try:
+            incoming = m.extract(msg)
+        except Exception:  # unreadable: its campaign (if its subject names one) keeps it
+            incoming = None
+        mid, sender, subject = m.describe(msg)
+        cid, why = route(incoming, subject, served)
+        if cid is not None:
+            by_campaign.setdefault(cid, []).append(raw)
+        elif not m.automatic(msg):
+            misrouted.append({"message_id": mid, "from": sender, "subject": subject, "why": why,
+                              "reply": _answer(judge, msg, mid, sender, why, served, now)})
+    results: dict[str, Any] = {}
+    for cid, raws in by_campaign.items():
+        results[cid] = _each(functools.partial(loop.inbox, messages=raws, now=now), served[cid])
+    return {"campaigns": results, "misrouted": misrouted, "broken": broken}
+
+
+def tick(root: Path, now: datetime | None = None, *, send: bool = False) -> dict[str, Any]:
+    """`pbem tick` for every campaign (deadlines, reminders, reports of a new phase)."""
+    judge = open_judge(root)
+    served, broken = campaigns(judge)
+    results = {cid: _each(lambda f: loop.tick(f, now, send=send), folder)
+               for cid, folder in served.items()}
+    sent = _send_own(judge, now) if send else []
+    return {"campaigns": results, "broken": broken, "sent": sent}
+
+
+def mail(root: Path, *, send: bool = False, now: datetime | None = None) -> dict[str, Any]:
+    """`pbem mail` for every campaign (each phase's reports queued once), and with `send`
+    every outbox delivered: each campaign's, by its own SMTP settings, and the judge's."""
+    judge = open_judge(root)
+    served, broken = campaigns(judge)
+    results = {cid: _each(lambda f: loop.mail(f, send=send, now=now), folder)
+               for cid, folder in served.items()}
+    sent = _send_own(judge, now) if send else []
+    return {"campaigns": results, "broken": broken, "sent": sent,
+            "pending": len(judge.outbox.pending())}
+
+
+def _each(work: Callable[[Path], dict[str, Any]], folder: Path) -> dict[str, Any]:
+    """One campaign's part of a judge's round: its result, or its error (a lock another
+    pbem holds, a broken repository) in place of a stop."""
+    try:
+        return {"ok": True, "result": work(folder)}
+    except Busy as exc:
+        return {"ok": False, "error": f"busy: {exc}"}
+    except Exception as exc:
+        return {"ok": False, "error": _error(exc),
+                **({} if isinstance(exc, (UsageError, DataError)) else
+                   {"trace": traceback.format_exc(limit=3)})}
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _answer(judge: Judge, msg: Any, mid: str, sender: str, why: str, served: dict[str, Path],
+            now: datetime | None) -> str | None:
+    """Queue, once per Message-ID, the judge's answer to a mail it could not route: why, and
+    the campaigns it serves. Returns the answer's Message-ID (None: no address to answer)."""
+    to = sender  # the bare address (transport.describe)
+    if "@" not in to:
+        return None
+    box = judge.outbox
+    key = f"judge:{mid}"
+    queued = box.find(key)
+    if queued is not None:
+        return str(queued["message_id"])
+    lines = [f"The judge {judge.name} could not take your mail: {why}.", "",
+             "The campaigns it serves:"]
+    lines += [f"  [{cid}]" for cid in sorted(served)] or ["  none yet"]
+    lines += ["", f"Write to {judge.address} with the campaign's id in the subject, as [ID],",
+              "or attach an orders file whose campaign: line names it.", "",
+              f"-- \n{judge.name}"]
+    answer = m.build(sender=(judge.name, judge.address), to=("", to),
+                     subject=loop.reply_subject(str(msg.get("Subject") or ""), "not routed"),
+                     text="\n".join(lines) + "\n", in_reply_to=mid, references=[mid],
+                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Kind": "judge"},
+                     when=now)
+    record = box.queue(answer, key=key, kind="judge", slug="judge", when=now,
+                       meta={"in_reply_to": mid})
+    return str(record["message_id"])
+
+
+def _send_own(judge: Judge, now: datetime | None) -> list[dict[str, Any]]:
+    """Deliver the judge's own outbox by the SMTP settings of judge.yaml."""
+    where = judge.mail.get("smtp")
+    if not where:
+        if not judge.outbox.pending():
+            return []
+        raise UsageError(f"{judge.root / JUDGE_FILE}: mail: smtp: HOST:PORT is needed to send "
+                         "the judge's own answers")
+    smtp = m.Smtp.parse(str(where), starttls=bool(judge.mail.get("starttls", False)),
+                        user=judge.mail.get("user"))
+    return m.deliver(judge.outbox, smtp, now=now)

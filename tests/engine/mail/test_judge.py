@@ -1,0 +1,196 @@
+"""A judge: one address for the campaigns of a folder (pbem/mail/judge.py). Mail is routed
+to its campaign by the campaign: line of its orders files or the [ID] of its subject, and
+taken there as that campaign's own inbox takes it; a mail for no campaign served is answered
+once with why; one campaign's failure stops none of the others."""
+
+from __future__ import annotations
+
+import mailbox
+import shutil
+from collections.abc import Callable
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from conftest import Result, git
+from test_mail import orders_file, player_mail
+
+from pbem import api, yamlio
+from pbem.errors import UsageError
+from pbem.mail import judge
+from pbem.mail import transport as m
+
+PLAYERS = {
+    "red_russia": ["red=Ann <ann@example.org>", "siberian=Bob <bob@example.org>",
+                   "south,north=Cy <cy@example.org>"],
+    "chechen_war": ["russian=Dee <dee@example.org>", "chechen=Eve <eve@example.org>"],
+}
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    """A judge serving a Red Russia campaign (rr1) and a Chechen War one (cw1)."""
+    root = tmp_path / "club"
+    judge.init(root, "Club judge", "judge@club.example")
+    for cid, game in (("rr1", "red_russia"), ("cw1", "chechen_war")):
+        api.new_campaign(root / cid, game, contributions=False, hot_seat=True, seed=cid, name=cid,
+                         keys_dir=root / "keys", players=PLAYERS[game])
+    return root
+
+
+def incoming(files: dict[str, bytes]) -> m.Incoming:
+    return m.Incoming("<x@example.org>", "ann@example.org", "", files=list(files.items()))
+
+
+# ---------------------------------------------------------------------------------------
+# routing, in-process
+
+
+@pytest.mark.parametrize(("files", "subject", "expected"), [
+    ({"o.yaml": b"campaign: rr1\nfaction: red\n"}, "my orders", "rr1"),
+    ({}, "[cw1] a question", "cw1"),
+    ({}, "Re: [rr1] turn 2, action: your report", "rr1"),
+    # the orders file's campaign wins over a subject that names another
+    ({"o.yaml": b"campaign: 'cw1'\n"}, "[rr1] orders", "cw1"),
+    # a bracket that names no campaign served is not a campaign
+    ({}, "[urgent] [cw1] help", "cw1"),
+])
+def test_a_mail_goes_to_the_one_campaign_it_names(files: dict[str, bytes], subject: str,
+                                                   expected: str) -> None:
+    assert judge.route(incoming(files), subject, {"rr1", "cw1"})[0] == expected
+
+
+@pytest.mark.parametrize(("files", "subject", "why"), [
+    ({}, "hello", "it names no campaign"),
+    ({}, "[zz9] orders", "it names no campaign"),
+    ({"o.yaml": b"campaign: zz9\n"}, "orders", "campaign zz9, which this judge does not serve"),
+    ({"a.yaml": b"campaign: rr1\n", "b.yaml": b"campaign: cw1\n"}, "two",
+     "several campaigns (cw1, rr1): send one mail for each"),
+    ({}, "[rr1] and [cw1]", "several campaigns (cw1, rr1)"),
+])
+def test_a_mail_for_no_campaign_or_two_is_not_routed_and_says_why(files: dict[str, bytes],
+                                                                  subject: str, why: str) -> None:
+    cid, said = judge.route(incoming(files) if files else None, subject, {"rr1", "cw1"})
+    assert cid is None and why in said
+
+
+def test_a_folder_must_be_a_judge(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a judge folder"):
+        judge.listing(tmp_path)
+    with pytest.raises(UsageError, match="e-mail address"):
+        judge.init(tmp_path / "j", "J", "nobody")
+    judge.init(tmp_path / "j", "J", "j@example.org")
+    with pytest.raises(UsageError, match="a judge already"):
+        judge.init(tmp_path / "j", "J", "j@example.org")
+    assert (tmp_path / "j" / ".gitignore").read_text() == ".judge/\n"
+
+
+# ---------------------------------------------------------------------------------------
+# a judge over campaigns
+
+
+def test_the_list_names_each_campaign_and_what_it_waits_for(club: Path) -> None:
+    listed = judge.listing(club)
+    assert (listed["judge"], listed["address"], listed["broken"]) == ("Club judge", "judge@club.example", [])
+    by_id = {c["campaign"]: c for c in listed["campaigns"]}
+    assert set(by_id) == {"rr1", "cw1"}
+    assert by_id["rr1"]["game"] == "red_russia" and by_id["cw1"]["game"] == "chechen_war"
+    assert by_id["rr1"]["awaiting"] == api.status(club / "rr1")["awaiting"]
+    assert by_id["cw1"]["phase"] == api.status(club / "cw1")["phase"]
+
+
+def test_a_broken_campaign_or_one_claimed_twice_is_said_and_the_others_listed(club: Path) -> None:
+    (club / "junk").mkdir()
+    (club / "junk" / "campaign.yaml").write_text("campaign: [not, a, campaign\n")
+    shutil.copytree(club / "cw1", club / "cw1-copy")
+    listed = judge.listing(club)
+    assert [c["campaign"] for c in listed["campaigns"]] == ["rr1"]
+    broken = {b["folder"]: b["error"] for b in listed["broken"]}
+    assert set(broken) == {"junk", "cw1", "cw1-copy"}
+    assert "campaign cw1 is in 2 folders (cw1, cw1-copy)" in broken["cw1"]
+
+
+def maildir(root: Path, messages: list[EmailMessage]) -> Path:
+    folder = root / "Maildir"
+    box = mailbox.Maildir(folder, create=True)
+    for msg in messages:
+        box.add(msg.as_bytes())
+    return folder
+
+
+def test_one_mailbox_serves_every_campaign_and_answers_a_stray_mail_once(club: Path,
+                                                                        tmp_path: Path) -> None:
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    orders = orders_file(club / "rr1", "siberian", drafts, sign=True)
+    stray = player_mail("Zed <zed@example.org>", "[zz9] my orders", mid="<stray@example.org>")
+    auto = player_mail("Bot <bot@example.org>", "out of office", mid="<auto@example.org>")
+    auto["Auto-Submitted"] = "auto-replied"
+    folder = maildir(tmp_path, [
+        player_mail("Bob <bob@example.org>", "orders", mid="<rr1-1@example.org>", files=[orders]),
+        player_mail("Dee <dee@example.org>", "[cw1] when is the deadline?", mid="<cw1-q@example.org>"),
+        stray, auto])
+    before = git(club / "rr1", "rev-parse", "HEAD")
+    result = judge.inbox(club, maildir=folder)
+    rr1 = result["campaigns"]["rr1"]
+    assert rr1["ok"] and [x["outcome"] for x in rr1["result"]["messages"]] == ["accepted"]
+    assert api.status(club / "rr1")["received"] == ["siberian"]
+    assert git(club / "rr1", "rev-list", "--count", f"{before}..HEAD") == "1"
+    cw1 = result["campaigns"]["cw1"]  # no orders in it: the campaign leaves it alone
+    assert cw1["ok"] and [x["message_id"] for x in cw1["result"]["left_alone"]] == ["<cw1-q@example.org>"]
+    assert [(x["message_id"], x["from"]) for x in result["misrouted"]] == [
+        ("<stray@example.org>", "zed@example.org")]  # the automatic one is never answered
+    answers = judge.open_judge(club).outbox.pending()
+    assert [(a["to"], a["kind"]) for a in answers] == [("zed@example.org", "judge")]
+    text = judge.open_judge(club).outbox.read(answers[0]).get_body(
+        preferencelist=("plain",)).get_content()
+    assert "campaign zz9, which this judge does not serve" not in text  # a subject id unknown
+    assert "it names no campaign" in text and "[cw1]" in text and "[rr1]" in text
+    # read again: nothing applied twice, nobody answered twice
+    head = git(club / "rr1", "rev-parse", "HEAD")
+    again = judge.inbox(club, maildir=folder)
+    assert [x["outcome"] for x in again["campaigns"]["rr1"]["result"]["messages"]] == ["duplicate"]
+    assert git(club / "rr1", "rev-parse", "HEAD") == head
+    assert len(judge.open_judge(club).outbox.load()["messages"]) == 1
+
+
+def test_a_campaign_that_fails_is_reported_and_the_others_go_on(club: Path) -> None:
+    shutil.rmtree(club / "cw1" / ".git")  # its repository gone
+    result = judge.tick(club)
+    assert result["campaigns"]["rr1"]["ok"], result["campaigns"]["rr1"]
+    assert not result["campaigns"]["cw1"]["ok"]
+    assert result["campaigns"]["cw1"]["error"]
+    assert [q["to"] for q in result["campaigns"]["rr1"]["result"]["reported"]] == [
+        "ann@example.org", "bob@example.org", "cy@example.org"]  # rr1's reports, queued once
+    mailed = judge.mail(club)
+    assert mailed["campaigns"]["rr1"]["ok"] and mailed["campaigns"]["rr1"]["result"]["queued"] == []
+    assert not mailed["campaigns"]["cw1"]["ok"]
+
+
+def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
+    folder = maildir(tmp_path, [player_mail("Zed <zed@example.org>", "hello", mid="<h@example.org>")])
+    judge.inbox(club, maildir=folder)
+    with pytest.raises(UsageError, match="mail: smtp: HOST:PORT is needed"):
+        judge.mail(club, send=True)
+
+
+def test_the_command_line_lists_and_routes(club: Path, tmp_path: Path,
+                                           pbem: Callable[..., Result]) -> None:
+    r = pbem("-C", club, "judge", "list")
+    assert r.code == 0, r.err
+    assert "Club judge <judge@club.example>: 2 campaign(s)" in r.out
+    assert "[rr1] red_russia: turn" in r.out and "[cw1] chechen_war: turn" in r.out
+    folder = maildir(tmp_path, [player_mail("Zed <zed@example.org>", "hello", mid="<h@example.org>")])
+    r = pbem("-C", club, "judge", "inbox", "--maildir", folder)
+    assert r.code == 0, r.err
+    assert "not routed, answered: <h@example.org> from zed@example.org: it names no campaign" in r.out
+    r = pbem("-C", tmp_path, "judge", "list")
+    assert r.code != 0 and "not a judge folder" in r.err
+
+
+def test_init_writes_a_judge_yaml_pbem_reads_back(tmp_path: Path) -> None:
+    judge.init(tmp_path / "j", "Club", "judge@club.example")
+    data = yamlio.read_trusted(tmp_path / "j" / "judge.yaml")
+    assert data == {"judge": {"name": "Club", "address": "judge@club.example"}, "mail": {}}
+    j = judge.open_judge(tmp_path / "j")
+    assert (j.name, j.address, j.mail) == ("Club", "judge@club.example", {})
