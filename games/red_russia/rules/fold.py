@@ -4,9 +4,10 @@ Each rules module keeps the apply functions of its own events in its `APPLY` tab
 composition root (rules/__init__.py) registers them all in the game's event table
 (pbem.kit.events) when the game is loaded, so that no module of the rules imports another
 only to reach its events. What this module adds to the kit's table: the turn's record
-(TURN_RECORD) kept in the state for the political phase. Every event is
-checked as it is applied, so a referee's hand-written adjustment that names an unknown
-unit or zone fails with a message instead of corrupting the state.
+(TURN_RECORD) kept in the state for the political phase, and each event's line for the log
+and the reports (describe_event: the descriptions the root registers, or the event's fields).
+Every event is checked as it is applied, so a referee's hand-written adjustment that names
+an unknown unit or zone fails with a message instead of corrupting the state.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ RECORD_ONLY = ("initiative_roll", "note", "combat_round", "air_alone", "battle_o
 TURN_RECORD = ("attack", "battle_over", "control", "retreat", "eliminated", "reduced")
 # every event type, to its apply function (the composition root registers each module's)
 EVENTS: EventTable[Board] = EventTable("Red Russia", record_only=RECORD_ONLY)
+
+
+def describe_event(data: GameData, e: Event) -> str:
+    """An event's line for the log and the reports: its description in the event table, or
+    its fields for a type none tells."""
+    told = EVENTS.describe(board(data), e)
+    if told is not None:
+        return told
+    kind = e.get("type")
+    return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
 
 
 def apply(data: GameData, state: State, event: Event) -> State:

@@ -388,7 +388,7 @@ def blockade_run(
 
 
 def sea_retreat(e: Event) -> str:
-    """The line of a retreat by sea (8.4), which the `retreat` event tells (rules/__init__.py)."""
+    """The line of a retreat by sea (8.4), which the `retreat` event tells (rules/events.py)."""
     carried = ", ".join(u for u in e["units"] if u != e["fleet"])
     return (f"{e['faction']} {carried} retreat(s) by sea with {e['fleet']} from {e['zone']} "
             f"to the {e['to']} ({e['when']}, 8.4)")

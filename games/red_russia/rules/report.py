@@ -17,20 +17,25 @@ hides:
 - the reader's hand (the sealed `card` nodes still held, with titles and texts from
   cards.yaml), for templates/hand.*.j2, and the note of the orders template.
 
+The view a report is built from is `view_of` (pbem's Game protocol, `view`): what a reader
+may see of the state.
+
 Pure functions over plain data: no I/O, no templates. `style` is the game's
 templates/report.yaml as pbem read it (colours per faction, where seas and boxes are drawn).
 """
 
 from __future__ import annotations
 
+import copy
 import html
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.game import GameData
+from pbem.game import GameData, State
 
+from . import cards
 from .board import Board, board
 from .common import enemies
 
@@ -57,6 +62,16 @@ def report(data: GameData, view: dict[str, Any], before: dict[str, Any] | None, 
         "secrets": [s for s in secrets if s["kind"] != "card"],
         "orders_note": list(ORDERS_NOTE),
     }
+
+
+def view_of(state: State, who: str) -> dict[str, Any]:
+    """What `who` may see. Nothing in this slice of the game is secret yet (hands, secret
+    attack spending and sealed orders arrive with the secrets work), so every view is
+    the whole position; the set-up phase's own lists stay with the referee."""
+    view = copy.deepcopy(state)
+    view["who"] = who
+    view["cards"] = cards.view(state)  # hands only as counts: the cards are sealed
+    return view
 
 
 # ---------------------------------------------------------------------------------------

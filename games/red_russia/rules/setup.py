@@ -10,6 +10,8 @@ so each phase takes one orders file per faction:
   White faction drawn at random names Red units in order of preference (the first not
   already reduced by the Reds is reduced);
 - ``setup-reduce-red``: the Reds reduce one unit of each White faction.
+
+The options a game is set up with are checked here too (`check_options`, game.yaml).
 """
 
 from __future__ import annotations
@@ -24,6 +26,17 @@ from .board import MAJORS, MINORS, WHITES, Board, board
 from .common import id_list, piece_id, place_order
 
 PLACE_PHASES = {"setup-place": WHITES, "setup-place-red": ("red",)}
+
+
+def check_options(data: GameData) -> list[str]:
+    """game.yaml options: `requires` names other options (19.0: famine needs railways)."""
+    options = data["game"].get("options") or {}
+    problems = []
+    for key, spec in options.items():
+        for needed in spec.get("requires") or []:
+            if needed not in options or needed == key:
+                problems.append(f"game.yaml: options.{key}.requires: {needed!r} is not another option")
+    return problems
 
 
 def _piece(kind: str, faction: str, **more: Any) -> dict[str, Any]:

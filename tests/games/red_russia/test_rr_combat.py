@@ -71,7 +71,7 @@ def run(state: dict[str, Any], body: dict[str, Any], dice: list[int]) -> tuple[E
 
 def told(e: dict[str, Any]) -> str:
     """An event's line, as the log and the reports give it."""
-    return str(importlib.import_module("pbem_game_red_russia").describe_event(data(), e))
+    return str(importlib.import_module("pbem_game_red_russia.fold").describe_event(data(), e))
 
 
 def test_8_6_the_rulebook_example_three_losses_on_defences_2_2_1() -> None:
@@ -781,7 +781,7 @@ def test_10_5_a_leader_alone_in_a_zone_enemy_units_enter_rolls_for_his_capture(
     assert rng.labels == ["move:tver:t3:red:o0:capture:denikin:d1", "move:tver:t3:red:o0:capture:denikin:d2"]
     assert after["units"]["denikin"]["status"] == ("dead" if to is None else "map")
     fate = "escaped to Novocherkassk" if to else "captured and killed"
-    assert importlib.import_module("pbem_game_red_russia").describe_event(data(), events[1]) == (
+    assert importlib.import_module("pbem_game_red_russia.fold").describe_event(data(), events[1]) == (
         f"leader denikin alone with the enemy in Tver: {dice[0]}+{dice[1]} + level 2 = {sum(dice) + 2}, "
         f"{'over' if to else 'not over'} 10: {fate} (10.5)")
 
@@ -1130,7 +1130,7 @@ def test_8_93_aircraft_caught_alone_retreat_after_their_die() -> None:
     ]
     assert rng.labels == ["combat:tver:t3:red:air-alone:south-air-01"]
     assert after["money"]["red"] == position({})["money"]["red"]
-    assert importlib.import_module("pbem_game_red_russia").describe_event(data(), events[0]) == (
+    assert importlib.import_module("pbem_game_red_russia.fold").describe_event(data(), events[0]) == (
         "red attacks Tver: only aircraft there, no combat and nothing paid (8.93)")
     # a reduced aircraft losing its step is gone: nothing is left to retreat
     events, after, _ = fight_exact({"red-inf-01": "Tver", "south-air-01": "Tver"}, "Tver", 1, [1],

@@ -17,7 +17,7 @@ from pbem.game import GameData, State, clone
 from pbem.yamlio import read_trusted
 
 economy = importlib.import_module("pbem_game_red_russia.economy")
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 
 
 @cache
@@ -531,7 +531,7 @@ def test_describe_every_event_type() -> None:
     assert kinds == set(economy.APPLY)
     assert set(economy.DESCRIBE) == kinds  # each told by its module (the event table)
     for e in events:
-        line = rules.describe_event(econ(), e)
+        line = fold_rules.describe_event(econ(), e)
         assert line and not line.startswith(f"{e['type']}:"), e
 
 

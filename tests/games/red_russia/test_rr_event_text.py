@@ -11,11 +11,11 @@ from position import data
 
 from pbem.names import counted
 
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 
 
 def told(event: dict[str, Any]) -> str:
-    return str(rules.describe_event(data(), event))
+    return str(fold_rules.describe_event(data(), event))
 
 
 @pytest.mark.parametrize(("n", "text"), [(0, "0 hits"), (1, "1 hit"), (2, "2 hits")])

@@ -22,7 +22,8 @@ economy = importlib.import_module("pbem_game_red_russia.economy")
 famine = importlib.import_module("pbem_game_red_russia.famine")
 movement = importlib.import_module("pbem_game_red_russia.movement")
 play = importlib.import_module("pbem_game_red_russia.play")
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
+phases_rules = importlib.import_module("pbem_game_red_russia.phases")
 
 ON = {"railways": True, "famine": True}
 # at the start the Reds hold Moscow, Petrograd and Nizhny Novgorod (struck), the food
@@ -270,9 +271,9 @@ def test_19_2_famine_relief_is_checked_with_the_orders() -> None:
 
 
 def test_19_2_the_bot_sets_famine_relief_only_with_the_option() -> None:
-    assert rules._bot_standing("red", holding())["famine_relief"] == ["Moscow", "Petrograd"]
-    assert "famine_relief" not in rules._bot_standing("red", holding(options={"railways": True}))
-    assert "famine_relief" not in rules._bot_standing("south", holding())
+    assert phases_rules._bot_standing("red", holding())["famine_relief"] == ["Moscow", "Petrograd"]
+    assert "famine_relief" not in phases_rules._bot_standing("red", holding(options={"railways": True}))
+    assert "famine_relief" not in phases_rules._bot_standing("south", holding())
 
 
 # ---------------------------------------------------------------------------------------
@@ -323,7 +324,7 @@ def test_19_2_the_zones_struck_are_data_a_campaign_may_override() -> None:
 
 def test_19_2_the_log_tells_the_famine() -> None:
     events = played(holding(), FixedRng(2, 4, 6))
-    told = [rules.describe_event(data(), e) for e in events[1:]]
+    told = [fold_rules.describe_event(data(), e) for e in events[1:]]
     assert told[0] == ("the Reds give up a rail point to save Moscow with the grain of Saratov: "
                        "rolled 2, averted (19.2)")
     assert told[1].endswith("rolled 4, the famine applies (19.2)")
@@ -332,7 +333,7 @@ def test_19_2_the_log_tells_the_famine() -> None:
     assert "where it cannot be averted" in told[3]
     assert ("famine strikes Petrograd: it yields no money and no manpower at the next collection "
             "(4.9, 19.2)") in told
-    assert rules.describe_event(data(), {"type": "famine_over", "zones": ["Moscow"]}) == \
+    assert fold_rules.describe_event(data(), {"type": "famine_over", "zones": ["Moscow"]}) == \
         "the famine is over in Moscow: they yield again (19.2)"
 
 

@@ -32,7 +32,7 @@ from position import standing as standing_
 
 from pbem.dice import KeyedRng
 
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 naval = importlib.import_module("pbem_game_red_russia.naval")
 
 Events = list[dict[str, Any]]
@@ -157,7 +157,7 @@ def test_naval(name: str, pieces: dict[str, str], extra: dict[str, Any], faction
     events, _, _ = play(pieces, faction, items, dice, extra)
     assert [e["type"] for e in events] == expected
     for e in events:  # every event has its own report line
-        assert not rules.describe_event(data(), e).startswith(f"{e['type']}:"), e
+        assert not fold_rules.describe_event(data(), e).startswith(f"{e['type']}:"), e
 
 
 # (name, pieces, extra position, orders, expected message fragment, its path in the orders)

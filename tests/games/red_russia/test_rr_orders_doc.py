@@ -40,11 +40,11 @@ from pbem.dice import KeyedRng
 from pbem.game import State, order_warnings
 from pbem.orders import BODY_KEYS, HEADER_KEYS, REQUIRED, body_of
 
-rules = importlib.import_module("pbem_game_red_russia")
 battle_rules = importlib.import_module("pbem_game_red_russia.battle")
 board_rules = importlib.import_module("pbem_game_red_russia.board")
 cards_rules = importlib.import_module("pbem_game_red_russia.cards")
 decisions_rules = importlib.import_module("pbem_game_red_russia.decisions")
+phases_rules = importlib.import_module("pbem_game_red_russia.phases")
 play_rules = importlib.import_module("pbem_game_red_russia.play")
 setup_rules = importlib.import_module("pbem_game_red_russia.setup")
 standing_rules = importlib.import_module("pbem_game_red_russia.standing")
@@ -119,7 +119,7 @@ def fold(state: State, events: list[dict[str, Any]]) -> State:
 
 def check_header(example: dict[str, Any]) -> None:
     assert set(REQUIRED) <= set(example) <= set(HEADER_KEYS)
-    assert example["phase"] in rules.PHASES and example["faction"] in board_rules.MAJORS
+    assert example["phase"] in phases_rules.PHASES and example["faction"] in board_rules.MAJORS
     state = acting({"red-inf-04": "Moscow", "trotsky": "Moscow"}, turn=example["turn"])
     legal(state, example["faction"], body(example))
 
@@ -383,7 +383,7 @@ def test_the_warnings_named_are_given() -> None:
 
 def test_the_set_up_table_names_the_set_up_phases() -> None:
     table = set(re.findall(r"^\| `([a-z-]+)` \|", TEXT, re.M))
-    assert table == {p for p in rules.PHASES if p.startswith("setup")} | {"contribute"}
+    assert table == {p for p in phases_rules.PHASES if p.startswith("setup")} | {"contribute"}
 
 
 def test_the_files_and_keys_named_are_there() -> None:
@@ -490,8 +490,8 @@ def default(cell: str) -> str | None:
 
 def test_the_table_gives_the_values_the_rules_take() -> None:
     rows = table()
-    assert rows and set(rows) == set(rules.STANDING_KEYS)
-    for key, spec in rules.STANDING_KEYS.items():
+    assert rows and set(rows) == set(standing_rules.STANDING_KEYS)
+    for key, spec in standing_rules.STANDING_KEYS.items():
         cell = rows[key]
         if isinstance(spec, dict):  # a choice among values
             asks = {decisions_rules.ASK} if key in decisions_rules.ASKABLE else set()
@@ -506,7 +506,7 @@ def test_the_table_gives_the_values_the_rules_take() -> None:
 def test_the_table_gives_the_defaults_the_rules_apply() -> None:
     for key, cell in table().items():
         offered = standing_rules.OFFER[key][1]  # what applies when it is not set
-        if rules.STANDING_KEYS[key] not in (list, dict):  # a value, not a list: its default
+        if standing_rules.STANDING_KEYS[key] not in (list, dict):  # a value, not a list: its default
             assert offered.split(":")[0] == default(cell), key
     assert default(table()["invasion_rounds"]) == str(battle_rules.INVASION_ROUNDS)
 
@@ -520,7 +520,7 @@ LISTS = {"retreat_to": ["Baltic Sea", "Japan box"], "loss_order": ["inf", "cav",
 def test_every_value_the_table_writes_is_taken() -> None:
     state = acting({}, options={"railways": True, "famine": True})
     rows = table()
-    for key, spec in rules.STANDING_KEYS.items():
+    for key, spec in standing_rules.STANDING_KEYS.items():
         if spec is list:
             assert all(f"`{x}`" in rows[key] for x in LISTS.get(key, [])), key
             values = [read(x) if x.startswith("[") else [x] for x in LISTS.get(key, [])]
@@ -803,7 +803,7 @@ def test_the_examples_folder_holds_the_demos_orders_and_an_adjustment() -> None:
     orders_files = [p for p in files if "orders" in yamlio.read_trusted(p)]
     assert sorted(used.values()) == orders_files and len(orders_files) >= 3
     for (_turn, phase, faction), path in used.items():
-        assert phase in rules.PHASES and faction in board_rules.MAJORS, path
+        assert phase in phases_rules.PHASES and faction in board_rules.MAJORS, path
         assert yamlio.read_trusted(path)["campaign"] == "demo", path
     others = [p for p in files if p not in orders_files]
     overrides = [p for p in others if p.name.startswith("override-")]

@@ -18,7 +18,7 @@ from position import standing as standing_
 from pbem import yamlio
 from pbem.log import normal
 
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 economy = importlib.import_module("pbem_game_red_russia.economy")
 
 HIDDEN = ("phase", "standing", "segment")
@@ -97,7 +97,7 @@ def test_8_4_a_retreat_by_sea_and_its_landing_replay_as_the_audit_replays_them()
     assert normal(yamlio.load_trusted(yamlio.dump(after))) == normal(after)
     events, landed = land([{"move": {"units": ["red-inf-01"], "from": "Baltic Sea", "to": "Petrograd"}}])
     assert normal(yamlio.load_trusted(yamlio.dump(landed))) == normal(landed)
-    assert all(not rules.describe_event(data(), e).startswith(f"{e['type']}:") for e in first + events)
+    assert all(not fold_rules.describe_event(data(), e).startswith(f"{e['type']}:") for e in first + events)
 
 
 def test_8_4_without_a_sea_in_retreat_to_the_defender_retreats_by_land() -> None:

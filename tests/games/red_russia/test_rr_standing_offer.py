@@ -13,7 +13,6 @@ from position import GAME, data, position
 from pbem.game import standing_lines, standing_offer
 
 standing_rules = importlib.import_module("pbem_game_red_russia.standing")
-rules = importlib.import_module("pbem_game_red_russia")
 ORDERS_MD = Path(__file__).resolve().parents[3] / "games" / "red_russia" / "ORDERS.md"
 
 
@@ -23,7 +22,7 @@ def keys(faction: str, **options: bool) -> list[str]:
 
 
 def test_every_instruction_the_rules_take_is_offered_and_only_those() -> None:
-    assert set(standing_rules.OFFER) == set(rules.STANDING_KEYS)
+    assert set(standing_rules.OFFER) == set(standing_rules.STANDING_KEYS)
     text = ORDERS_MD.read_text(encoding="utf-8")
     section = text[text.index("## Standing instructions"):text.index("## Questions by mail")]
     table = re.findall(r"^\| `(\w+)` \|", section, re.M)

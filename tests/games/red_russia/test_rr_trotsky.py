@@ -22,7 +22,7 @@ from pbem.game import Event
 
 battle = importlib.import_module("pbem_game_red_russia.battle")
 board = importlib.import_module("pbem_game_red_russia.board")
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 
 
 def red_turn(pieces: dict[str, str], *items: dict[str, Any], dice: list[int],
@@ -67,7 +67,7 @@ def test_10_83_trotsky_who_began_the_turn_with_lenin_has_two_in_a_battle_away_fr
     assert distracted(events) == [{"type": "trotsky_distracted", "with": "lenin", "zone": "Moscow"}]
     # still a hit on 5 in the first round of an attack
     assert trotsky_dice(events) == [{"what": "Trotsky", "count": 2, "hit": 5, "values": [5, 1], "hits": 1}]
-    assert rules.describe_event(data(), distracted(events)[0]) == (
+    assert fold_rules.describe_event(data(), distracted(events)[0]) == (
         "Trotsky was in Moscow with Lenin during the Red turn: his leadership value is 2 in its "
         "combats and sieges (10.83)")
 

@@ -24,7 +24,7 @@ from pbem.game import Event
 
 board = importlib.import_module("pbem_game_red_russia.board")
 turn_rules = importlib.import_module("pbem_game_red_russia.turn")
-rules = importlib.import_module("pbem_game_red_russia")
+fold_rules = importlib.import_module("pbem_game_red_russia.fold")
 
 
 def vp(state: dict[str, Any]) -> dict[str, int]:
@@ -56,7 +56,7 @@ def test_10_8_1_lenin_killed_attacking_gives_his_point_to_the_white_faction_he_a
     # the Reds lose the point of Lenin alive; North has it
     assert gained(before, after) == {"red": -1, "north": 1}
     assert after["flags"]["lenin_killed_by"] == ["north"]
-    assert rules.describe_event(data(), killed(events)[0]) == (
+    assert fold_rules.describe_event(data(), killed(events)[0]) == (
         "Lenin is dead: the Reds lose 3 manpower and 2 money; his victory point goes to north (10.8.1)")
 
 
@@ -137,9 +137,9 @@ def test_10_8_1_every_white_faction_named_has_a_point_and_only_whites_may_be_nam
     # a log written before the point was recorded: no "by", no White point
     old_event = {"type": "lenin_killed", "manpower": 0, "money": 0}
     assert gained(state, GAME.apply(data(), state, old_event)) == {}
-    assert rules.describe_event(data(), old_event) == (
+    assert fold_rules.describe_event(data(), old_event) == (
         "Lenin is dead: the Reds lose 0 manpower and 0 money (10.8.1)")
-    assert rules.describe_event(data(), {**old_event, "by": ["north", "south"]}) == (
+    assert fold_rules.describe_event(data(), {**old_event, "by": ["north", "south"]}) == (
         "Lenin is dead: the Reds lose 0 manpower and 0 money; his victory point goes to north and "
         "south (10.8.1)")
 
