@@ -85,8 +85,9 @@ def inbox(
     as_json: JsonOpt = False,
 ) -> None:
     """Route each mail of the judge's mailbox to its campaign (by its orders files'
-    campaign:, else [ID] in its subject), where it is taken as pbem inbox takes it; answer a
-    mail for no campaign with why and the campaigns served."""
+    campaign:, else [ID] in its subject), where it is taken as pbem inbox takes it; answer
+    the commands players mail (list, status [ID], history [ID], help as the subject) and a
+    mail for no campaign, with why and the campaigns served."""
     from pbem.mail import judge
 
     result = judge.inbox(OPTS.directory, maildir, mbox, imap, now=shared.when_given(now))
@@ -96,6 +97,9 @@ def inbox(
     _each(result, lambda r: [f"{x['outcome']}: {shared.shown(x['message_id'])} from {shared.shown(x['from'])}"
                              for x in r["messages"]]
           + [f"left alone: {shared.shown(x['message_id'])}: {x['why']}" for x in r["left_alone"]])
+    for x in result["commands"]:
+        typer.echo(f"answered {x['command']}: {shared.shown(x['message_id'])} from "
+                   f"{shared.shown(x['from'])}")
     for x in result["misrouted"]:
         answered = "answered" if x["reply"] else "not answered (no sender)"
         typer.echo(f"not routed, {answered}: {shared.shown(x['message_id'])} from "

@@ -32,6 +32,15 @@ from pbem.mail import transport as m
 JUDGE_FILE = "judge.yaml"
 PRIVATE = ".judge"  # the judge's own: its outbox, the mail it answered
 SUBJECT_ID = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\]")
+# what a player may ask the judge by mail, as the first word of a subject (the case is
+# free; a campaign's [ID] anywhere in it): what the judge answers itself
+COMMANDS = {
+    "list": "the campaigns the judge serves, where each stands and who it waits for",
+    "status": "where one campaign stands: its turn, its phase, who it waits for, its deadline",
+    "history": "one campaign's steps so far, one line each (the last 40)",
+    "help": "this list",
+}
+HISTORY_LINES = 40
 
 
 @dataclass(frozen=True)
@@ -146,6 +155,7 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     served, broken = campaigns(judge)
     by_campaign: dict[str, list[bytes]] = {}
     misrouted: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = []
     for raw in loop.mailbox(maildir, mbox, imap):
         msg = m.parse(raw)
         try:
@@ -153,16 +163,24 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         except Exception:  # unreadable: its campaign (if its subject names one) keeps it
             incoming = None
         mid, sender, subject = m.describe(msg)
+        asked = command_of(subject) if incoming is None and not m.automatic(msg) else None
+        if asked is not None:
+            commands.append({"message_id": mid, "from": sender, "command": asked,
+                             "reply": _reply(judge, msg, mid, sender, "command",
+                                             _command(judge, asked, subject, served), now)})
+            continue
         cid, why = route(incoming, subject, served)
         if cid is not None:
             by_campaign.setdefault(cid, []).append(raw)
         elif not m.automatic(msg):
             misrouted.append({"message_id": mid, "from": sender, "subject": subject, "why": why,
-                              "reply": _answer(judge, msg, mid, sender, why, served, now)})
+                              "reply": _reply(judge, msg, mid, sender, "not routed",
+                                              _not_routed(judge, why, served), now)})
     results: dict[str, Any] = {}
     for cid, raws in by_campaign.items():
         results[cid] = _each(functools.partial(loop.inbox, messages=raws, now=now), served[cid])
-    return {"campaigns": results, "misrouted": misrouted, "broken": broken}
+    return {"campaigns": results, "commands": commands, "misrouted": misrouted,
+            "broken": broken}
 
 
 def tick(root: Path, now: datetime | None = None, *, send: bool = False) -> dict[str, Any]:
@@ -204,10 +222,67 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _answer(judge: Judge, msg: Any, mid: str, sender: str, why: str, served: dict[str, Path],
-            now: datetime | None) -> str | None:
-    """Queue, once per Message-ID, the judge's answer to a mail it could not route: why, and
-    the campaigns it serves. Returns the answer's Message-ID (None: no address to answer)."""
+def command_of(subject: str) -> str | None:
+    """The command a subject asks the judge (its first word, past any "Re:" and [ID]s), or
+    None for a subject that asks none."""
+    words = SUBJECT_ID.sub(" ", re.sub(r"^(\s*re\s*:\s*)+", "", subject or "", flags=re.I)).split()
+    first = words[0].lower().rstrip(":.!?") if words else ""
+    return first if first in COMMANDS else None
+
+
+def _command(judge: Judge, asked: str, subject: str, served: dict[str, Path]) -> list[str]:
+    """The judge's answer to a command, as lines of text."""
+    if asked in ("list", "help"):
+        lines = [] if asked == "list" else [f"The judge {judge.name} answers these commands, "
+                                             "each the first word of a mail's subject:", ""]
+        if asked == "help":
+            lines += [f"  {name}{' [ID]' if name in ('status', 'history') else ''}: {what}"
+                      for name, what in COMMANDS.items()]
+            lines += ["", "Orders go to the same address: attach the orders file (its campaign: "
+                      "line names the campaign)."]
+            return lines
+        listed = listing(judge.root)
+        lines += [f"The campaigns of the judge {judge.name}:"]
+        for c in listed["campaigns"]:
+            where = "game over" if c["over"] else f"turn {c['turn']}, {c['phase']}"
+            waits = f"; awaiting {', '.join(c['awaiting'])}" if c["awaiting"] else ""
+            lines.append(f"  [{c['campaign']}] {c['game']}: {where}{waits}")
+        return lines if listed["campaigns"] else [*lines, "  none yet"]
+    named = [i for i in SUBJECT_ID.findall(subject) if i in served]
+    if len(named) != 1:
+        return [f"{asked} needs one campaign: write its id in the subject, as "
+                f"'{asked} [ID]'. The campaigns: {', '.join(sorted(served)) or 'none yet'}."]
+    cid = named[0]
+    try:
+        if asked == "status":
+            s = api.status(served[cid])
+            where = "game over" if s["over"] else f"turn {s['turn']}, {s['phase']}"
+            lines = [f"[{cid}] {s['game']}: {where}, step {s['seq']}"]
+            if s["awaiting"]:
+                lines.append(f"  awaiting the orders of {', '.join(s['awaiting'])}")
+            if s.get("deadline"):
+                lines.append(f"  deadline {s['deadline']}")
+            return lines
+        steps = api.log(served[cid])[-HISTORY_LINES:]
+        return [f"[{cid}] the last {len(steps)} step(s):"] + [
+            f"  {e['seq']:4d}  turn {e['turn']} {e['phase']}: {e['summary']}" for e in steps]
+    except Exception as exc:  # the campaign is broken: said, and the judge goes on
+        return [f"[{cid}] cannot be read now: {_error(exc)}"]
+
+
+def _not_routed(judge: Judge, why: str, served: dict[str, Path]) -> list[str]:
+    lines = [f"The judge {judge.name} could not take your mail: {why}.", "",
+             "The campaigns it serves:"]
+    lines += [f"  [{cid}]" for cid in sorted(served)] or ["  none yet"]
+    return lines + ["", f"Write to {judge.address} with the campaign's id in the subject, as "
+                    "[ID], or attach an orders file whose campaign: line names it; 'help' as "
+                    "the subject lists what the judge answers."]
+
+
+def _reply(judge: Judge, msg: Any, mid: str, sender: str, what: str, lines: list[str],
+           now: datetime | None) -> str | None:
+    """Queue, once per Message-ID, the judge's own answer to a mail. Returns the answer's
+    Message-ID (None: no address to answer)."""
     to = sender  # the bare address (transport.describe)
     if "@" not in to:
         return None
@@ -216,19 +291,14 @@ def _answer(judge: Judge, msg: Any, mid: str, sender: str, why: str, served: dic
     queued = box.find(key)
     if queued is not None:
         return str(queued["message_id"])
-    lines = [f"The judge {judge.name} could not take your mail: {why}.", "",
-             "The campaigns it serves:"]
-    lines += [f"  [{cid}]" for cid in sorted(served)] or ["  none yet"]
-    lines += ["", f"Write to {judge.address} with the campaign's id in the subject, as [ID],",
-              "or attach an orders file whose campaign: line names it.", "",
-              f"-- \n{judge.name}"]
     answer = m.build(sender=(judge.name, judge.address), to=("", to),
-                     subject=loop.reply_subject(str(msg.get("Subject") or ""), "not routed"),
-                     text="\n".join(lines) + "\n", in_reply_to=mid, references=[mid],
+                     subject=loop.reply_subject(str(msg.get("Subject") or ""), what),
+                     text="\n".join([*lines, "", f"-- \n{judge.name}"]) + "\n", in_reply_to=mid,
+                     references=[mid],
                      headers={"Auto-Submitted": "auto-replied", "X-Pbem-Kind": "judge"},
                      when=now)
     record = box.queue(answer, key=key, kind="judge", slug="judge", when=now,
-                       meta={"in_reply_to": mid})
+                       meta={"in_reply_to": mid, "answer": what})
     return str(record["message_id"])
 
 

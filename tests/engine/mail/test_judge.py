@@ -74,6 +74,15 @@ def test_a_mail_for_no_campaign_or_two_is_not_routed_and_says_why(files: dict[st
     assert cid is None and why in said
 
 
+@pytest.mark.parametrize(("subject", "command"), [
+    ("list", "list"), ("LIST please", "list"), ("Re: Re: status [rr1]", "status"),
+    ("[rr1] history", "history"), ("help!", "help"), ("status: [cw1]", "status"),
+    ("when is the deadline?", None), ("", None), ("[rr1]", None), ("listing", None),
+])
+def test_the_command_a_subject_asks(subject: str, command: str | None) -> None:
+    assert judge.command_of(subject) == command
+
+
 def test_a_folder_must_be_a_judge(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="not a judge folder"):
         judge.listing(tmp_path)
@@ -165,6 +174,42 @@ def test_a_campaign_that_fails_is_reported_and_the_others_go_on(club: Path) -> N
     mailed = judge.mail(club)
     assert mailed["campaigns"]["rr1"]["ok"] and mailed["campaigns"]["rr1"]["result"]["queued"] == []
     assert not mailed["campaigns"]["cw1"]["ok"]
+
+
+def answers(club: Path) -> dict[str, str]:
+    """The judge's answers by the Message-ID they answer: their text."""
+    box = judge.open_judge(club).outbox
+    return {r["in_reply_to"]: box.read(r).get_body(preferencelist=("plain",)).get_content()
+            for r in box.load()["messages"]}
+
+
+def test_list_status_history_and_help_are_answered_by_mail(club: Path, tmp_path: Path) -> None:
+    folder = maildir(tmp_path, [
+        player_mail("Zed <zed@example.org>", "list", mid="<list@example.org>"),
+        player_mail("Ann <ann@example.org>", "Re: status [rr1]", mid="<status@example.org>"),
+        player_mail("Ann <ann@example.org>", "history [cw1]", mid="<history@example.org>"),
+        player_mail("Ann <ann@example.org>", "history", mid="<which@example.org>"),
+        player_mail("Zed <zed@example.org>", "help", mid="<help@example.org>")])
+    result = judge.inbox(club, maildir=folder)
+    assert [(c["message_id"], c["command"]) for c in result["commands"]] == [
+        ("<list@example.org>", "list"), ("<status@example.org>", "status"),
+        ("<history@example.org>", "history"), ("<which@example.org>", "history"),
+        ("<help@example.org>", "help")]
+    assert result["campaigns"] == {} and result["misrouted"] == []
+    said = answers(club)
+    rr1 = api.status(club / "rr1")
+    assert f"[rr1] red_russia: turn {rr1['turn']}, {rr1['phase']}" in said["<list@example.org>"]
+    assert "[cw1] chechen_war: turn" in said["<list@example.org>"]
+    assert f"[rr1] red_russia: turn {rr1['turn']}, {rr1['phase']}, step {rr1['seq']}" in said[
+        "<status@example.org>"]
+    assert f"awaiting the orders of {', '.join(rr1['awaiting'])}" in said["<status@example.org>"]
+    first = api.log(club / "cw1")[0]
+    assert f"   {first['seq']}  turn {first['turn']} {first['phase']}: {first['summary']}" in said[
+        "<history@example.org>"]
+    assert "history needs one campaign" in said["<which@example.org>"]
+    assert "status [ID]" in said["<help@example.org>"] and "list:" in said["<help@example.org>"]
+    again = judge.inbox(club, maildir=folder)  # each answered once
+    assert len(judge.open_judge(club).outbox.load()["messages"]) == 5 == len(again["commands"])
 
 
 def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
