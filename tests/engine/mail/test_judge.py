@@ -12,8 +12,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from conftest import Result, git
-from test_mail import orders_file, player_mail
+from conftest import Result, git, key_of
+from test_mail import imap_login, imap_server, orders_file, player_mail  # noqa: F401
 
 from pbem import api, yamlio
 from pbem.errors import UsageError
@@ -239,3 +239,68 @@ def test_init_writes_a_judge_yaml_pbem_reads_back(tmp_path: Path) -> None:
     assert data == {"judge": {"name": "Club", "address": "judge@club.example"}, "mail": {}}
     j = judge.open_judge(tmp_path / "j")
     assert (j.name, j.address, j.mail) == ("Club", "judge@club.example", {})
+
+
+# ---------------------------------------------------------------------------------------
+# the three games by one IMAP mailbox (pymap on 127.0.0.1)
+
+AA_POWERS = ["austria_hungary", "russia", "germany", "france", "britain", "ottomans", "italy", "usa"]
+
+
+def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
+        tmp_path: Path, imap_server: int, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    root = tmp_path / "club"
+    judge.init(root, "Club judge", "judge@club.example")
+    seats = {"rr1": ("red_russia", PLAYERS["red_russia"]),
+             "cw1": ("chechen_war", PLAYERS["chechen_war"]),
+             "aa1": ("aa1914", [f"{p}={p.title()} <{p}@aa.example>" for p in AA_POWERS])}
+    for cid, (game, players) in seats.items():
+        api.new_campaign(root / cid, game, contributions=False, seed=cid, name=cid,
+                         keys_dir=root / f"keys-{cid}", players=players)
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    client = imap_login(imap_server)
+    expected: dict[str, str] = {}
+    for cid in seats:
+        faction = api.status(root / cid)["awaiting"][0]
+        path = drafts / f"{cid}-{faction}.yaml"
+        yamlio.write_atomic(path, yamlio.dump(api.bot(root / cid, faction, seed="judge")))
+        api.sign(path, key_of(root / f"keys-{cid}", faction))
+        sender = next(p.split("=", 1)[1] for p in seats[cid][1] if faction in p.split("=")[0].split(","))
+        mail = player_mail(sender, f"my {faction} orders", mid=f"<{cid}@example.org>", files=[path])
+        client.append("INBOX", None, None, mail.as_bytes())
+        expected[cid] = faction
+    hostile = b"From: x@evil.example\r\nSubject: [rr1] \xff\xfe\r\nContent-Type: multipart/mixed\r\n\r\n--"
+    for msg in (player_mail("Zed <zed@example.org>", "list", mid="<list@example.org>").as_bytes(),
+                player_mail("Zed <zed@example.org>", "[nope] orders", mid="<nope@example.org>").as_bytes(),
+                hostile):
+        client.append("INBOX", None, None, msg)
+    client.logout()
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", "p")
+    url = f"imap://u@127.0.0.1:{imap_server}/INBOX"
+    result = judge.inbox(root, imap=url)
+    for cid, faction in expected.items():
+        one = result["campaigns"][cid]
+        assert one["ok"], one
+        taken = {x["message_id"]: x["outcome"] for x in one["result"]["messages"]}
+        assert taken.get(f"<{cid}@example.org>") == "accepted", one["result"]
+        # its step recorded: the orders of the faction awaited, signed, in its log
+        assert any(e["type"] == "orders" and faction in e["factions"] for e in api.log(root / cid))
+    assert [c["command"] for c in result["commands"]] == ["list"]
+    # the server's own demo mails name no campaign either: each is answered, as a stray is
+    assert "<nope@example.org>" in [x["message_id"] for x in result["misrouted"]]
+    assert "[aa1] aa1914" in answers(root)["<list@example.org>"]
+    # the broken mail whose subject names rr1 goes to rr1, which leaves it alone (no orders
+    # in it), and stops nobody
+    assert [x["from"] for x in result["campaigns"]["rr1"]["result"]["left_alone"]] == [
+        "x@evil.example"]
+    answered = len(judge.open_judge(root).outbox.load()["messages"])
+    # the same mailbox read again: nothing applied twice, nobody answered twice
+    heads = {cid: git(root / cid, "rev-parse", "HEAD") for cid in seats}
+    again = judge.inbox(root, imap=url)
+    assert {cid: git(root / cid, "rev-parse", "HEAD") for cid in seats} == heads
+    assert all(x["outcome"] == "duplicate" for one in again["campaigns"].values()
+               for x in one["result"]["messages"])
+    assert len(judge.open_judge(root).outbox.load()["messages"]) == answered
+    for cid in seats:
+        assert api.audit(root / cid)["problems"] == [], cid
