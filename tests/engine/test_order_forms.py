@@ -44,7 +44,7 @@ def test_the_examples_of_a_section_in_their_order() -> None:
     assert orders_examples(DOC, "Flying") == []
 
 
-SECTIONS = {"red_russia": "pbem_game_red_russia.phases", "chechen_war": "pbem_game_chechen_war"}
+SECTIONS = {"red_russia": "pbem_game_red_russia.phases", "chechen_war": "pbem_game_chechen_war.forms"}
 
 
 @pytest.mark.parametrize("game", sorted(SECTIONS))

@@ -270,6 +270,52 @@ def bot_chechen(data: GameData, state: State, rng: Rng) -> dict[str, Any]:
             "secret": {"regulars": sorted(chosen[:regulars])}}
 
 
+def start(data: GameData, options: dict[str, Any]) -> State:
+    """The position before the set-up (its keys: the game's docstring, rules/__init__.py):
+    the campaign's options, each not given at its default; each side's support markers;
+    nothing yet on the map."""
+    chosen = {k: options.get(k, v["default"]) for k, v in data["game"].get("options", {}).items()}
+    supports: dict[str, dict[str, int]] = {RUSSIAN: {}, CHECHEN: {}}
+    for marker in data["units"]["support_markers"].values():
+        side = supports[marker["side"]]
+        side[marker["kind"]] = side.get(marker["kind"], 0) + int(marker["count"])
+    return {
+        "turn": 0, "phase": "setup-russian", "options": chosen,
+        "russians": {}, "tokens": {}, "cup": 0,
+        "pool": sorted(u for u, v in units(data).items()
+                       if v["side"] == RUSSIAN and v.get("arrival") == "reinforcement"),
+        "morale": 9, "casualties": 0, "collateral": 0,  # 4.4
+        "leaders": {leader: "underground" for leader in data["units"]["leaders"]},  # 4.2.2
+        "supports": supports, "used_supports": {RUSSIAN: {}, CHECHEN: {}},
+        "gunships": [], "standing": {},
+        "attacks": [], "groznyi_attacked": False, "cup_known": [], "leaders_lost": 0,
+        "recruits": {RUSSIAN: [], CHECHEN: []}, "ceasefire": {"declared": False, "turn": None},
+        "kidnapped": False, "event": None,
+        "over": False, "result": None,
+    }
+
+
+def check_data(data: GameData) -> list[str]:
+    """What is wrong in the game's data beyond its schemas: the map unreadable, a
+    historical group's hex off the map (4.3.1), a terrain of map.yaml with no entry in
+    tables.yaml, more units drawn face down than the cups hold (4.2.2)."""
+    problems: list[str] = []
+    try:
+        b = board(data)
+    except (ValueError, KeyError) as exc:
+        return [str(exc)]
+    for group, spec in data["units"]["setup"]["groups"].items():
+        if spec.get("hex") is not None and spec["hex"] not in b.terrain:
+            problems.append(f"units.yaml: setup: groups: {group}: hex {spec['hex']} is not on the map")
+    for terrain in set(b.terrain.values()):
+        if terrain not in data["tables"]["terrain"]:
+            problems.append(f"tables.yaml: terrain: no entry for {terrain!r}, a terrain of map.yaml")
+    regulars, militia = tokens(data)
+    if regulars > len(chechen(data, REGULAR)) or militia > len(chechen(data, MILITIA)):
+        problems.append("units.yaml: setup: chechen: more units drawn than the cups hold")
+    return problems
+
+
 SIDES = (RUSSIAN, CHECHEN)
 
 

@@ -1,22 +1,23 @@
 """The Russian's standing instructions, offered in the templates of his movement, combat and
 supports files (ORDERS.md, "Movement"): what each may be, what applies when it is not set,
 and what setting it decides for him in the Chechen's segments; the checks of the values
-(CHECKS, pbem.kit.standing), which rules/__init__.py's `_check_standing` makes of every file
-that records them; the rules that read them are in ambush.py (`_standing_order`,
-`step_losses`, `_retreat_hex`) and combat.py (10.11's losses)."""
+(CHECKS, pbem.kit.standing), which `check` makes of every file that records them, and the
+`standing` event such a file records (`record`); the rules that read them are in ambush.py
+(`_standing_order`, `step_losses`, `_retreat_hex`) and combat.py (10.11's losses)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Event, GameData, Problem, State
+from pbem.game import Event, GameData, Orders, Problem, State
+from pbem.kit import standing as standing_kit
 from pbem.kit.events import Apply, Describe
 from pbem.kit.standing import Check, Placed
 
 from .board import RUSSIAN, board, hex_in, units
 
-# the Russian's files that check and record them (rules/__init__.py: `_russian_checks` of
-# the movement, attacks and supports, and `_standing` in their resolve)
+# the Russian's files that check and record them (rules/phases.py: `_russian_checks` of
+# the movement, attacks and supports, and `record` in their resolve)
 PHASES = ("russian-movement", "russian-combat", "russian-supports")
 
 # key: (values, default when not set, rule, what setting it decides), in ORDERS.md's order
@@ -35,14 +36,23 @@ OFFER: dict[str, tuple[str, str, str, str]] = {
 
 
 def offer(state: State, side: str) -> list[dict[str, Any]]:
-    """Every instruction the side may set, with its value in force (None: not set); the
-    Chechen has none."""
-    if side != RUSSIAN:
+    """Every instruction the side may set, with its value in force (None: not set), in the
+    segments whose file records them (PHASES); the Chechen has none."""
+    if state["phase"] not in PHASES or side != RUSSIAN:
         return []
     own = state.get("standing", {}).get(RUSSIAN, {})
     return [{"key": key, "value": own.get(key), "values": values, "default": default,
              "rule": rule, "saves": saves}
             for key, (values, default, rule, saves) in OFFER.items()]
+
+
+def record(state: State, orders: Orders) -> list[Event]:
+    """The `standing` event of a Russian file that gives instructions: those in force with
+    the file's over them (null drops one); none for a file that gives none."""
+    given = orders.get("standing") or {}
+    now = {k: v for k, v in {**state.get("standing", {}).get(RUSSIAN, {}), **given}.items()
+           if v is not None}  # null drops one
+    return [{"type": "standing", "side": RUSSIAN, "standing": now}] if given else []
 
 
 def _standing(data: GameData, state: State, event: Event) -> None:
@@ -79,3 +89,8 @@ def _hexes_in_order(data: GameData, state: State, faction: str, value: Any) -> s
 # units retreat into, in order of preference
 CHECKS: dict[str, Check] = {"retreat_first": _units_in_order, "step_losses": _units_in_order,
                             "retreat_to": _hexes_in_order}
+
+
+def check(data: GameData, state: State, given: Any, problems: list[Problem]) -> None:
+    """What is wrong in the instructions a Russian file gives (CHECKS, pbem.kit.standing)."""
+    standing_kit.check(data, state, RUSSIAN, given, CHECKS, problems)

@@ -16,7 +16,6 @@ from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data, standing_lines, standing_offer
 
 GAME = get_game("chechen_war")
-rules = importlib.import_module("pbem_game_chechen_war")
 standing_rules = importlib.import_module("pbem_game_chechen_war.standing")
 ORDERS_MD = Path(__file__).resolve().parents[3] / "games" / "chechen_war" / "ORDERS.md"
 KEYS = ["retreat_first", "step_losses", "retreat_to"]
@@ -96,11 +95,11 @@ def test_the_value_in_force_and_the_default() -> None:
 
 
 def test_a_value_recorded_by_a_file_is_the_one_offered_next() -> None:
-    """The movement file's standing is recorded (rules/__init__.py `_standing`) and offered
+    """The movement file's standing is recorded (rules/standing.py `record`) and offered
     in force in the next Russian file."""
     state = position("russian-movement")
     state["standing"]["russian"] = {"retreat_first": ["ru_33_mr_regt"]}
-    events = rules._standing(state, {"standing": {"retreat_to": ["1227"]}})
+    events = standing_rules.record(state, {"standing": {"retreat_to": ["1227"]}})
     for e in events:
         state = GAME.apply(data(), state, e)
     state["phase"] = "russian-supports"
@@ -130,6 +129,6 @@ def test_null_drops_an_instruction_given_before() -> None:
     state["standing"]["russian"] = {"retreat_first": ["ru_33_mr_regt"], "retreat_to": ["1227"]}
     body = {"orders": [], "standing": {"retreat_to": None}}
     assert GAME.validate(data(), state, "russian", body) == []
-    events = rules._standing(state, body)
+    events = standing_rules.record(state, body)
     assert events == [{"type": "standing", "side": "russian", "standing": {"retreat_first": ["ru_33_mr_regt"]}}]
     assert GAME.summary(data(), events[0]) == "the Russian's standing instructions: retreat_first: ru_33_mr_regt"
