@@ -28,7 +28,7 @@ from tests.conftest import Result, key_of
 
 GAME = get_game("aa1914")
 civil_war = importlib.import_module("pbem_game_aa1914.civil_war")
-rules = importlib.import_module("pbem_game_aa1914")
+turns = importlib.import_module("pbem_game_aa1914.turns")
 economy = importlib.import_module("pbem_game_aa1914.economy")
 
 Units = dict[str, dict[str, dict[str, int]]]
@@ -476,13 +476,13 @@ def test_ruling_moscow_taken_from_the_soviets_by_another_ally_goes_to_imperial_r
 def test_civil_war_victory_city_moscow_counts_for_no_central_powers_victory_and_the_allies_are_checked_after_the_soviets() -> None:
     _, after = revolution()
     after["control"].update(paris="germany")
-    assert rules.victory(data(), after, "central") is None  # Paris and Soviet Moscow
+    assert turns.victory(data(), after, "central") is None  # Paris and Soviet Moscow
     after["control"].update(london="germany")
-    won = rules.victory(data(), after, "central")
+    won = turns.victory(data(), after, "central")
     assert won is not None and "soviets" in won["winners"] and won["reason"] == "central hold Paris and London"
     before = position(UNITS, {**CONTROL, "paris": "germany"}, CONTESTED)
     before["control"]["moscow"] = "germany"
-    assert rules.victory(data(), before, "central") is not None  # without the civil war it counts
+    assert turns.victory(data(), before, "central") is not None  # without the civil war it counts
     # the Allies hold Berlin and Vienna: checked when the Soviets', not the Ottomans', turn ends
     after["control"].update(berlin="britain", vienna="france")
     after["power"] = "ottomans"

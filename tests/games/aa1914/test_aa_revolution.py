@@ -22,7 +22,7 @@ GAME = get_game("aa1914")
 revolution = importlib.import_module("pbem_game_aa1914.revolution")
 board = importlib.import_module("pbem_game_aa1914.board")
 combat = importlib.import_module("pbem_game_aa1914.combat")
-rules = importlib.import_module("pbem_game_aa1914")
+turns = importlib.import_module("pbem_game_aa1914.turns")
 
 Units = dict[str, dict[str, dict[str, int]]]
 
@@ -518,6 +518,6 @@ def test_sources_10_4_russia_takes_no_more_turns_and_the_revolution_comes_once()
     assert events[-1] == {"type": "next", "power": "germany", "turn": 5}  # Russia skipped
     s.update(power="russia", turn=5)
     assert revolution.end_of_turn(data(), s, "russia") == []
-    assert rules.victory(data(), {**s, "control": {**s["control"], "berlin": "france",
+    assert turns.victory(data(), {**s, "control": {**s["control"], "berlin": "france",
                                                    "vienna": "britain"}}, "allies")["winners"] \
         == ["france", "britain", "italy", "usa"]

@@ -16,7 +16,6 @@ from pbem.dice import KeyedRng
 from pbem.game import GameData, State, get_game, load_data, standing_lines, standing_offer
 
 GAME = get_game("aa1914")
-rules = importlib.import_module("pbem_game_aa1914")
 standing_rules = importlib.import_module("pbem_game_aa1914.standing")
 ORDERS_MD = Path(__file__).resolve().parents[3] / "games" / "aa1914" / "ORDERS.md"
 EVERY = ["losses", "sea_losses", "sea_withdraw", "submerge"]
@@ -39,7 +38,7 @@ def keys(state: State, power: str) -> list[str]:
 
 
 def test_every_instruction_the_rules_take_is_offered_in_orders_md_order() -> None:
-    assert list(standing_rules.OFFER) == list(rules.STANDING)
+    assert list(standing_rules.OFFER) == list(standing_rules.STANDING)
     text = ORDERS_MD.read_text(encoding="utf-8")
     section = text[text.index("## Standing instructions"):]
     assert re.findall(r"^\| `(\w+)` \|", section, re.M) == list(standing_rules.OFFER)
@@ -174,7 +173,7 @@ def test_each_instruction_is_checked_at_its_place(given: object, found: list[tup
     assert len(problems) == len(found), problems
     for problem, (path, words) in zip(problems, found, strict=True):
         assert problem.path == path and problem.message.startswith(words), problem
-    assert list(rules.STANDING) == [*EVERY, "armistice", "evacuation"]
+    assert list(standing_rules.STANDING) == [*EVERY, "armistice", "evacuation"]
 
 
 def test_null_drops_an_instruction_given_before() -> None:

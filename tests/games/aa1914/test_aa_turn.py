@@ -22,7 +22,7 @@ from pbem.game import GameData, Problem, State, clone, get_game, load_data
 T = TypeVar("T")
 GAME = get_game("aa1914")
 economy = importlib.import_module("pbem_game_aa1914.economy")
-rules = importlib.import_module("pbem_game_aa1914")
+turns = importlib.import_module("pbem_game_aa1914.turns")
 
 ORDER = ["austria_hungary", "russia", "germany", "france", "britain", "ottomans", "italy", "usa"]
 START_IPC = {"austria_hungary": 26, "russia": 25, "germany": 35, "france": 24, "britain": 30,
@@ -385,7 +385,7 @@ def test_sources_9_1_9_2_each_side_wins_with_a_whole_pair(
         held: dict[str, str], won: str | None) -> None:
     s = position(power="usa")
     s["control"].update(held)
-    found = [side for side in ("central", "allies") if rules.victory(data(), s, side)]
+    found = [side for side in ("central", "allies") if turns.victory(data(), s, side)]
     assert found == ([won] if won else [])
 
 
