@@ -132,3 +132,17 @@ def mail(send: SendOpt = False, now: NowOpt = None, as_json: JsonOpt = False) ->
     _each(result, lambda r: [f"queued {x['file']} to {x['to']}" for x in r["queued"]]
           + [f"{len(r['sent'])} sent, {r['pending']} still queued"])
     shared.print_sent(result["sent"], result["pending"])
+
+
+@judge_app.command("publish")
+def publish(as_json: JsonOpt = False) -> None:
+    """pbem publish for every campaign: its history and turn tags pushed to its own remote
+    (never .pbem/, never forced)."""
+    from pbem.mail import judge
+
+    result = judge.publish(OPTS.directory)
+    if as_json:
+        _out(result)
+        return
+    _each(result, lambda r: [f"pushed {r['head'][:12]} and {len(r['tags'])} tag(s) to {r['remote']}",
+                             *(f"note: {n}" for n in r.get("notes", []))])

@@ -7,7 +7,7 @@ mailbox and routes each mail to its campaign, by the `campaign:` its orders file
 else by `[ID]` in its subject, where the campaign's own `pbem inbox` takes it (records it,
 applies its orders, answers the player). A mail for no campaign the judge serves, or for
 two, is answered with why and the list of the campaigns (never an automatic message: no
-mail loops). `tick` and `mail` do for every campaign what they do for one. A campaign that
+mail loops). `tick`, `mail` and `publish` do for every campaign what they do for one. A campaign that
 fails (its folder broken, its lock held) is reported with its error and the others go on.
 """
 
@@ -203,6 +203,15 @@ def mail(root: Path, *, send: bool = False, now: datetime | None = None) -> dict
     sent = _send_own(judge, now) if send else []
     return {"campaigns": results, "broken": broken, "sent": sent,
             "pending": len(judge.outbox.pending())}
+
+
+def publish(root: Path) -> dict[str, Any]:
+    """`pbem publish` for every campaign: its history and turn tags pushed to its own remote
+    (mail: remote in its campaign.yaml, else origin), never forced."""
+    judge = open_judge(root)
+    served, broken = campaigns(judge)
+    return {"campaigns": {cid: _each(loop.publish, folder) for cid, folder in served.items()},
+            "broken": broken}
 
 
 def _each(work: Callable[[Path], dict[str, Any]], folder: Path) -> dict[str, Any]:

@@ -212,6 +212,18 @@ def test_list_status_history_and_help_are_answered_by_mail(club: Path, tmp_path:
     assert len(judge.open_judge(club).outbox.load()["messages"]) == 5 == len(again["commands"])
 
 
+def test_each_campaign_is_published_to_its_own_remote(club: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "host" / "rr1.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(club / "rr1", "remote", "add", "origin", str(bare))
+    result = judge.publish(club)
+    rr1 = result["campaigns"]["rr1"]
+    assert rr1["ok"] and rr1["result"]["remote"] == "origin"
+    assert git(bare, "rev-parse", "main") == git(club / "rr1", "rev-parse", "HEAD")
+    assert not result["campaigns"]["cw1"]["ok"]  # no remote: said, and rr1 went out all the same
+    assert "no such remote" in result["campaigns"]["cw1"]["error"]
+
+
 def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
     folder = maildir(tmp_path, [player_mail("Zed <zed@example.org>", "hello", mid="<h@example.org>")])
     judge.inbox(club, maildir=folder)
