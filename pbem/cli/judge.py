@@ -146,3 +146,37 @@ def publish(as_json: JsonOpt = False) -> None:
         return
     _each(result, lambda r: [f"pushed {r['head'][:12]} and {len(r['tags'])} tag(s) to {r['remote']}",
                              *(f"note: {n}" for n in r.get("notes", []))])
+
+
+@judge_app.command("requests")
+def requests(as_json: JsonOpt = False) -> None:
+    """The players who asked by mail for an open seat of a campaign whose join: is approve."""
+    from pbem.mail import judge
+
+    result = judge.requests(OPTS.directory)
+    if as_json:
+        _out(result)
+        return
+    for r in result["requests"] or []:
+        typer.echo(f"{r['message_id']}: {r['player']} asks for {r['faction']} of "
+                   f"[{r['campaign']}] ({r['asked']})")
+    if not result["requests"]:
+        typer.echo("no request waits")
+
+
+@judge_app.command("approve")
+def approve(
+    message_id: Annotated[str, typer.Argument(help="The Message-ID of the mail that asked "
+                                              "(pbem judge requests lists them).",
+                                              metavar="MESSAGE-ID")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Seat the player who asked (a recorded pbem seat step in that campaign) and tell them."""
+    from pbem.mail import judge
+
+    result = judge.approve(OPTS.directory, message_id)
+    if as_json:
+        _out(result)
+        return
+    typer.echo(f"[{result['campaign']}] {result['player']} plays {result['faction']} "
+               f"(step {result['seq']}); the answer is in the judge's outbox")

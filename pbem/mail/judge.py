@@ -16,6 +16,7 @@ from __future__ import annotations
 import email.utils
 import functools
 import re
+import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from typing import Any
 
 from pbem import api, yamlio
 from pbem.campaign import CONFIG, Campaign
-from pbem.errors import Busy, DataError, UsageError
+from pbem.crypto.keys import read_key_card
+from pbem.errors import Busy, CampaignError, DataError, PbemError, UsageError
 from pbem.mail import loop
 from pbem.mail import transport as m
 
@@ -38,8 +40,13 @@ COMMANDS = {
     "list": "the campaigns the judge serves, where each stands and who it waits for",
     "status": "where one campaign stands: its turn, its phase, who it waits for, its deadline",
     "history": "one campaign's steps so far, one line each (the last 40)",
+    "join": "take an open seat: 'join [ID] FACTION', your public key (id_ed25519.pub) attached "
+            "or pasted in the mail",
     "help": "this list",
 }
+# campaign.yaml `mail: join:` how an open seat (`mail: open_seats: [FACTION, ...]`) is taken
+JOIN = ("approve", "first_come")
+REQUESTS = "requests.yaml"  # in .judge/: the joins awaiting the moderator, by Message-ID
 HISTORY_LINES = 40
 
 
@@ -120,9 +127,15 @@ def listing(root: Path) -> dict[str, Any]:
         except Exception as exc:
             broken.append({"folder": folder.name, "error": _error(exc)})
             continue
+        try:
+            seats = open_seats(Campaign.open(folder))
+        except Exception as exc:
+            broken.append({"folder": folder.name, "error": _error(exc)})
+            continue
         out.append({"campaign": cid, "folder": folder.name, "game": status["game"],
                     "turn": status["turn"], "phase": status["phase"], "over": status["over"],
-                    "awaiting": status["awaiting"], "unseated": status.get("unseated", [])})
+                    "awaiting": status["awaiting"], "unseated": status.get("unseated", []),
+                    "open": seats})
     return {"judge": judge.name, "address": judge.address, "campaigns": out, "broken": broken}
 
 
@@ -166,8 +179,9 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
         asked = command_of(subject) if incoming is None and not m.automatic(msg) else None
         if asked is not None:
             commands.append({"message_id": mid, "from": sender, "command": asked,
-                             "reply": _reply(judge, msg, mid, sender, "command",
-                                             _command(judge, asked, subject, served), now)})
+                             "reply": _reply(judge, msg, mid, sender, asked,
+                                             _command(judge, asked, msg, mid, sender, served),
+                                             now)})
             continue
         cid, why = route(incoming, subject, served)
         if cid is not None:
@@ -234,13 +248,20 @@ def _error(exc: BaseException) -> str:
 def command_of(subject: str) -> str | None:
     """The command a subject asks the judge (its first word, past any "Re:" and [ID]s), or
     None for a subject that asks none."""
-    words = SUBJECT_ID.sub(" ", re.sub(r"^(\s*re\s*:\s*)+", "", subject or "", flags=re.I)).split()
+    words = _words(subject)
     first = words[0].lower().rstrip(":.!?") if words else ""
     return first if first in COMMANDS else None
 
 
-def _command(judge: Judge, asked: str, subject: str, served: dict[str, Path]) -> list[str]:
+def _words(subject: str) -> list[str]:
+    """A subject's words, past any "Re:" and without its [ID]s."""
+    return SUBJECT_ID.sub(" ", re.sub(r"^(\s*re\s*:\s*)+", "", subject or "", flags=re.I)).split()
+
+
+def _command(judge: Judge, asked: str, msg: Any, mid: str, sender: str,
+             served: dict[str, Path]) -> list[str]:
     """The judge's answer to a command, as lines of text."""
+    subject = str(msg.get("Subject") or "")
     if asked in ("list", "help"):
         lines = [] if asked == "list" else [f"The judge {judge.name} answers these commands, "
                                              "each the first word of a mail's subject:", ""]
@@ -255,7 +276,8 @@ def _command(judge: Judge, asked: str, subject: str, served: dict[str, Path]) ->
         for c in listed["campaigns"]:
             where = "game over" if c["over"] else f"turn {c['turn']}, {c['phase']}"
             waits = f"; awaiting {', '.join(c['awaiting'])}" if c["awaiting"] else ""
-            lines.append(f"  [{c['campaign']}] {c['game']}: {where}{waits}")
+            seats = f"; open seats: {', '.join(c['open'])}" if c.get("open") else ""
+            lines.append(f"  [{c['campaign']}] {c['game']}: {where}{waits}{seats}")
         return lines if listed["campaigns"] else [*lines, "  none yet"]
     named = [i for i in SUBJECT_ID.findall(subject) if i in served]
     if len(named) != 1:
@@ -263,6 +285,8 @@ def _command(judge: Judge, asked: str, subject: str, served: dict[str, Path]) ->
                 f"'{asked} [ID]'. The campaigns: {', '.join(sorted(served)) or 'none yet'}."]
     cid = named[0]
     try:
+        if asked == "join":
+            return _join(judge, cid, served[cid], msg, mid, sender)
         if asked == "status":
             s = api.status(served[cid])
             where = "game over" if s["over"] else f"turn {s['turn']}, {s['phase']}"
@@ -277,6 +301,136 @@ def _command(judge: Judge, asked: str, subject: str, served: dict[str, Path]) ->
             f"  {e['seq']:4d}  turn {e['turn']} {e['phase']}: {e['summary']}" for e in steps]
     except Exception as exc:  # the campaign is broken: said, and the judge goes on
         return [f"[{cid}] cannot be read now: {_error(exc)}"]
+
+
+def open_seats(campaign: Campaign) -> list[str]:
+    """The seats a player may take by mail: campaign.yaml `mail: open_seats:`, less those
+    taken (a seat is taken once it has a player's address)."""
+    given = loop.settings(campaign).get("open_seats") or []
+    where = f"{campaign.root / CONFIG}: mail: open_seats"
+    if not isinstance(given, list) or not all(isinstance(f, str) for f in given):
+        raise CampaignError(f"{where}: expected a list of factions")
+    factions = campaign.factions()
+    unknown = [f for f in given if f not in factions]
+    if unknown:
+        raise CampaignError(f"{where}: {', '.join(unknown)} is not a faction of this campaign "
+                            f"(factions: {', '.join(factions)})")
+    return [f for f in given if not (factions[f] or {}).get("email")]
+
+
+def join_policy(campaign: Campaign) -> str:
+    """campaign.yaml `mail: join:`: `approve` (the default: the moderator seats each player
+    who asks, `pbem judge approve`) or `first_come` (the first to ask takes the seat)."""
+    value = loop.settings(campaign).get("join", "approve")
+    if value not in JOIN:
+        raise CampaignError(f"{campaign.root / CONFIG}: mail: join: expected "
+                            f"{' or '.join(JOIN)}, not {value!r}")
+    return str(value)
+
+
+def key_card(msg: Any) -> str:
+    """The public key a mail carries, as a key card's text: its ssh-ed25519 line and at most
+    one age1 line, from an attached .pub file or the mail's text ('' if none)."""
+    lines: list[str] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        name = str(part.get_filename() or "")
+        if part.get_content_type() != "text/plain" and not name.endswith(".pub"):
+            continue
+        try:
+            content = part.get_content()
+        except Exception:  # a part that does not decode holds no key
+            continue
+        text = content.decode("utf-8", "replace") if isinstance(content, bytes) else str(content)
+        lines += [line.strip() for line in text.splitlines()
+                  if line.strip().startswith(("ssh-ed25519 ", "age1"))]
+    return "\n".join(dict.fromkeys(lines)) + ("\n" if lines else "")
+
+
+def _join(judge: Judge, cid: str, folder: Path, msg: Any, mid: str, sender: str) -> list[str]:
+    """A player asks for an open seat: seated at once (`first_come`), or asked of the
+    moderator (`approve`); what to tell the player."""
+    wanted = _words(str(msg.get("Subject") or ""))[1:]  # past the command itself
+    campaign = Campaign.open(folder)
+    seats = open_seats(campaign)
+    if len(wanted) != 1 or wanted[0] not in seats:
+        return [f"[{cid}] join needs one open seat: 'join [{cid}] FACTION', FACTION one of: "
+                f"{', '.join(seats) or 'none (every seat is taken)'}."]
+    faction = wanted[0]
+    card = key_card(msg)
+    try:
+        with tempfile.TemporaryDirectory(prefix="pbem-join-") as tmp:
+            path = Path(tmp) / "key.pub"
+            path.write_text(card, encoding="utf-8")
+            read_key_card(path)  # checked before anything is recorded or asked
+    except PbemError as exc:
+        return [f"[{cid}] no public key to seat you with: {exc.message.split(': ', 1)[-1]}",
+                "Attach your id_ed25519.pub (or paste its one line in the mail) and ask again."]
+    name = email.utils.parseaddr(str(msg.get("From") or ""))[0] or sender
+    request = {"campaign": cid, "faction": faction, "player": f"{name} <{sender}>",
+               "card": card, "asked": m.iso(m.now_utc())}
+    if join_policy(campaign) == "first_come":
+        _seat(folder, mid, request)
+        return [f"[{cid}] you play {faction} now: your reports come to {sender}, and your "
+                "orders are signed with the key you sent."]
+    with m.file_lock(judge.root / PRIVATE / "requests.lock"):
+        path = judge.root / PRIVATE / REQUESTS
+        pending = yamlio.read_trusted(path) if path.is_file() else {}
+        pending[mid] = request
+        yamlio.write_atomic(path, yamlio.dump(pending))
+    return [f"[{cid}] your request for {faction} went to the moderator, who seats players here; "
+            "you will hear when it is done."]
+
+
+def _seat(folder: Path, mid: str, request: dict[str, Any]) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="pbem-join-") as tmp:
+        path = Path(tmp) / "key.pub"
+        path.write_text(request["card"], encoding="utf-8")
+        return api.seat(folder, [request["faction"]], f"joined by mail ({mid})",
+                        player=request["player"], key=path)
+
+
+def requests(root: Path) -> dict[str, Any]:
+    """The joins awaiting the moderator, by the Message-ID of the mail that asked."""
+    judge = open_judge(root)
+    path = judge.root / PRIVATE / REQUESTS
+    found = yamlio.read_trusted(path) if path.is_file() else {}
+    return {"requests": [{"message_id": k, **{f: v for f, v in r.items() if f != "card"}}
+                         for k, r in found.items()]}
+
+
+def approve(root: Path, message_id: str, *, now: datetime | None = None) -> dict[str, Any]:
+    """Seat the player a join request asked for (a recorded `pbem seat` step in that
+    campaign) and tell the player."""
+    judge = open_judge(root)
+    served, _ = campaigns(judge)
+    with m.file_lock(judge.root / PRIVATE / "requests.lock"):
+        path = judge.root / PRIVATE / REQUESTS
+        pending = yamlio.read_trusted(path) if path.is_file() else {}
+        request = pending.get(message_id)
+        if request is None:
+            raise UsageError(f"no join request {message_id!r}; the requests: "
+                             f"{', '.join(pending) or 'none'} (pbem judge requests)")
+        folder = served.get(request["campaign"])
+        if folder is None:
+            raise UsageError(f"campaign {request['campaign']} is not served by this judge")
+        if request["faction"] not in open_seats(Campaign.open(folder)):
+            raise UsageError(f"{request['faction']} of {request['campaign']} is no longer open")
+        seated = _seat(folder, message_id, request)
+        del pending[message_id]
+        yamlio.write_atomic(path, yamlio.dump(pending))
+    to = email.utils.parseaddr(request["player"])[1]
+    answer = m.build(sender=(judge.name, judge.address), to=("", to),
+                     subject=f"[{request['campaign']}] you play {request['faction']}",
+                     text=f"The moderator seated you: you play {request['faction']} of "
+                          f"[{request['campaign']}]. Your reports come to this address.\n\n"
+                          f"-- \n{judge.name}\n", in_reply_to=message_id, references=[message_id],
+                     headers={"Auto-Submitted": "auto-replied", "X-Pbem-Kind": "judge"}, when=now)
+    judge.outbox.queue(answer, key=f"seated:{message_id}", kind="judge", slug="judge", when=now,
+                       meta={"in_reply_to": message_id, "answer": "seated"})
+    return {"campaign": request["campaign"], "faction": request["faction"],
+            "player": request["player"], "seq": seated["seq"]}
 
 
 def _not_routed(judge: Judge, why: str, served: dict[str, Path]) -> list[str]:

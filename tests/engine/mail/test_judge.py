@@ -224,6 +224,75 @@ def test_each_campaign_is_published_to_its_own_remote(club: Path, tmp_path: Path
     assert "no such remote" in result["campaigns"]["cw1"]["error"]
 
 
+def open_campaign(club: Path, join: str) -> Path:
+    """A campaign of the club whose north seat is open to a player by mail."""
+    root = club / "op1"
+    api.new_campaign(root, "red_russia", contributions=False, seed="op1", name="op1",
+                     keys_dir=club / "keys-op1", players=PLAYERS["red_russia"][:2])
+    config = yamlio.read_trusted(root / "campaign.yaml")
+    config["mail"] = {**(config.get("mail") or {}), "open_seats": ["north"], "join": join}
+    yamlio.write_atomic(root / "campaign.yaml", yamlio.dump(config))
+    return root
+
+
+def join_mail(tmp_path: Path, subject: str, mid: str, *, key: bool = True) -> EmailMessage:
+    from pbem.crypto.keys import keygen_files
+
+    msg = player_mail("Nora <nora@example.org>", subject, mid=mid, text="I would like to play.\n")
+    if key:
+        keygen_files(tmp_path / mid.strip("<>").split("@")[0])
+        pub = tmp_path / f"{mid.strip('<>').split('@')[0]}_ed25519.pub"
+        msg.add_attachment(pub.read_bytes(), maintype="application", subtype="octet-stream",
+                           filename="id_ed25519.pub")
+    return msg
+
+
+def test_a_player_takes_an_open_seat_by_mail_first_come(club: Path, tmp_path: Path) -> None:
+    root = open_campaign(club, "first_come")
+    listed = {c["campaign"]: c for c in judge.listing(club)["campaigns"]}
+    assert listed["op1"]["open"] == ["north"] and listed["rr1"]["open"] == []
+    folder = maildir(tmp_path, [join_mail(tmp_path, "join [op1] north", "<j1@example.org>"),
+                                join_mail(tmp_path, "join [op1] south", "<j2@example.org>"),
+                                join_mail(tmp_path, "join [op1] north", "<j3@example.org>",
+                                          key=False)])
+    result = judge.inbox(club, maildir=folder)
+    assert [c["command"] for c in result["commands"]] == ["join", "join", "join"]
+    seat = yamlio.read_trusted(root / "campaign.yaml")["factions"]["north"]
+    assert (seat["player"], seat["email"], seat["hotseat"]) == ("Nora", "nora@example.org", False)
+    assert seat["ssh"].startswith("ssh-ed25519 ")
+    assert [e["type"] for e in api.log(root)][-1] == "seat"
+    said = answers(club)
+    assert "you play north now" in said["<j1@example.org>"]
+    assert "join needs one open seat" in said["<j2@example.org>"]  # south is someone's
+    assert "join needs one open seat" in said["<j3@example.org>"]  # north is taken now
+    assert judge.listing(club)["campaigns"][1]["open"] == []
+    assert api.audit(root)["problems"] == []
+
+
+def test_a_join_waits_for_the_moderator_who_approves_it(club: Path, tmp_path: Path,
+                                                        pbem: Callable[..., Result]) -> None:
+    root = open_campaign(club, "approve")
+    folder = maildir(tmp_path, [join_mail(tmp_path, "Join [op1] north", "<ask@example.org>"),
+                                join_mail(tmp_path, "join [op1] north", "<nokey@example.org>",
+                                          key=False)])
+    judge.inbox(club, maildir=folder)
+    said = answers(club)
+    assert "went to the moderator" in said["<ask@example.org>"]
+    assert "no public key to seat you with" in said["<nokey@example.org>"]
+    assert yamlio.read_trusted(root / "campaign.yaml")["factions"]["north"].get("email", "") == ""
+    listed = judge.requests(club)["requests"]
+    assert [(r["message_id"], r["campaign"], r["faction"], r["player"]) for r in listed] == [
+        ("<ask@example.org>", "op1", "north", "Nora <nora@example.org>")]
+    r = pbem("-C", club, "judge", "approve", "<ask@example.org>")
+    assert r.code == 0, r.err
+    assert "[op1] Nora <nora@example.org> plays north" in r.out
+    assert yamlio.read_trusted(root / "campaign.yaml")["factions"]["north"]["email"] == "nora@example.org"
+    assert judge.requests(club)["requests"] == []
+    assert "The moderator seated you: you play north of [op1]" in answers(club)["<ask@example.org>"]
+    with pytest.raises(UsageError, match="no join request"):
+        judge.approve(club, "<ask@example.org>")
+
+
 def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
     folder = maildir(tmp_path, [player_mail("Zed <zed@example.org>", "hello", mid="<h@example.org>")])
     judge.inbox(club, maildir=folder)
