@@ -40,6 +40,7 @@ COMMANDS = {
     "list": "the campaigns the judge serves, where each stands and who it waits for",
     "status": "where one campaign stands: its turn, its phase, who it waits for, its deadline",
     "history": "one campaign's steps so far, one line each (the last 40)",
+    "resend": "your last report of one campaign, sent again: 'resend [ID]'",
     "join": "take an open seat: 'join [ID] FACTION', your public key (id_ed25519.pub) attached "
             "or pasted in the mail",
     "help": "this list",
@@ -266,7 +267,7 @@ def _command(judge: Judge, asked: str, msg: Any, mid: str, sender: str,
         lines = [] if asked == "list" else [f"The judge {judge.name} answers these commands, "
                                              "each the first word of a mail's subject:", ""]
         if asked == "help":
-            lines += [f"  {name}{' [ID]' if name in ('status', 'history') else ''}: {what}"
+            lines += [f"  {name}{' [ID]' if name in ('status', 'history', 'resend') else ''}: {what}"
                       for name, what in COMMANDS.items()]
             lines += ["", "Orders go to the same address: attach the orders file (its campaign: "
                       "line names the campaign)."]
@@ -287,6 +288,8 @@ def _command(judge: Judge, asked: str, msg: Any, mid: str, sender: str,
     try:
         if asked == "join":
             return _join(judge, cid, served[cid], msg, mid, sender)
+        if asked == "resend":
+            return _resend(cid, served[cid], mid, sender)
         if asked == "status":
             s = api.status(served[cid])
             where = "game over" if s["over"] else f"turn {s['turn']}, {s['phase']}"
@@ -301,6 +304,26 @@ def _command(judge: Judge, asked: str, msg: Any, mid: str, sender: str,
             f"  {e['seq']:4d}  turn {e['turn']} {e['phase']}: {e['summary']}" for e in steps]
     except Exception as exc:  # the campaign is broken: said, and the judge goes on
         return [f"[{cid}] cannot be read now: {_error(exc)}"]
+
+
+def _resend(cid: str, folder: Path, mid: str, sender: str) -> list[str]:
+    """The last report the campaign queued to `sender`, queued again with a Message-ID of its
+    own (only to a player's own address: nobody asks for another's report)."""
+    campaign = Campaign.open(folder)
+    box = loop.outbox_of(campaign)
+    last = box.last(sender, "report")
+    if last is None:
+        return [f"[{cid}] has no report for {sender}: only a player of the campaign gets one, "
+                "at the address the campaign has for them."]
+    key = f"resend:{mid}"
+    if box.find(key) is None:
+        again = box.read(last)
+        del again["Message-ID"]
+        again["Message-ID"] = email.utils.make_msgid("pbem", domain=sender.rsplit("@", 1)[-1])
+        box.queue(again, key=key, kind="report-again", slug=last["file"].split("-", 1)[-1][:-4],
+                  meta={"resends": last["message_id"]})
+    return [f"[{cid}] your last report (\"{last['subject']}\") is sent again, by the campaign's "
+            "own mail."]
 
 
 def open_seats(campaign: Campaign) -> list[str]:

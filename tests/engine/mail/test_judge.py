@@ -16,8 +16,9 @@ from conftest import Result, git, key_of
 from test_mail import imap_login, imap_server, orders_file, player_mail  # noqa: F401
 
 from pbem import api, yamlio
+from pbem.campaign import Campaign
 from pbem.errors import UsageError
-from pbem.mail import judge
+from pbem.mail import judge, loop
 from pbem.mail import transport as m
 
 PLAYERS = {
@@ -291,6 +292,27 @@ def test_a_join_waits_for_the_moderator_who_approves_it(club: Path, tmp_path: Pa
     assert "The moderator seated you: you play north of [op1]" in answers(club)["<ask@example.org>"]
     with pytest.raises(UsageError, match="no join request"):
         judge.approve(club, "<ask@example.org>")
+
+
+def test_resend_queues_a_players_last_report_again_to_that_player_alone(club: Path,
+                                                                      tmp_path: Path) -> None:
+    judge.mail(club)  # every campaign's reports queued
+    folder = maildir(tmp_path, [
+        player_mail("Bob <bob@example.org>", "resend [rr1]", mid="<again@example.org>"),
+        player_mail("Zed <zed@example.org>", "resend [rr1]", mid="<stranger@example.org>")])
+    judge.inbox(club, maildir=folder)
+    box = loop.outbox_of(Campaign.open(club / "rr1"))
+    sent = [r for r in box.load()["messages"] if r["kind"] == "report-again"]
+    first = box.last("bob@example.org", "report")
+    assert first is not None
+    assert [(r["to"], r["resends"], r["subject"]) for r in sent] == [
+        ("bob@example.org", first["message_id"], first["subject"])]
+    assert sent[0]["message_id"] != first["message_id"]
+    said = answers(club)
+    assert "is sent again" in said["<again@example.org>"]
+    assert "has no report for zed@example.org" in said["<stranger@example.org>"]
+    judge.inbox(club, maildir=folder)  # asked once, sent once
+    assert len([r for r in box.load()["messages"] if r["kind"] == "report-again"]) == 1
 
 
 def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
