@@ -219,6 +219,39 @@ class Store:
         self._git("push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
         self._git("push", "--quiet", remote, "refs/tags/*:refs/tags/*")  # never forced
 
+    def fetch(self, remote: str, branch: str = "main") -> str | None:
+        """The remote's branch as it is now (fetched into refs/remotes/REMOTE/BRANCH), or
+        None when the remote has no such branch yet. Tags are not fetched: a turn tag of
+        the remote lands with the history that holds it (`take_tags`)."""
+        track = f"refs/remotes/{remote}/{branch}"
+        if not self._git("ls-remote", "--heads", remote, branch).strip():
+            return None
+        self._git("fetch", "--quiet", "--no-tags", remote, f"+refs/heads/{branch}:{track}")
+        return self._git("rev-parse", "--verify", track).strip()
+
+    def contains(self, ancestor: str, descendant: str) -> bool:
+        """Whether commit `ancestor` is in the history of `descendant`."""
+        proc = subprocess.run(["git", "merge-base", "--is-ancestor", ancestor, descendant],
+                              cwd=self.root, capture_output=True, check=False)
+        if proc.returncode not in (0, 1):
+            raise CampaignError(f"git merge-base failed: {_msg(proc.stderr.decode('utf-8', 'replace'))}")
+        return proc.returncode == 0
+
+    def merge_base(self, a: str, b: str) -> str:
+        return self._git("merge-base", a, b).strip()
+
+    def reset_to(self, sha: str) -> None:
+        """The branch, the index and the work tree moved to commit `sha` (the ignored
+        .pbem/ untouched); turn tags no longer in the history are deleted."""
+        self._git("reset", "--quiet", "--hard", sha)
+        for name, tagged in self.tags().items():
+            if not self.contains(tagged, sha):
+                self._git("tag", "-d", name)
+
+    def take_tags(self, remote: str) -> None:
+        """The remote's turn tags, where they name commits of this history."""
+        self._git("fetch", "--quiet", "--no-tags", remote, "+refs/tags/*:refs/tags/*")
+
     def remote_head(self, remote: str) -> str | None:
         """The branch the remote's HEAD names, if it names one that exists there."""
         for line in self._git("ls-remote", "--symref", remote, "HEAD").splitlines():

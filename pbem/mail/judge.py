@@ -25,11 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem import api, yamlio
-from pbem.campaign import CONFIG, Campaign
+from pbem.campaign import CONFIG, STATE, Campaign
 from pbem.crypto.keys import read_key_card
 from pbem.errors import Busy, CampaignError, DataError, PbemError, UsageError
 from pbem.mail import loop
 from pbem.mail import transport as m
+from pbem.step import finish
 
 JUDGE_FILE = "judge.yaml"
 PRIVATE = ".judge"  # the judge's own: its outbox, the mail it answered
@@ -57,6 +58,11 @@ class Judge:
     name: str
     address: str
     mail: dict[str, Any]
+    # the remote every campaign of this judge shares with other judges (judge.yaml
+    # `sync: REMOTE`), or None for a judge alone: with one, each campaign is brought up to the
+    # remote before the judge works on it and pushed after, and a judge that loses the race
+    # to push goes back to the remote's history and takes its mails again (`_synced`)
+    sync: str | None = None
 
     @property
     def outbox(self) -> m.Outbox:
@@ -92,7 +98,11 @@ def open_judge(root: Path) -> Judge:
     settings = data.get("mail") or {}
     if not isinstance(settings, dict):
         raise DataError(f"{path}: mail: expected a mapping (smtp, starttls, user)")
-    return Judge(root, str(head.get("name") or "pbem judge"), head["address"], settings)
+    sync = data.get("sync")
+    if sync is not None and not (isinstance(sync, str) and sync.strip()):
+        raise DataError(f"{path}: sync: expected the name of the git remote the judges share")
+    return Judge(root, str(head.get("name") or "pbem judge"), head["address"], settings,
+                 sync.strip() if sync else None)
 
 
 def campaigns(judge: Judge) -> tuple[dict[str, Path], list[dict[str, str]]]:
@@ -193,7 +203,8 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                                               _not_routed(judge, why, served), now)})
     results: dict[str, Any] = {}
     for cid, raws in by_campaign.items():
-        results[cid] = _each(functools.partial(loop.inbox, messages=raws, now=now), served[cid])
+        take = functools.partial(loop.inbox, messages=raws, now=now)
+        results[cid] = _each(functools.partial(_synced, judge, work=take), served[cid])
     return {"campaigns": results, "commands": commands, "misrouted": misrouted,
             "broken": broken}
 
@@ -202,7 +213,10 @@ def tick(root: Path, now: datetime | None = None, *, send: bool = False) -> dict
     """`pbem tick` for every campaign (deadlines, reminders, reports of a new phase)."""
     judge = open_judge(root)
     served, broken = campaigns(judge)
-    results = {cid: _each(lambda f: loop.tick(f, now, send=send), folder)
+    def ticked(folder: Path, landed_from: int | None) -> dict[str, Any]:
+        return loop.tick(folder, now, send=send)
+
+    results = {cid: _each(lambda f: _synced(judge, f, ticked), folder)
                for cid, folder in served.items()}
     sent = _send_own(judge, now) if send else []
     return {"campaigns": results, "broken": broken, "sent": sent}
@@ -227,6 +241,71 @@ def publish(root: Path) -> dict[str, Any]:
     served, broken = campaigns(judge)
     return {"campaigns": {cid: _each(loop.publish, folder) for cid, folder in served.items()},
             "broken": broken}
+
+
+TRIES = 3  # races a judge may lose in a row on one campaign before it says so
+
+
+def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """`work(folder, landed_from=STEP)` on a campaign, for a judge that shares its campaigns
+    with other judges through the remote `judge.sync`: the campaign is brought up to the
+    remote first, and what the work recorded is pushed after (fast-forward only: the push is
+    the lock). A judge whose push is refused lost the race: it goes back to the remote's
+    history, whose steps the other judge recorded, takes its mails again (those the other
+    judge recorded too are found in its steps and accepted, not applied twice) and pushes
+    again. A judge alone just works."""
+    if judge.sync is None:
+        return work(folder, landed_from=None)
+    said: list[str] = []
+    for _ in range(TRIES):
+        campaign = Campaign.open(folder)
+        with campaign.locked(finish=finish):
+            landed_from, how = _pull(campaign, judge.sync)
+        said.append(how)
+        result = work(folder, landed_from=landed_from)
+        try:
+            loop.publish(folder, judge.sync)
+        except PbemError as exc:
+            if "rejected" not in exc.message:
+                raise
+            said.append("lost the race to push: another judge's steps went first")
+            continue
+        return {**result, "sync": said}
+    raise CampaignError(f"{folder.name}: lost the race to push to {judge.sync} {TRIES} times "
+                        "in a row; nothing of this run is lost, the next run takes its mails again")
+
+
+def _pull(campaign: Campaign, remote: str) -> tuple[int, str]:
+    """Bring the campaign up to the remote's history (under its lock). Returns the step
+    after which the remote may hold mails this copy has not taken, and what was done."""
+    store = campaign.store()
+    seq = int(campaign.state()["seq"])
+    theirs = store.fetch(remote)
+    ours = store.head()
+    if theirs is None or theirs == ours:
+        return seq, "up to date with the remote"
+    if store.contains(ours, theirs):
+        store.reset_to(theirs)
+        store.take_tags(remote)
+        return seq, f"brought up to the remote's step {_seq_at(store, theirs)}"
+    if store.contains(theirs, ours):
+        return seq, "ahead of the remote: its steps go out now"
+    base = _seq_at(store, store.merge_base(ours, theirs))
+    record = loop.Record(campaign.private / loop.INBOX)
+    for mid, done in record.load().items():  # taken again, looked for in the remote's steps
+        if any(int(r.get("seq", 0)) > base for r in done.get("recorded") or []):
+            record.add(mid, {**done, "outcome": "taking", "after_seq": base})
+    store.reset_to(theirs)
+    store.take_tags(remote)
+    return base, (f"another judge's steps after step {base} went first: this copy's steps "
+                  f"after it dropped, its mails taken again")
+
+
+def _seq_at(store: Any, sha: str) -> int:
+    """The step a commit of the campaign is at (its snapshot's seq)."""
+    raw = store.read_at(sha, STATE)
+    state = yamlio.load_untrusted(raw, STATE).data if raw is not None else {}
+    return int(state.get("seq", 0)) if isinstance(state, dict) else 0
 
 
 def _each(work: Callable[[Path], dict[str, Any]], folder: Path) -> dict[str, Any]:

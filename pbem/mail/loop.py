@@ -577,10 +577,14 @@ def mailbox(maildir: Path | None, mbox: Path | None, imap: str | None) -> Any:
 
 def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
           imap: str | None = None, *, outbox: Path | None = None,
-          now: datetime | None = None, messages: Iterable[bytes] | None = None) -> dict[str, Any]:
+          now: datetime | None = None, messages: Iterable[bytes] | None = None,
+          landed_from: int | None = None) -> dict[str, Any]:
     """Apply the orders found in mail, once per Message-ID; record and answer each mail.
     `messages`: the mails themselves, read already (a judge routes one mailbox's mail to
-    its campaigns, pbem.mail.judge), in place of a mailbox to read.
+    its campaigns, pbem.mail.judge), in place of a mailbox to read. `landed_from`: a step
+    after which another copy of the campaign (a second judge, through the shared remote)
+    may have recorded a mail this one has not taken yet; such a mail is looked for in the
+    log after that step first, and found there it is accepted, not applied again.
 
     Mail that carries no orders, or orders for another campaign, is left alone (not even
     recorded), so another campaign's `pbem inbox` may read the same mailbox. A mail that
@@ -635,9 +639,11 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                                 "outcome": "duplicate", "first": prior.get("outcome")})
                 continue
             try:
-                landed = _landed(campaign, incoming, prior) if prior is not None else None
+                since = prior if prior is not None else (
+                    {"after_seq": landed_from} if landed_from is not None else None)
+                landed = _landed(campaign, incoming, since) if since is not None else None
                 if landed is not None and not landed["missing"]:
-                    done = _accepted(incoming, now, landed)
+                    done = _accepted(incoming, now, landed, elsewhere=prior is None)
                 else:
                     record.add(incoming.message_id, _taking(campaign, incoming, now, prior))
                     done = _take(root, campaign, _only(incoming, landed), now)
@@ -724,15 +730,18 @@ def _only(incoming: m.Incoming, landed: dict[str, Any] | None) -> m.Incoming:
                                                 if f[0] in landed["missing"]])
 
 
-def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]) -> dict[str, Any]:
+def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any], *,
+              elsewhere: bool = False) -> dict[str, Any]:
     from pbem.mail import transport as m
+
+    who = "another copy of the campaign (a second judge)" if elsewhere else "a killed pbem inbox"
 
     return {"message_id": incoming.message_id, "from": incoming.sender,
             "subject": incoming.subject, "at": _iso(now or m.now_utc()),
             "dated": _iso(incoming.date) if incoming.date else None, "files": incoming.names(),
             "signed": sorted(incoming.signatures), "outcome": "accepted",
             "recorded": landed["recorded"], "resolved": landed["resolved"],
-            "recovered": f"a killed pbem inbox had applied {', '.join(landed['found'])} of this "
+            "recovered": f"{who} had applied {', '.join(landed['found'])} of this "
                          f"mail (step {landed['recorded'][0]['seq']}); not applied again"}
 
 

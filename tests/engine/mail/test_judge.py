@@ -407,3 +407,78 @@ def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
     assert len(judge.open_judge(root).outbox.load()["messages"]) == answered
     for cid in seats:
         assert api.audit(root / cid)["problems"] == [], cid
+
+
+# ---------------------------------------------------------------------------------------
+# two judges, two copies of one campaign, one bare remote: the push is the lock
+
+
+def two_judges(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Judges A and B (judge.yaml sync: origin), each with its copy of campaign rr1 (the
+    referee's keys and secret in both), and the bare repository they share."""
+    a, b, bare = tmp_path / "A", tmp_path / "B", tmp_path / "host" / "rr1.git"
+    for root in (a, b):
+        judge.init(root, f"Judge {root.name}", "judge@club.example")
+        config = yamlio.read_trusted(root / "judge.yaml")
+        yamlio.write_atomic(root / "judge.yaml", yamlio.dump({**config, "sync": "origin"}))
+    api.new_campaign(a / "rr1", "red_russia", contributions=False, seed="race", name="rr1",
+                     keys_dir=a / "keys", players=PLAYERS["red_russia"])
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(a / "rr1", "remote", "add", "origin", str(bare))
+    loop.publish(a / "rr1")
+    shutil.copytree(a / "rr1", b / "rr1", symlinks=True)
+    return a, b, bare
+
+
+def signed_mail(root: Path, keys: Path, faction: str, sender: str, mid: str,
+                drafts: Path) -> EmailMessage:
+    drafts.mkdir(exist_ok=True)
+    path = orders_file(root, faction, drafts)
+    api.sign(path, key_of(keys, faction))
+    return player_mail(sender, f"{faction} orders", mid=mid, files=[path])
+
+
+def test_a_second_judge_finds_what_the_first_recorded_and_applies_nothing_twice(
+        tmp_path: Path) -> None:
+    a, b, bare = two_judges(tmp_path)
+    folder = maildir(tmp_path, [signed_mail(a / "rr1", a / "keys", "siberian", "Bob <bob@example.org>",
+                                            "<m1@example.org>", tmp_path / "drafts")])
+    first = judge.inbox(a, maildir=folder)["campaigns"]["rr1"]
+    assert [x["outcome"] for x in first["result"]["messages"]] == ["accepted"]
+    assert git(bare, "rev-parse", "main") == git(a / "rr1", "rev-parse", "HEAD")
+    second = judge.inbox(b, maildir=folder)["campaigns"]["rr1"]
+    taken = second["result"]["messages"]
+    assert [x["outcome"] for x in taken] == ["accepted"]
+    assert "another copy of the campaign (a second judge) had applied" in taken[0]["recovered"]
+    assert second["result"]["sync"][0].startswith("brought up to the remote's step")
+    assert git(b / "rr1", "rev-parse", "HEAD") == git(bare, "rev-parse", "main")
+    assert api.audit(b / "rr1")["problems"] == []
+
+
+def test_a_judge_that_loses_the_race_takes_its_mail_again_from_the_winners_history(
+        tmp_path: Path) -> None:
+    a, b, bare = two_judges(tmp_path)
+    mail = signed_mail(a / "rr1", a / "keys", "south", "Cy <cy@example.org>", "<m2@example.org>",
+                       tmp_path / "drafts")
+    folder = maildir(tmp_path, [mail])
+    # B takes the mail but has not pushed (its run was cut off); A takes it too and pushes
+    assert loop.inbox(b / "rr1", maildir=folder)["accepted"] == 1
+    lost = git(b / "rr1", "rev-parse", "HEAD")
+    assert judge.inbox(a, maildir=folder)["campaigns"]["rr1"]["ok"]
+    won = git(bare, "rev-parse", "main")
+    assert won != lost and git(a / "rr1", "rev-parse", "HEAD") == won
+    # B's next run: its push would be refused, so it goes back to A's history first
+    again = judge.inbox(b, maildir=folder)["campaigns"]["rr1"]
+    assert again["ok"], again
+    assert any("another judge's steps after step" in line for line in again["result"]["sync"])
+    taken = again["result"]["messages"]
+    assert [x["outcome"] for x in taken] == ["accepted"]
+    assert "had applied" in taken[0]["recovered"]
+    assert git(b / "rr1", "rev-parse", "HEAD") == won == git(bare, "rev-parse", "main")
+    orders = [e for e in api.log(b / "rr1") if e["type"] == "orders"]
+    assert [e["factions"] for e in orders] == [["south"]]  # once, not twice
+    for root in (a / "rr1", b / "rr1"):
+        assert api.audit(root)["problems"] == []
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    assert api.audit(clone)["problems"] == []
