@@ -482,3 +482,52 @@ def test_a_judge_that_loses_the_race_takes_its_mail_again_from_the_winners_histo
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(bare), str(clone))
     assert api.audit(clone)["problems"] == []
+
+
+def test_two_judges_killed_at_random_moments_record_every_mail_once(tmp_path: Path) -> None:
+    """Both judges read one mailbox and race to the one remote, each killed (SIGKILL) at a
+    random moment of some of its runs; when they have both run to the end, both copies are
+    the remote's history, each mail's orders are in it once, and every audit is clean."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    a, b, bare = two_judges(tmp_path)
+    pick = random.Random(20261206)
+    folder = tmp_path / "Maildir"
+    box = mailbox.Maildir(folder, create=True)
+    players = dict(p.split("=", 1) for p in PLAYERS["red_russia"])
+    mailed: list[str] = []
+    for turn in range(2):  # two phases of orders, each mailed once all are in
+        judge.tick(a)  # A up to the remote before the orders are written
+        for faction in api.status(a / "rr1")["awaiting"]:
+            sender = next(who for seat, who in players.items() if faction in seat.split(","))
+            mid = f"<t{turn}-{faction}@example.org>"
+            box.add(signed_mail(a / "rr1", a / "keys", faction, sender, mid, tmp_path / f"d{turn}"))
+            mailed.append(faction)
+        for _ in range(5):  # both at once, each maybe killed
+            runs = [subprocess.Popen([sys.executable, "-m", "pbem", "-C", str(root), "judge",
+                                      "inbox", "--maildir", str(folder)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    for root in (a, b)]
+            for run in runs:
+                if pick.random() < 0.6:
+                    time.sleep(pick.uniform(0.2, 2.5))
+                    run.send_signal(signal.SIGKILL)
+            for run in runs:
+                run.wait(timeout=120)
+        for _ in range(2):  # then each runs to its end
+            for root in (a, b):
+                assert judge.inbox(root, maildir=folder)["campaigns"]["rr1"]["ok"]
+    head = git(bare, "rev-parse", "main")
+    judge.tick(a)
+    judge.tick(b)
+    assert git(a / "rr1", "rev-parse", "HEAD") == git(b / "rr1", "rev-parse", "HEAD") == head
+    recorded = [f for e in api.log(a / "rr1") if e["type"] == "orders" for f in e["factions"]]
+    assert sorted(recorded) == sorted(mailed)  # every mail's orders once
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    for root in (a / "rr1", b / "rr1", clone):
+        assert api.audit(root)["problems"] == [], root
