@@ -354,12 +354,19 @@ def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
         tmp_path: Path, imap_server: int, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     root = tmp_path / "club"
     judge.init(root, "Club judge", "judge@club.example")
-    seats = {"rr1": ("red_russia", PLAYERS["red_russia"]),
+    # rr1's north seat is open: a player joins it by mail
+    seats = {"rr1": ("red_russia", PLAYERS["red_russia"][:2]),
              "cw1": ("chechen_war", PLAYERS["chechen_war"]),
              "aa1": ("aa1914", [f"{p}={p.title()} <{p}@aa.example>" for p in AA_POWERS])}
     for cid, (game, players) in seats.items():
         api.new_campaign(root / cid, game, contributions=False, seed=cid, name=cid,
                          keys_dir=root / f"keys-{cid}", players=players)
+        bare = tmp_path / "host" / f"{cid}.git"  # a bare repository each, as on a git host
+        git(tmp_path, "init", "-q", "--bare", str(bare))
+        git(root / cid, "remote", "add", "origin", str(bare))
+    config = yamlio.read_trusted(root / "rr1" / "campaign.yaml")
+    config["mail"] = {"open_seats": ["north"], "join": "first_come"}
+    yamlio.write_atomic(root / "rr1" / "campaign.yaml", yamlio.dump(config))
     drafts = tmp_path / "drafts"
     drafts.mkdir()
     client = imap_login(imap_server)
@@ -374,7 +381,8 @@ def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
         client.append("INBOX", None, None, mail.as_bytes())
         expected[cid] = faction
     hostile = b"From: x@evil.example\r\nSubject: [rr1] \xff\xfe\r\nContent-Type: multipart/mixed\r\n\r\n--"
-    for msg in (player_mail("Zed <zed@example.org>", "list", mid="<list@example.org>").as_bytes(),
+    for msg in (join_mail(tmp_path, "join [rr1] north", "<join@example.org>").as_bytes(),
+                player_mail("Zed <zed@example.org>", "list", mid="<list@example.org>").as_bytes(),
                 player_mail("Zed <zed@example.org>", "[nope] orders", mid="<nope@example.org>").as_bytes(),
                 hostile):
         client.append("INBOX", None, None, msg)
@@ -389,7 +397,8 @@ def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
         assert taken.get(f"<{cid}@example.org>") == "accepted", one["result"]
         # its step recorded: the orders of the faction awaited, signed, in its log
         assert any(e["type"] == "orders" and faction in e["factions"] for e in api.log(root / cid))
-    assert [c["command"] for c in result["commands"]] == ["list"]
+    assert [c["command"] for c in result["commands"]] == ["join", "list"]
+    assert "you play north now" in answers(root)["<join@example.org>"]
     # the server's own demo mails name no campaign either: each is answered, as a stray is
     assert "<nope@example.org>" in [x["message_id"] for x in result["misrouted"]]
     assert "[aa1] aa1914" in answers(root)["<list@example.org>"]
@@ -405,6 +414,18 @@ def test_a_judge_serves_the_three_games_from_one_imap_mailbox(
     assert all(x["outcome"] == "duplicate" for one in again["campaigns"].values()
                for x in one["result"]["messages"])
     assert len(judge.open_judge(root).outbox.load()["messages"]) == answered
+    # every campaign to its own remote; the joined player's first report names where to clone
+    published = judge.publish(root)["campaigns"]
+    for cid in seats:
+        assert published[cid]["ok"], published[cid]
+        assert git(tmp_path / "host" / f"{cid}.git", "rev-parse", "main") == git(
+            root / cid, "rev-parse", "HEAD")
+    judge.mail(root)
+    box = loop.outbox_of(Campaign.open(root / "rr1"))
+    welcome = box.last("nora@example.org", "report")
+    assert welcome is not None
+    text = box.read(welcome).get_body(preferencelist=("plain",)).get_content()
+    assert str(tmp_path / "host" / "rr1.git") in text
     for cid in seats:
         assert api.audit(root / cid)["problems"] == [], cid
 
