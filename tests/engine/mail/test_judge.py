@@ -10,10 +10,11 @@ import shutil
 from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Result, git, key_of
-from test_mail import imap_login, imap_server, orders_file, player_mail  # noqa: F401
+from test_mail import imap_login, imap_server, orders_file, player_mail, smtp_server  # noqa: F401
 
 from pbem import api, yamlio
 from pbem.campaign import Campaign
@@ -313,6 +314,26 @@ def test_resend_queues_a_players_last_report_again_to_that_player_alone(club: Pa
     assert "has no report for zed@example.org" in said["<stranger@example.org>"]
     judge.inbox(club, maildir=folder)  # asked once, sent once
     assert len([r for r in box.load()["messages"] if r["kind"] == "report-again"]) == 1
+
+
+def test_judge_mail_send_delivers_every_outbox_by_smtp(club: Path, tmp_path: Path,
+                                                       smtp_server: Callable[..., Any]) -> None:  # noqa: F811
+    server = smtp_server()
+    for cid in ("rr1", "cw1"):  # each campaign by its own settings
+        config = yamlio.read_trusted(club / cid / "campaign.yaml")
+        yamlio.write_atomic(club / cid / "campaign.yaml",
+                            yamlio.dump({**config, "mail": {"smtp": server.address}}))
+    config = yamlio.read_trusted(club / "judge.yaml")  # and the judge's own answers by its own
+    yamlio.write_atomic(club / "judge.yaml", yamlio.dump({**config, "mail": {"smtp": server.address}}))
+    judge.inbox(club, maildir=maildir(tmp_path, [
+        player_mail("Zed <zed@example.org>", "list", mid="<list@example.org>")]))
+    result = judge.mail(club, send=True)
+    assert all(one["ok"] for one in result["campaigns"].values()), result["campaigns"]
+    assert [r["to"] for r in result["sent"]] == ["zed@example.org"] and result["pending"] == 0
+    to = sorted(m["to"][0] for m in server.messages)
+    assert to == sorted(["zed@example.org", "ann@example.org", "bob@example.org", "cy@example.org",
+                         "dee@example.org", "eve@example.org"])
+    assert judge.mail(club, send=True)["sent"] == [] and len(server.messages) == len(to)
 
 
 def test_the_judges_own_answers_need_its_smtp_to_be_sent(club: Path, tmp_path: Path) -> None:
