@@ -6,7 +6,8 @@ A table is a mapping from row keys to results, as a game's YAML gives it. A key 
 or text naming a range: "2-4" (2 to 4), "6+" (6 or more), "0-" (0 or less); negative
 numbers are written as such ("-2--1" is -2 to -1, "-1-" is -1 or less). The rows may not
 overlap; a total outside every row reads the nearest row (the clamping most tables print),
-and the reading says so.
+and the reading says so. A table may also be a list of rows each with its `min` and `max`
+(`row_between`), where a total no row holds is an error.
 """
 
 from __future__ import annotations
@@ -111,6 +112,17 @@ def read(table: Mapping[Any, T], roll: int, modifiers: Iterable[Modifier] = ()) 
         if low <= row <= high:
             return Reading(roll, mods, total, row, result)
     raise AssertionError("rows() leaves no gap")  # pragma: no cover
+
+
+def row_between(rows: Iterable[Mapping[str, Any]], total: int) -> dict[str, Any]:
+    """The first row of a table given as a list of rows, each with `min` and `max` (either
+    left out for an open end), whose span holds `total`, as a copy; a total no row covers is
+    an error (such a table names every total it takes)."""
+    for row in rows:
+        low, high = row.get("min"), row.get("max")
+        if (low is None or int(low) <= total) and (high is None or total <= int(high)):
+            return dict(row)
+    raise ValueError(f"no row of the table covers {total}")
 
 
 def halve_up(n: int) -> int:

@@ -33,6 +33,7 @@ from pbem.kit import pools
 from pbem.kit.events import Describe, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import order_items
+from pbem.kit.tables import row_between
 from pbem.names import suggest
 
 from .board import MAJORS, Board, board
@@ -400,12 +401,12 @@ def _infighting(data: GameData, state: State, faction: str, rng: Rng, label: str
                 why: str) -> list[Event]:
     """The Infighting roll (10.8.1): 1d6, +1 for the Reds while Lenin is not in Moscow, on
     politics.yaml's RECONSTRUCTED table: nothing, one die of money, an ORI level, or both."""
-    from .politics import lookup, tables
+    from .politics import tables
     from .turn import lenin_in_moscow
 
     roll = rng.roll(f"{label}:infighting", 6)
     modifier = 1 if faction == "red" and not lenin_in_moscow(state) else 0
-    result = lookup(tables(data)["infighting"]["table"], roll + modifier)["result"]
+    result = row_between(tables(data)["infighting"]["table"], roll + modifier)["result"]
     events: list[Event] = [{"type": "infighting", "faction": faction, "roll": roll,
                             "modifier": modifier, "result": result}]
     if result in ("money", "both"):

@@ -34,6 +34,7 @@ from pbem.game import Event, GameData, Problem, Rng, State, clone
 from pbem.kit.events import Describe, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import check_keys, order_items
+from pbem.kit.tables import row_between
 from pbem.names import NameIndex, suggest
 
 from .board import MAJORS, MINORS, WHITES, Board, board
@@ -68,15 +69,6 @@ def tables(data: GameData) -> dict[str, Any]:
     if "politics" not in data.files:
         raise KeyError("politics.yaml is not loaded: add `politics` to game.yaml data_files")
     return dict(data.files["politics"])
-
-
-def lookup(rows: list[dict[str, Any]], total: int) -> dict[str, Any]:
-    """The row of a table whose min..max (either may be open) holds the modified roll."""
-    for row in rows:
-        lo, hi = row.get("min"), row.get("max")
-        if (lo is None or int(lo) <= total) and (hi is None or total <= int(hi)):
-            return dict(row)
-    raise ValueError(f"no row of the table covers {total}")
 
 
 def check_tables(data: GameData) -> list[str]:
@@ -385,7 +377,7 @@ def ori_phase(data: GameData, state: State, rng: Rng) -> list[Event]:
         modifier = capped_total(earned) + sum(leaders.values())
         roll = rng.roll(f"ori:t{state['turn']}:{faction}", 6)
         total = roll + modifier
-        change = int(lookup(rows, total)["change"])
+        change = int(row_between(rows, total)["change"])
         level = clamp(clamp(before + moscow) + change)
         event: Event = {"type": "ori_roll", "faction": faction, "before": before, "moscow": moscow,
                         "roll": roll, "modifier": modifier, "reasons": {**earned, **leaders},
@@ -451,7 +443,7 @@ def intervention(data: GameData, state: State, orders: dict[str, Any], rng: Rng)
         mods = intervention_mods(data, fold.state, faction, spend)
         roll = rng.roll(f"intervention:t{state['turn']}:{faction}", 6)
         total = roll + sum(mods.values())
-        row = lookup(t["table"], total)
+        row = row_between(t["table"], total)
         result = str(row["result"])
         count = int(row.get("count", 0))
         event: Event = {"type": "intervention_roll", "faction": faction, "spend": spend,
@@ -594,7 +586,7 @@ def _activation(data: GameData, state: State, faction: str, minor: str,
     mods = minor_mods(data, state, faction, minor)
     roll = rng.roll(f"minor:t{turn}:{faction}:{label_part(minor)}", 6)
     total = roll + sum(mods.values())
-    result = str(lookup(rows, total)["result"])
+    result = str(row_between(rows, total)["result"])
     event: Event = {**base, "roll": roll, "modifier": sum(mods.values()), "reasons": mods,
                     "total": total, "result": result, "why": ""}
     if result == "neutral":  # 12.2, 4.33 a later result may cancel an earlier one

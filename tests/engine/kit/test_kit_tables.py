@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.kit import tables
 from pbem.kit.tables import HIGH, LOW, Modifier, Reading, halve_up, problems, read, rows, span
 
 MORALE = {"0-": "+1", "1-2": "0", "3-4": "-1", "5": "-2", "6+": "-3"}
@@ -93,3 +94,22 @@ def test_halve_up_rounds_fractions_up(n: int, half: int) -> None:
 
 def test_a_reading_is_a_plain_value() -> None:
     assert read(AMBUSH, 4) == Reading(4, (), 4, 4, "retreat")
+
+
+# a table given as rows with min and max (Red Russia's political tables)
+ORI = [{"max": 1, "change": -1}, {"min": 2, "max": 5, "change": 0}, {"min": 6, "change": 1}]
+
+
+@pytest.mark.parametrize(("total", "change"), [(-10, -1), (1, -1), (2, 0), (5, 0), (6, 1), (99, 1)])
+def test_the_row_between_its_min_and_max_holds_the_total(total: int, change: int) -> None:
+    assert tables.row_between(ORI, total)["change"] == change
+
+
+def test_a_total_no_row_holds_is_an_error_and_the_row_is_a_copy() -> None:
+    gap = [{"min": 1, "max": 2, "r": "a"}, {"min": 4, "max": 6, "r": "b"}]
+    with pytest.raises(ValueError, match="no row of the table covers 3"):
+        tables.row_between(gap, 3)
+    row = tables.row_between(gap, 2)
+    row["r"] = "changed"
+    assert gap[0]["r"] == "a"
+    assert tables.row_between([{"min": 1, "r": "x"}, {"min": 1, "r": "y"}], 5)["r"] == "x"  # first
