@@ -316,6 +316,20 @@ def test_resend_queues_a_players_last_report_again_to_that_player_alone(club: Pa
     assert len([r for r in box.load()["messages"] if r["kind"] == "report-again"]) == 1
 
 
+def test_a_campaign_whose_lock_is_held_is_said_busy_and_the_others_go_on(
+        club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import campaign as campaign_mod
+
+    monkeypatch.setattr(campaign_mod, "LOCK_WAIT", 0.2)
+    with Campaign.open(club / "cw1").locked():  # another pbem at work on cw1
+        result = judge.tick(club)
+    assert result["campaigns"]["rr1"]["ok"]
+    assert not result["campaigns"]["cw1"]["ok"]
+    assert result["campaigns"]["cw1"]["error"].startswith("busy: ")
+    assert "another pbem is working on this campaign" in result["campaigns"]["cw1"]["error"]
+    assert judge.tick(club)["campaigns"]["cw1"]["ok"]  # free again: served
+
+
 def test_judge_mail_send_delivers_every_outbox_by_smtp(club: Path, tmp_path: Path,
                                                        smtp_server: Callable[..., Any]) -> None:  # noqa: F811
     server = smtp_server()
