@@ -12,7 +12,7 @@ import cycles, and the root lists its modules and nothing else.
 Most descriptions are one sentence of the event's fields and the rule behind it: those are
 declared, not written, as a `Told` (a template and the rule's number), so that the table says
 of each such event type the rule it implements; a description that must choose its words is a
-function.
+function, declared with its rule as `Ruled(function, "8.6")`.
 
 An event type named twice is refused when registered; an event of a type no module applies
 is refused when applied, naming it, so that a hand-written correction of a type the game does
@@ -66,6 +66,28 @@ class Told:
         return f"Told({self.template!r}, {self.rule!r})"
 
 
+class Ruled:
+    """An event's line written as a function (one that must choose its words), with the rule
+    it implements declared beside it; the line itself is the function's, which names the
+    rule in its own words."""
+
+    def __init__(self, tell: Describe[Any], rule: str) -> None:
+        self.tell = tell
+        self.rule = rule
+
+    def __call__(self, context: Any, event: Event) -> str | None:
+        return self.tell(context, event)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ruled) and self.rule == other.rule and _same(self.tell, other.tell)
+
+    def __hash__(self) -> int:
+        return hash(self.rule)
+
+    def __repr__(self) -> str:
+        return f"Ruled({getattr(self.tell, '__qualname__', self.tell)!r}, {self.rule!r})"
+
+
 class _Fields(dict[str, Any]):
     def __init__(self, event: Event) -> None:
         super().__init__(event)
@@ -113,9 +135,10 @@ class EventTable(Generic[C]):
         return None if tell is None else tell(context, event)
 
     def rules(self) -> dict[str, str]:
-        """The rule each event type declares with its description (a `Told` with a rule)."""
+        """The rule each event type declares with its description (a `Told` with a rule, or a
+        function declared `Ruled`)."""
         return {kind: tell.rule for kind, tell in sorted(self.told.items())
-                if isinstance(tell, Told) and tell.rule is not None}
+                if isinstance(tell, (Told, Ruled)) and tell.rule is not None}
 
     def knows(self, kind: object) -> bool:
         return kind in self.table or kind in self.record_only
@@ -163,6 +186,6 @@ def _same(a: Callable[..., object], b: Callable[..., object]) -> bool:
         code = getattr(f, "__code__", None)
         return (getattr(f, "__module__", None), getattr(f, "__qualname__", None),
                 None if code is None else code.co_firstlineno)
-    if isinstance(a, Told) or isinstance(b, Told):
+    if isinstance(a, (Told, Ruled)) or isinstance(b, (Told, Ruled)):
         return a == b
     return a is b or where(a) == where(b)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Apply, Describe, Told, recorded
+from pbem.kit.events import Apply, Describe, Ruled, Told, recorded
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
 
@@ -432,9 +432,9 @@ def _told_retreated(data: GameData, event: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[GameData]] = {
-    "gunships": _told_gunships,
+    "gunships": Ruled(_told_gunships, "14.2"),
     "leader_placed": _told_leader_placed,
-    "ambush": _told_ambush,
+    "ambush": Ruled(_told_ambush, "14.3"),
     "steps_lost": _told_steps_lost,
     "retreat_roll": Told("the Russian's retreat die {roll}, halved up: {count} unit(s) retreat", "14.3"),
     "retreated": _told_retreated,

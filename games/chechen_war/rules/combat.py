@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import odds
-from pbem.kit.events import Apply, Describe, Told
+from pbem.kit.events import Apply, Describe, Ruled, Told
 from pbem.names import suggest
 
 from .ambush import cf, chechen_hexes, may_strike, russian_hexes, step_losses, steps_left
@@ -882,13 +882,13 @@ def _told_chechen_marker_roll(data: GameData, event: Event) -> str:
 
 DESCRIBE: dict[str, Describe[GameData]] = {
     "attacks_declared": _told_attacks_declared,
-    "revealed": _told_revealed,
+    "revealed": Ruled(_told_revealed, "10.6"),
     "combat": _told_combat,
     "chechens_eliminated": _told_chechens_eliminated,
-    "advanced": _told_advanced,
-    "leader_roll": _told_leader_roll,
-    "russian_markers_used": _told_russian_markers_used,
-    "chechen_marker_roll": _told_chechen_marker_roll,
+    "advanced": Ruled(_told_advanced, "10.12"),
+    "leader_roll": Ruled(_told_leader_roll, "11.4"),
+    "russian_markers_used": Ruled(_told_russian_markers_used, "10.13"),
+    "chechen_marker_roll": Ruled(_told_chechen_marker_roll, "10.9"),
     "attacks_over": Told("the combat segment ends"),
 }
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
-from pbem.kit.events import Apply, Describe, Told, recorded
+from pbem.kit.events import Apply, Describe, Ruled, Told, recorded
 from pbem.kit.orders import order_items
 from pbem.kit.tables import Modifier, halve_up, read
 from pbem.names import suggest
@@ -462,16 +462,16 @@ def _told_over(data: GameData, event: Event) -> str:
 
 DESCRIBE: dict[str, Describe[GameData]] = {
     "random_event": Told("random event, die {roll}: {text}", "12.0"),
-    "leader_struck": _told_leader_struck,
+    "leader_struck": Ruled(_told_leader_struck, "12.0"),
     "morale": _told_morale,
-    "morale_roll": _told_morale_roll,
-    "kidnapping": _told_kidnapping,
+    "morale_roll": Ruled(_told_morale_roll, "6.2"),
+    "kidnapping": Ruled(_told_kidnapping, "6.3"),
     "drawn": _told_drawn,
     "casualties_reset": Told("the Russian casualties are set back to 0", "6.4"),
     "ceasefire_declared": Told("the Russian declares a ceasefire: turn {turn} is the ceasefire "
                                "turn", "15.1"),
-    "reinforcement_roll": _told_reinforcement_roll,
-    "recruited": _told_recruited,
+    "reinforcement_roll": Ruled(_told_reinforcement_roll, "13.1"),
+    "recruited": Ruled(_told_recruited, "13.1"),
     "turn_end": Told("collateral damage is set back to 0", "13.1"),
     "turn_start": Told("turn {turn} begins: the used support markers return, leaders waiting a "
                        "turn go underground"),

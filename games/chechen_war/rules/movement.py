@@ -32,7 +32,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Apply, Describe
+from pbem.kit.events import Apply, Describe, Ruled
 from pbem.names import suggest
 
 from .board import CHECHEN, RUSSIAN, Board, board, ceasefire_turn, hex_in, stacking, units
@@ -316,4 +316,4 @@ def _told_moved(data: GameData, event: Event) -> str:
             f"{b.label(event['path'][0])} to {b.label(event['path'][-1])} ({event['mf']} MF)")
 
 
-DESCRIBE: dict[str, Describe[GameData]] = {"moved": _told_moved}
+DESCRIBE: dict[str, Describe[GameData]] = {"moved": Ruled(_told_moved, "8.8")}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Secrets, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 
 from .board import MAJORS, Board, board
 from .common import poland_major
@@ -384,7 +384,7 @@ DESCRIBE: dict[str, Describe[Board]] = {
     "segment": Told("-- {rule} {name} --"),
     "cards_shuffled": Told("{why}: a pile of {size} cards, its order sealed to the referee"),
     "cards_drawn": _told_cards_drawn,
-    "cards_discarded": _told_cards_discarded,
+    "cards_discarded": Ruled(_told_cards_discarded, "14.4"),
     "cards_queued": _told_cards_queued,
     "cards_removed": Told("{cards} out of the game: {why}"),
 }

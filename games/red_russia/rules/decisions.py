@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem.game import Event, Problem, State
 from pbem.kit import ask
-from pbem.kit.events import Describe
+from pbem.kit.events import Describe, Ruled
 from pbem.kit.orders import order_items
 
 from .board import MAJORS, Board
@@ -178,7 +178,7 @@ def _told_answered(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "asked": _told_asked, "answered": _told_answered}
+    "asked": Ruled(_told_asked, "8.4"), "answered": Ruled(_told_answered, "8.4")}
 
 
 APPLY = {"asked": apply_asked, "answered": apply_answered}

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 from pbem.kit.orders import check_keys, order_items
 from pbem.names import counted, suggest
 
@@ -777,8 +777,8 @@ DESCRIBE: dict[str, Describe[Board]] = {
     "repaired": Told("{faction} repaired {units} for {money} money and {manpower} manpower", "5.4"),
     "arrived": Told("{faction} reinforcements {units} arrive in {zone}", "5.2"),
     "treasure_used": Told("{faction} dips into the Tsarist gold: +{money} money (15.1, part {part})"),
-    "attrition": _told_attrition,
-    "maintenance": _told_maintenance,
-    "unmaintained": _told_unmaintained,
-    "collected": _told_collected,
+    "attrition": Ruled(_told_attrition, "5.5"),
+    "maintenance": Ruled(_told_maintenance, "5.6"),
+    "unmaintained": Ruled(_told_unmaintained, "5.6"),
+    "collected": Ruled(_told_collected, "6.3"),
 }

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 from pbem.names import counted
 
 from . import battle, naval
@@ -448,13 +448,13 @@ def _told_game_over(b: Board, e: Event) -> str:
 # how each event applied here is told in the log and the reports
 DESCRIBE: dict[str, Describe[Board]] = {
     "placed": Told("{faction} placed {units} in {zone}"),
-    "reduced": _told_reduced,
+    "reduced": Ruled(_told_reduced, "8.6"),
     "attack": _told_attack,
     "combat_round": _told_combat_round,
     "retreat": _told_retreat,
     "eliminated": Told("{unit} is eliminated in {zone}: {why}"),
-    "leader_loss": _told_leader_loss,
-    "leader_capture": _told_leader_capture,
+    "leader_loss": Ruled(_told_leader_loss, "10.4"),
+    "leader_capture": Ruled(_told_leader_capture, "10.5"),
     "battle_over": _told_battle_over,
     "siege": Told("{faction} besieges {zone} for {rounds} round(s), {cost} money; fortification "
                   "{fort}", "9.2"),
@@ -463,8 +463,8 @@ DESCRIBE: dict[str, Describe[Board]] = {
     "control": _told_control,
     "note": _told_note,
     "air_alone": Told("aircraft {unit} caught alone in {zone} retreats, rolled {roll}", "8.93"),
-    "trotsky_distracted": _told_trotsky_distracted,
-    "lenin_killed": _told_lenin_killed,
+    "trotsky_distracted": Ruled(_told_trotsky_distracted, "10.83"),
+    "lenin_killed": Ruled(_told_lenin_killed, "10.8.1"),
     "moved": _told_moved,
     "tank_breakdown": _told_tank_breakdown,
     "initiative_roll": _told_initiative_roll,

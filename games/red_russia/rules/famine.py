@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 
 from .board import Board, board
 from .common import label_part, rail_capacity
@@ -225,8 +225,8 @@ def _told_famine_relief(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "famine": _told_famine,
-    "famine_relief": _told_famine_relief,
+    "famine": Ruled(_told_famine, "4.9, 19.2"),
+    "famine_relief": Ruled(_told_famine_relief, "19.2"),
     "famine_over": Told("the famine is over in {zones}: they yield again", "19.2"),
 }
 

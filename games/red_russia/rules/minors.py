@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable
 
 from pbem.game import Event, Rng, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 
 from .board import MAJORS, MINORS, WHITES, Board
 from .common import allegiance, commander, label_part, minor_controller, minor_state, poland_major
@@ -471,7 +471,7 @@ def _told_minor_conquered(b: Board, e: Event) -> str:
 
 DESCRIBE: dict[str, Describe[Board]] = {
     "allies_taken": Told("{faction} takes in hand the allied {units} for this turn", "13.61, 13.63"),
-    "minor_conquered": _told_minor_conquered,
+    "minor_conquered": Ruled(_told_minor_conquered, "12.3"),
     "minor_repaired": Told("{minor} repairs {unit}", "12.42"),
     "poland_major": Told("{faction}'s player plays on with Poland as a major faction: 12 money, "
                          "6 manpower, 3 cards, its ORI at 0; it cannot win", "13.54"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Event, Problem, Rng, State
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 from pbem.kit.orders import check_keys
 
 from .battle import Battle
@@ -410,7 +410,7 @@ def _told_naval_battle_over(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "naval_search": _told_naval_search,
+    "naval_search": Ruled(_told_naval_search, "8.92"),
     "blockade_run": Told("{fleets} {way} blockaded {port} must fight {blockaders} in the {zone} "
                          "to a decision", "8.92"),
     "naval_battle_over": _told_naval_battle_over,

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from pbem.game import Event, GameData, Problem, Rng, Secrets, State
 from pbem.kit import pools
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import order_items
 from pbem.kit.tables import row_between
@@ -906,16 +906,16 @@ def _told_partisans_placed(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "card_played": _told_card_played,
+    "card_played": Ruled(_told_card_played, "14.72"),
     "card_resources": _told_card_resources,
     "flag_set": Told("{flag} is now in force, by {why}"),
     "units_in": Told("{faction}: {units} join the force pool, by {why}"),
     "units_out": Told("{faction}: {units} leave the game, by {why}"),
-    "leader_in": _told_leader_in,
-    "infighting": _told_infighting,
+    "leader_in": Ruled(_told_leader_in, "10.6"),
+    "infighting": Ruled(_told_infighting, "10.8.1"),
     "raids": Told("Cossack raid on {zones}: they count for nobody until the victory phase", "15.3"),
     "raids_over": Told("the Cossack raiders go home with their plunder", "15.3"),
-    "partisans_placed": _told_partisans_placed,
+    "partisans_placed": Ruled(_told_partisans_placed, "15.2"),
     "partisans_gone": Told("the partisans in {zone} are gone: {why}", "15.2"),
     "leader_wounded": Told("{leader} is wounded in {zone} and leaves the map, by {why}", "10.4"),
     "battle_card": Told("{faction}: {card} on the fighting in {zone} this phase"),

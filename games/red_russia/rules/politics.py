@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, GameData, Problem, Rng, State, clone
-from pbem.kit.events import Describe, Told
+from pbem.kit.events import Describe, Ruled, Told
 from pbem.kit.fold import Fold
 from pbem.kit.orders import check_keys, order_items
 from pbem.kit.tables import row_between
@@ -959,15 +959,15 @@ def _told_minor_recalled(b: Board, e: Event) -> str:
 
 
 DESCRIBE: dict[str, Describe[Board]] = {
-    "ori_mods": _told_ori_mods,
+    "ori_mods": Ruled(_told_ori_mods, "17.4, 17.5"),
     "ori_mods_cleared": Told("the turn's ORI modifiers are used up", "17.5"),
     "ori_roll": _told_ori_roll,
     "ori_change": _told_ori_change,
-    "intervention_roll": _told_intervention_roll,
+    "intervention_roll": Ruled(_told_intervention_roll, "13.62"),
     "allies_removed": Told("the Allies withdraw {units} from the game", "13.61"),
-    "allies_added": _told_allies_added,
+    "allies_added": Ruled(_told_allies_added, "13.61"),
     "allied_control": Told("{faction} may use {count} allied unit(s) this turn", "13.61, 13.63"),
     "allied_control_cleared": Told("last turn's control of allied units ends", "13.63"),
-    "minor_status": _told_minor_status,
-    "minor_recalled": _told_minor_recalled,
+    "minor_status": Ruled(_told_minor_status, "4.33"),
+    "minor_recalled": Ruled(_told_minor_recalled, "12.2"),
 }

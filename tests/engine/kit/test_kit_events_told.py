@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.kit.events import EventTable, Told
+from pbem.kit.events import EventTable, Ruled, Told
 
 
 def test_a_template_tells_the_fields_and_closes_with_the_rule() -> None:
@@ -60,3 +60,17 @@ def test_the_table_lists_each_event_types_declared_rule() -> None:
     assert list(table.rules()) == ["a", "b"]
     assert table.describe(None, {"type": "a"}) == "a (1.1, 1.2)"
     assert repr(Told("a", "1.1")) == "Told('a', '1.1')"
+
+
+def test_a_description_written_as_a_function_declares_its_rule_beside_it() -> None:
+    def told(context: None, event: dict[str, object]) -> str:
+        return f"leader {event['leader']} lost (10.4)"
+
+    table: EventTable[None] = EventTable("Test")
+    table.describes({"leader_loss": Ruled(told, "10.4"), "plain": told})
+    assert table.describe(None, {"type": "leader_loss", "leader": "kolchak"}) == "leader kolchak lost (10.4)"
+    assert table.rules() == {"leader_loss": "10.4"}  # a function alone declares none
+    table.describes({"leader_loss": Ruled(told, "10.4")})  # the same again: one
+    with pytest.raises(ValueError, match="two descriptions of the event type 'leader_loss'"):
+        table.describes({"leader_loss": Ruled(told, "10.5")})
+    assert Ruled(told, "10.4") != Told("x", "10.4") and "10.4" in repr(Ruled(told, "10.4"))
