@@ -28,10 +28,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pbem import cache, yamlio
+from pbem import cache, step, yamlio
 from pbem import dice as dice_
 from pbem.campaign import CONFIG, MANAGED, PRIVATE, STATE, Campaign, entered_seats
-from pbem.contributions import is_pre_game
 from pbem.crypto import sealed as sealed_
 from pbem.errors import PbemError
 from pbem.game import corrected, dormant, sees_sealed
@@ -369,7 +368,7 @@ class _Audit:
                 for label in [k for k, v in self.labels.items() if v == entry["undoes"]]:
                     del self.labels[label]  # a step taken back may roll its labels again
             elif kind == "resolve":
-                if is_pre_game(before["game"]) != bool(entry.get("hidden_draws")):
+                if step.draws_hidden(before["game"]) != bool(entry.get("hidden_draws")):
                     self.problem(f"{name}: " + (
                         "marks its dice hidden (hidden_draws), but only the set-up after the "
                         "contribution round is drawn with the hidden key"
@@ -383,7 +382,7 @@ class _Audit:
                 rolls = [Roll(d["label"], d["sides"], d["value"]) for d in entry.get("dice", [])]
                 replay = ReplayRng(rolls)
                 secrets, key = self._secrets(entry, before)
-                events = normal(self.game.resolve(self.data, before["game"], orders, replay, secrets))
+                events = step.run_rules(self.game, self.data, before["game"], orders, replay, secrets)
                 self._openings(name, entry, secrets)
                 self._draw_keys(name, entry, before, secrets.owners, key)
                 self._files(name, entry, before, sha)

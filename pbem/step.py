@@ -20,8 +20,8 @@ from pbem.contributions import is_pre_game
 from pbem.crypto import sealed
 from pbem.dice import KeyedRng
 from pbem.errors import CampaignError
-from pbem.game import Phase, apply_all, clone
-from pbem.log import after_resolve, make_entry, sealed_files
+from pbem.game import Event, Game, GameData, Phase, Rng, apply_all, clone
+from pbem.log import after_resolve, make_entry, normal, sealed_files
 from pbem.schedule import nmr_orders
 
 # ---------------------------------------------------------------------------------------
@@ -93,7 +93,7 @@ def resolve_phase(campaign: Campaign, state: dict[str, Any], phase: Phase,
     used = default_orders(campaign, state, phase, missing, secret, seq, orders)
     hidden_draws, batch, seed, rng = dice_of(state, secret, salts)
     secrets = referee_secrets(campaign, secret, state.get("contributions"))
-    events = game.resolve(data, state["game"], orders, rng, secrets)
+    events = run_rules(game, data, state["game"], orders, rng, secrets)
     keys = draw_keys(campaign, state, secrets, phase.turn)
     new_game = apply_all(game, data, state["game"], events)
     after = game.phase(data, new_game)
@@ -185,12 +185,27 @@ def seal_default_secret(campaign: Campaign, phase: Phase, faction: str, seq: int
     return {**body, "secret": sealed.seal(ctx, body["secret"], sealed_to(campaign, faction))}
 
 
+def draws_hidden(game_state: dict[str, Any]) -> bool:
+    """Whether a resolution from this position draws with the hidden key (the set-up after
+    the contribution round) rather than the next element of the seed chain: decided here
+    for the referee's step and the audit's replay alike."""
+    return is_pre_game(game_state)
+
+
+def run_rules(game: Game, data: GameData, game_state: dict[str, Any], orders: dict[str, Any],
+              rng: Rng, secrets: Any) -> list[Event]:
+    """The rules' events of one resolution, as the log keeps them (plain data): the
+    referee's step and the audit's replay both ask the rules through here."""
+    events: list[Event] = normal(game.resolve(data, game_state, orders, rng, secrets))
+    return events
+
+
 def dice_of(state: dict[str, Any], secret: bytes,
             salts: dict[str, str]) -> tuple[bool, int | None, str | None, KeyedRng]:
     """The step's dice: the set-up after the contribution round draws with the hidden key of
     the referee and the players; every other resolution takes the next element of the seed
     chain, mixed with the salts. Whether its draws are hidden, its batch and seed, its rng."""
-    hidden_draws = is_pre_game(state["game"])
+    hidden_draws = draws_hidden(state["game"])
     batch = None if hidden_draws else state.get("batch", 0) + 1
     seed = None if batch is None else randomness.batch_seed(secret, batch).hex()
     key = randomness.dice_key({"type": "resolve", "hidden_draws": hidden_draws, "seed": seed,
