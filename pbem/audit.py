@@ -87,6 +87,7 @@ class _Audit:
         self.sealed: dict[str, str] = {}  # commitment -> what it seals, for every sealed node
         # every file the log names: path -> (the entry naming it, its blob id once committed)
         self.kept: dict[str, tuple[str, str | None]] = {}
+        self.undone: set[str] = set()  # the entries (log/NNNNNN.yaml) an undo took back
         self.turn_tags: dict[str, tuple[str, str]] = {}  # tag -> (entry, commit) that began the turn
         self.parses = Path(self.store.git_dir) / PARSED  # pbem.cache.by_blob
         self.sha = ""  # the commit being checked, and its tree: path -> blob id
@@ -226,7 +227,14 @@ class _Audit:
         """A file the log names: it must be in the commit of the step `name` (holding `want`,
         when the log itself gives its content) and it is kept from then on."""
         if path in self.kept:
-            self.problem(f"{name}: names {path}, which {self.kept[path][0]} named already")
+            first, blob_id = self.kept[path]
+            # a file an undone step published stays (an undo erases nothing); the step that
+            # takes its place may name it again, holding the very same bytes
+            if first in self.undone and blob_id is not None and want is not None \
+                    and self._blob(blob_id) == want:
+                self.kept[path] = (name, blob_id)
+                return want
+            self.problem(f"{name}: names {path}, which {first} named already")
             return None
         raw: bytes | None = self._at(sha, path) if path.startswith("orders/") else None
         if raw is None:
@@ -367,6 +375,7 @@ class _Audit:
             elif kind == "undo":
                 for label in [k for k, v in self.labels.items() if v == entry["undoes"]]:
                     del self.labels[label]  # a step taken back may roll its labels again
+                self.undone.add(entry_name(int(entry["undoes"])))
             elif kind == "resolve":
                 if step.draws_hidden(before["game"]) != bool(entry.get("hidden_draws")):
                     self.problem(f"{name}: " + (

@@ -202,3 +202,49 @@ def test_a_re_roll_and_an_adjustment_are_listed_by_audit_and_in_the_public_repor
     ctx = build_context(root, "public")
     text = render_context(ctx, Campaign.open(root).data.folder, "md")
     assert "**Referee corrections**" in text and "a RE-ROLL" in text and "a lost purchase" in text
+
+
+def _turn_end_with_a_sealed_file(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """The demo's first turn: north's action orders hold a secret part, so their file is
+    published by the step that ends the turn (the victory phase); that step's entry."""
+    from pbem import demo
+
+    root = tmp_path / "demo"
+    demo.run(root, turns=1)
+    entries = list(Campaign.open(root).entries())
+    last = entries[-1]
+    assert last["type"] == "resolve" and last.get("files_revealed"), "the turn's end publishes"
+    return root, last
+
+
+def test_a_file_an_undone_step_published_may_be_published_again_as_it_was(tmp_path: Path) -> None:
+    """An undo erases nothing: the file the undone turn's end published stays in the tree,
+    and the resolution that ends the turn again (or unseal) names it again, the very same
+    bytes; the audit accepts that, and the final audit after unseal too."""
+    root, ending = _turn_end_with_a_sealed_file(tmp_path)
+    published = ending["files_revealed"][0]["file"]
+    api.undo(root, "the victory phase again")
+    api.resolve(root)
+    again = list(Campaign.open(root).entries())[-1]
+    assert [f["file"] for f in again["files_revealed"]] == [published]
+    _assert_audit_clean(root)
+    api.undo(root, "once more")
+    api.undo(root, "and the movement before it")
+    api.unseal(root, force=True)
+    report = api.audit(root, final=True)
+    assert report["ok"], report["problems"]
+
+
+def test_a_file_published_again_must_hold_what_was_published_first(tmp_path: Path) -> None:
+    """The same path named again after an undo with other bytes is still refused."""
+    root, ending = _turn_end_with_a_sealed_file(tmp_path)
+    published = ending["files_revealed"][0]["file"]
+    api.undo(root, "the victory phase again")
+    api.resolve(root)
+    seq = list(Campaign.open(root).entries())[-1]["seq"]
+    # a dishonest referee rewrites the file the new step publishes, in that step's commit
+    path = root / published
+    path.write_text(path.read_text() + "# changed\n")
+    git(root, "commit", "-q", "--amend", "--no-edit", "--", published)
+    report = api.audit(root)
+    assert any(f"log/{seq:06d}.yaml" in p and published in p for p in report["problems"]), report
