@@ -181,11 +181,14 @@ class EventTable(Generic[C]):
 
 def _same(a: Callable[..., object], b: Callable[..., object]) -> bool:
     """One function, or the same one made again (a game's rules loaded again from another
-    folder define it anew): the newer replaces it."""
-    def where(f: Callable[..., object]) -> tuple[object, ...]:
-        code = getattr(f, "__code__", None)
-        return (getattr(f, "__module__", None), getattr(f, "__qualname__", None),
-                None if code is None else code.co_firstlineno)
+    folder define it anew: same module, name and first line): the newer replaces it. Any
+    other callable (a partial, an object) is the same only as itself."""
     if isinstance(a, (Told, Ruled)) or isinstance(b, (Told, Ruled)):
         return a == b
-    return a is b or where(a) == where(b)
+    if a is b:
+        return True
+    code_a, code_b = getattr(a, "__code__", None), getattr(b, "__code__", None)
+    if code_a is None or code_b is None:
+        return False
+    return ((a.__module__, a.__qualname__, code_a.co_firstlineno)
+            == (b.__module__, b.__qualname__, code_b.co_firstlineno))

@@ -3,6 +3,9 @@ implements, and the table that says which rule each event type declares."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import pytest
 
 from pbem.kit.events import EventTable, Ruled, Told
@@ -74,3 +77,30 @@ def test_a_description_written_as_a_function_declares_its_rule_beside_it() -> No
     with pytest.raises(ValueError, match="two descriptions of the event type 'leader_loss'"):
         table.describes({"leader_loss": Ruled(told, "10.5")})
     assert Ruled(told, "10.4") != Told("x", "10.4") and "10.4" in repr(Ruled(told, "10.4"))
+
+
+def _made_in(module: str) -> Callable[[None, dict[str, object]], str]:
+    """The same function's source, defined anew in a module of this name."""
+    space: dict[str, object] = {"__name__": module}
+    exec("def told(context, event):\n    return 'x'\n", space)  # noqa: S102
+    return space["told"]  # type: ignore[return-value]
+
+
+def test_a_function_made_again_is_the_same_but_not_from_another_module_nor_a_partial() -> None:
+    table: EventTable[None] = EventTable("Test")
+    table.describes({"seen": _made_in("rules_a")}, {"seen": _made_in("rules_a")})  # loaded again
+    with pytest.raises(ValueError, match="two descriptions of the event type 'seen'"):
+        table.describes({"seen": _made_in("rules_b")})
+    first, second = functools.partial(print, 1), functools.partial(print, 2)
+    table.describes({"part": first}, {"part": first})  # the very same object: one
+    with pytest.raises(ValueError, match="two descriptions of the event type 'part'"):
+        table.describes({"part": second})
+
+
+def test_a_ruled_function_is_given_the_context_and_hashes_alike() -> None:
+    def told(context: str, event: dict[str, object]) -> str:
+        return f"{context}: {event['n']}"
+
+    assert Ruled(told, "1.1")("board", {"n": 3}) == "board: 3"
+    assert hash(Ruled(told, "1.1")) == hash(Ruled(told, "1.1"))
+    assert len({Ruled(told, "1.1"), Ruled(told, "1.1"), Told("x", "1.1")}) == 2
