@@ -62,6 +62,7 @@ class _Audit:
         self.own = own
         self.mine: dict[str, Any] = {}
         self.owner_keys: dict[str, bytes] = {}
+        self.owners: set[str] = set()  # own audit: whose sealed values the player's key opens
         self.hidden_key: bytes | None = None
         self.store = self.campaign.store()
         self.game = self.campaign.game
@@ -439,7 +440,7 @@ class _Audit:
             for text in found:
                 self.problem(f"{name}: {text}")
         elif self.own is not None:  # what the player's own draw key recomputes
-            found, count = sealed_.sealed_values(recorded, events, self.mine)
+            found, count = sealed_.sealed_values(recorded, events, self.mine, self.owners)
             self.checked["own_recomputed"] = self.checked.get("own_recomputed", 0) + count
             for text in found:
                 self.problem(f"{name}: {text.replace(', not even by unseal', '')}")
@@ -954,6 +955,7 @@ def _mine(auditor: _Audit, identities: list[str]) -> None:
                 auditor.mine[node["commitment"]] = value_of(node)
             except LookupError:
                 continue
+            auditor.owners.add(str(node["owner"]))
     for entry in entries:  # his own draw key, from the step that first drew with it on
         for owner, node in (entry.get("draw_keys") or {}).items():
             value = auditor.mine.get(node.get("commitment", "")) if isinstance(node, dict) else None

@@ -387,13 +387,16 @@ def masked(data: Any) -> Any:
     return data
 
 
-def sealed_values(recorded: Any, replayed: Any, everything: dict[str, Any]) -> tuple[list[str], int]:
-    """For a final audit: each node the rules sealed again holds what the log's node holds.
-    The problems, and how many values were recomputed."""
+def sealed_values(recorded: Any, replayed: Any, everything: dict[str, Any],
+                  owners: set[str] | None = None) -> tuple[list[str], int]:
+    """For a final audit: each node the rules sealed again holds what the log's node holds;
+    for a player's own audit, each node of `owners` (those his key opens a value of): one
+    sealed to another player is not his to check, even where its value is public. The
+    problems, and how many values were recomputed."""
     problems = []
     checked = 0
     for have, want in zip(find_sealed(recorded), find_sealed(replayed), strict=False):
-        if "value" not in want:
+        if "value" not in want or owners is not None and have.get("owner") not in owners:
             continue
         known = everything.get(have["commitment"], HIDDEN)
         checked += 1

@@ -134,14 +134,20 @@ def test_a_correction_given_wrongly_is_refused_at_its_line(tmp_path: Path, game:
 # --- a face-down unit turned face up, or face down again (the Chechen War) ------------------
 
 
-def _hidden_campaign(tmp_path: Path) -> tuple[Path, Path]:
+def _keyed_campaign(tmp_path: Path, game: str, phase: str) -> tuple[Path, Path]:
+    """A campaign whose every faction has a key of its own (in `keys`), played to `phase`."""
     from conftest import play
 
     root, keys = tmp_path / "camp", tmp_path / "keys"
-    api.new_campaign(root, "chechen_war", hot_seat=True, keys_dir=keys, contributions=False,
+    api.new_campaign(root, game, hot_seat=True, keys_dir=keys, contributions=False,
                      seed="corrections", name="camp")
-    play(root, until=lambda s: s["phase"] == "russian-movement", seed="corrections")
+    play(root, until=lambda s: s["phase"] == phase, seed="corrections")
     return root, keys
+
+
+def _hidden_campaign(tmp_path: Path) -> tuple[Path, Path]:
+    """The Chechen War with the Chechen's units face down on the map."""
+    return _keyed_campaign(tmp_path, "chechen_war", "russian-movement")
 
 
 def _sealed_unit(root: Path, token: str) -> tuple[dict[str, Any], str]:
@@ -205,27 +211,33 @@ def _other_chechen(root: Path, truth: str) -> str:
 def test_a_referee_who_reveals_another_unit_than_the_sealed_one_is_named(tmp_path: Path) -> None:
     """The referee writes another unit into the reveal (and, the second time, into its
     published opening too) and signs the log again: the public audit names the step."""
-    from test_audit_tamper import Referee
-
     root, _keys = _hidden_campaign(tmp_path)
     _node, truth = _sealed_unit(root, "t01")
     adjust(root, tmp_path, {"type": "reveal_token", "token": "t01"}, 0)
-    seq = Campaign.open(root).state()["seq"]
     other = _other_chechen(root, truth)
-    for also_opening, said in ((False, f"cannot be replayed: unit: t01 is sealed as {truth}, "
-                                       f"not '{other}'"),
-                               (True, "does not match its commitment")):
+    _opened_another(root, tmp_path, "unit", other,
+                    f"cannot be replayed: unit: t01 is sealed as {truth}, not '{other}'")
+
+
+def _opened_another(root: Path, tmp_path: Path, field: str, other: str, said: str) -> None:
+    """The referee writes `other` into the last step's opened value's `field` (and, the
+    second time, into its published opening too) and signs again: the public audit names
+    the step, first with `said`, then for an opening that does not open its commitment."""
+    from test_audit_tamper import Referee
+
+    seq = Campaign.open(root).state()["seq"]
+    for also_opening, why in ((False, said), (True, "does not match its commitment")):
         work = tmp_path / f"cheat-{also_opening}"
         shutil.copytree(root, work, symlinks=True)
         cheat = Referee(work)
-        cheat.entry(seq)["events"][0]["unit"] = other
+        cheat.entry(seq)["events"][0][field] = other
         if also_opening:
             cheat.entry(seq)["opened"][0]["value"] = other
         cheat.rewrite()
         report = api.audit(work)
         assert not report["ok"]
         assert [p for p in report["problems"] if p.startswith(f"log/{seq:06d}.yaml")
-                and said in p], report["problems"]
+                and why in p], report["problems"]
 
 
 def test_a_referee_who_hides_another_unit_is_named_by_the_chechens_own_audit(tmp_path: Path) -> None:
@@ -283,3 +295,142 @@ def test_hide_token_checks_a_unit_named_and_seals_in_the_turn_of_the_step(tmp_pa
     for kind in ("reveal_token", "hide_token"):
         with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
             game.correct(load_data("chechen_war"), state, {"type": kind, "token": "t01"}, None)  # type: ignore[attr-defined]
+
+
+# --- a card out of a hand, or into one (Red Russia) ------------------------------------------
+
+
+def _cards_campaign(tmp_path: Path) -> tuple[Path, Path]:
+    """Red Russia after the deal, every hand sealed to its player."""
+    return _keyed_campaign(tmp_path, "red_russia", "purchase")
+
+
+def _hand(root: Path, holder: str) -> list[tuple[dict[str, Any], str]]:
+    from pbem.crypto import sealed
+
+    camp = Campaign.open(root)
+    return [(node, str(sealed.open_node(camp.id, node, camp.referee_identities()).value))
+            for node in camp.state()["game"]["cards"]["hands"][holder]]
+
+
+def test_a_card_out_of_a_hand_and_into_it_again_by_correction(tmp_path: Path) -> None:
+    """discard_card opens the one sealed card that holds it (its opening published, the
+    others of the hand not); give_card seals a face-up card anew to the player, whose key
+    and whose report show it; every reader's report renders and every audit passes."""
+    from pbem.crypto import age, sealed
+
+    root, keys = _cards_campaign(tmp_path)
+    hand = _hand(root, "red")
+    (node, card), kept = hand[0], [c for _n, c in hand[1:]]
+    title = next(c["title"] for c in Campaign.open(root).data["cards"]["cards"] if c["id"] == card)
+    red = age.read_identities((keys / "red.key").read_text())
+    assert title in render(root, "red", "text", identities=red).split("YOUR HAND")[-1]
+    adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": card}, 0)
+    entry = list(Campaign.open(root).entries())[-1]
+    assert entry["events"] == [{"type": "discard_card", "holder": "red", "card": card,
+                                "slot": node["id"], "to": "discard"}]
+    assert [o["node"]["commitment"] for o in entry["opened"]] == [node["commitment"]]
+    cards = Campaign.open(root).state()["game"]["cards"]
+    assert card in cards["discard"] and len(cards["hands"]["red"]) == len(hand) - 1
+    assert f"correction: {card} out of red's hand, to the discards" in render(root, "south", "text")
+    assert title not in render(root, "red", "text", identities=red).split("YOUR HAND")[-1]
+    published = (root / "log" / f"{entry['seq']:06d}.yaml").read_text()
+    assert not [c for c in kept if c in published]  # the rest of the hand stays sealed
+
+    adjust(root, tmp_path, {"type": "give_card", "holder": "red", "card": card}, 1)
+    entry = list(Campaign.open(root).entries())[-1]
+    [event] = entry["events"]
+    assert (event["card"], event["from"]) == (card, "discard") and not entry.get("opened")
+    cards = Campaign.open(root).state()["game"]["cards"]
+    assert card not in cards["discard"] and len(cards["hands"]["red"]) == len(hand)
+    given = cards["hands"]["red"][-1]
+    assert given["owner"] == "red" and given["id"] == f"c{cards['dealt']}"
+    assert sealed.open_node(Campaign.open(root).id, given, red).value == card
+    assert title in render(root, "red", "text", identities=red).split("YOUR HAND")[-1]
+    adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": card, "to": "removed"}, 2)
+    assert card in Campaign.open(root).state()["game"]["cards"]["removed"]
+    adjust(root, tmp_path, {"type": "give_card", "holder": "south", "card": card, "from": "removed"}, 3)
+    assert _hand(root, "south")[-1][1] == card
+    for who in ("public", "red", "south", "referee"):
+        for fmt in FORMATS:
+            assert render(root, who, fmt).strip()
+    report = api.audit(root)
+    assert report["ok"], report["problems"]
+    assert len(report["corrections"]) == 4
+    for who in ("red", "south"):
+        own = api.audit(root, key=keys / f"{who}.key")
+        assert own["ok"], own["problems"]
+
+
+def test_a_card_correction_given_wrongly_is_refused_with_nothing_recorded(tmp_path: Path) -> None:
+    root, _keys = _cards_campaign(tmp_path)
+    held = _hand(root, "red")[0][1]
+    other = next(c for _n, c in _hand(root, "south"))
+    seq = Campaign.open(root).state()["seq"]
+    for n, (event, said) in enumerate([
+            ({"type": "discard_card", "holder": "red", "card": other}, f"card: red holds no {other}"),
+            ({"type": "discard_card", "holder": "reds", "card": held},
+             "holder: 'reds' is not a major faction; did you mean 'red'?"),
+            ({"type": "discard_card", "holder": "red", "card": held[:-1]},
+             f"is not a card of the deck; did you mean '{held}'?"),
+            ({"type": "discard_card", "holder": "red", "card": held, "to": "pile"},
+             "to: expected discard or removed, not 'pile'"),
+            ({"type": "discard_card", "holder": "red", "card": held, "slot": "c999"},
+             f"slot: {held} is red's card"),
+            ({"type": "discard_card", "holder": "red"}, "discard_card takes card, holder"),
+            ({"type": "give_card", "holder": "red", "card": other},
+             f"card: {other} is neither among the discards nor out of the game"),
+            ({"type": "give_card", "holder": "red", "card": held, "node": "x"},
+             f"card: {held} is neither among the discards"),
+    ]):
+        with pytest.raises(PbemError) as caught:
+            adjust(root, tmp_path, event, n)
+        assert said in caught.value.message, caught.value.message
+        assert Campaign.open(root).state()["seq"] == seq
+    adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": held}, 20)
+    with pytest.raises(PbemError) as caught:
+        adjust(root, tmp_path, {"type": "give_card", "holder": "red", "card": held, "from": "removed"}, 21)
+    assert f"from: {held} lies in discard, not 'removed'" in caught.value.message
+    from pbem.game import get_game, load_data
+
+    state = Campaign.open(root).state()["game"]
+    for kind in ("discard_card", "give_card"):
+        with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
+            get_game("red_russia").correct(  # type: ignore[attr-defined]
+                load_data("red_russia"), state, {"type": kind, "holder": "red", "card": held}, None)
+
+
+def test_a_referee_who_discards_another_card_than_the_one_held_is_named(tmp_path: Path) -> None:
+    """The referee writes another card into the discard (and, the second time, into its
+    published opening too) and signs again: the public audit names the step."""
+    root, _keys = _cards_campaign(tmp_path)
+    held = _hand(root, "red")[0][1]
+    other = next(c for _n, c in _hand(root, "south"))
+    adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": held}, 0)
+    _opened_another(root, tmp_path, "card", other, f"card: red holds no {other}")
+
+
+def test_a_referee_who_gives_another_card_is_named_by_the_players_own_audit(tmp_path: Path) -> None:
+    """give_card seals the face-up card anew; a referee who seals another one to the player
+    (so that his key opens it) is named by the player's own audit."""
+    from test_audit_tamper import Referee
+
+    root, keys = _cards_campaign(tmp_path)
+    held = _hand(root, "red")[0][1]
+    other = next(c for _n, c in _hand(root, "south"))
+    adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": held}, 0)
+    adjust(root, tmp_path, {"type": "give_card", "holder": "red", "card": held}, 1)
+    seq = Campaign.open(root).state()["seq"]
+    assert api.audit(root, key=keys / "red.key")["ok"]
+    cheat = Referee(root)
+    node = cheat.entry(seq)["events"][0]["node"]
+    camp = Campaign.open(root)
+    from pbem.crypto import sealed
+
+    recipients = [camp.config["referee"]["age"], camp.config["factions"]["red"]["age"]]
+    fresh = sealed.seal(sealed.node_context(camp.id, node), other, recipients)
+    node["commitment"], node["sealed"] = fresh["commitment"], fresh["sealed"]
+    cheat.rewrite()
+    own = api.audit(root, key=keys / "red.key")
+    assert not own["ok"]
+    assert [p for p in own["problems"] if p.startswith(f"log/{seq:06d}.yaml")], own["problems"]

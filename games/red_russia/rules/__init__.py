@@ -20,6 +20,7 @@ from . import board as board_
 from . import boxes as boxes_
 from . import (
     cards,
+    corrections,
     decisions,
     economy,
     events,
@@ -43,11 +44,11 @@ from .fold import apply_all as apply_events
 
 # the composition root: every rules module's events, in one table (rules/fold.py)
 fold.EVENTS.register(events.APPLY, economy.APPLY, politics.APPLY, cards.APPLY, decisions.APPLY,
-                     play.APPLY, minors.APPLY, famine.APPLY)
+                     play.APPLY, minors.APPLY, famine.APPLY, corrections.APPLY)
 play.VOID.append(wasted.void_card)  # pbem plays no void card for a player (ruling 63)
 fold.EVENTS.describes(events.DESCRIBE, economy.DESCRIBE, politics.DESCRIBE, cards.DESCRIBE,
                       decisions.DESCRIBE, play.DESCRIBE, naval.DESCRIBE, minors.DESCRIBE,
-                      famine.DESCRIBE)
+                      famine.DESCRIBE, corrections.DESCRIBE)
 
 
 class RedRussia(TableGame):
@@ -131,6 +132,12 @@ class RedRussia(TableGame):
         """The pieces to place at set-up (3.0, 20.5) and the units arriving now (5.2), each
         with the zones it may go to (rules/phases.py)."""
         return phases_.todo(data, state, faction)
+
+    def correct(self, data: GameData, state: State, event: Event,
+                secrets: Secrets | None) -> list[Event]:
+        """A card taken out of a hand or put into one by correction, opened or sealed as
+        the card phase does (rules/corrections.py); any other correction as it is."""
+        return corrections.correct(data, state, event, secrets)
 
     def summary(self, data: GameData, event: Event) -> str:
         return fold.describe_event(data, event)
