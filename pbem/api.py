@@ -1215,11 +1215,12 @@ def unseal(root: Path, *, force: bool = False) -> dict[str, Any]:
 
 
 def _open_the_rest(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The openings of every node the rules sealed (hands, decks) and of every secret part
-    of orders (a battle's spending) not yet published."""
+    """The openings of every node the rules or a correction sealed (hands, decks, a unit
+    turned face down again) and of every secret part of orders (a battle's spending) not
+    yet published."""
 
     done = {o["node"]["commitment"] for e in entries for o in e.get("opened") or []}
-    nodes = {n["commitment"]: n for e in entries if e["type"] == "resolve"
+    nodes = {n["commitment"]: n for e in entries if e["type"] in ("resolve", "adjust")
              for n in sealed.find_sealed([e.get("events") or [], e.get("nmr_orders") or {},
                                           e.get("draw_keys") or {}])}
     nodes.update({r["secret"]["commitment"]: r["secret"] for e in entries if e["type"] == "orders"

@@ -291,6 +291,11 @@ def test_hide_token_checks_a_unit_named_and_seals_in_the_turn_of_the_step(tmp_pa
     adjust(root, tmp_path, {"type": "hide_token", "token": "t01", "unit": truth}, 3)
     state = Campaign.open(root).state()["game"]
     assert state["tokens"]["t01"]["unit"]["turn"] == state["turn"] == 1
+    work = tmp_path / "unsealed"  # the unit turned face down again is opened with the rest
+    shutil.copytree(root, work, symlinks=True)
+    api.unseal(work, force=True)
+    final = api.audit(work, final=True)
+    assert final["ok"], final["problems"]
     game = get_game("chechen_war")
     for kind in ("reveal_token", "hide_token"):
         with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
@@ -360,6 +365,9 @@ def test_a_card_out_of_a_hand_and_into_it_again_by_correction(tmp_path: Path) ->
     for who in ("red", "south"):
         own = api.audit(root, key=keys / f"{who}.key")
         assert own["ok"], own["problems"]
+    api.unseal(root, force=True)  # the card given by correction is opened with the rest
+    final = api.audit(root, final=True)
+    assert final["ok"], final["problems"]
 
 
 def test_a_card_correction_given_wrongly_is_refused_with_nothing_recorded(tmp_path: Path) -> None:
