@@ -433,11 +433,14 @@ def undo(
 
 @app.command()
 def adjust(
-    file: Annotated[Path, typer.Argument(help="YAML list of events to apply (see the game's ORDERS.md).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the correction is made (recorded).")],
+    file: Annotated[Path, typer.Argument(help="YAML list of corrections (events) to apply: the game's "
+                                         "README lists its forms under 'Corrections'.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the correction is made (recorded, "
+                                        "shown to every player).")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Record a referee correction, with its reason."""
+    """Record a referee correction with its reason: each event checked first (a mistake is
+    named at its line and nothing is recorded); audit replays it and every report tells it."""
     from pbem import api
 
     _print_step(api.adjust(OPTS.directory, file, reason), as_json,

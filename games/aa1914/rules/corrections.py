@@ -5,8 +5,13 @@ a validated event, recorded with its reason, replayed by `pbem audit` and told i
       a power's units in a territory or sea zone: each type given is set to its count (0
       takes them off the board), the others stay as they are
     - {type: set_treasury, power: POWER, ipc: N}     a power's treasury, N >= 0
-    - {type: set_control, territory: TERRITORY, power: POWER}   who controls a territory
+    - {type: set_control, territory: TERRITORY, power: POWER, contested: false}
+      who controls a territory; `contested` (optional) whether it is contested too
+    - {type: set_damaged, where: SEA_ZONE, power: POWER, battleships: N}
+      how many of the power's battleships there are damaged (at most as many as are there;
+      set_units taking battleships away leaves no more damaged than remain)
     - {type: next, power: POWER, turn: N}            the game moved to POWER's turn of round N
+    - {type: at_war, power: POWER}                   a power enters the war (the USA early)
 
 A mistake is refused with what was expected; nothing is recorded then.
 """
@@ -22,7 +27,7 @@ from pbem.names import suggest
 
 from . import board
 
-KINDS = ("set_units", "set_treasury", "set_control")
+KINDS = ("set_units", "set_treasury", "set_control", "set_damaged")
 
 
 def _power(data: GameData, value: Any) -> str:
@@ -37,6 +42,31 @@ def _power(data: GameData, value: Any) -> str:
 
 
 
+def _place(data: GameData, value: Any) -> str:
+    places = board.places(data)
+    if value not in places:
+        raise ValueError(f"where: {value!r} is no territory or sea zone{suggest(str(value), sorted(places))}")
+    return str(value)
+
+
+def _damaged(state: State, where: str, power: str, battleships: int) -> None:
+    """`battleships` of the power's in `where` damaged (none: the entry goes)."""
+    here = {o: n for o, n in state.setdefault("damaged", {}).get(where, {}).items() if o != power}
+    if battleships:
+        here[power] = battleships
+    if here:
+        state["damaged"][where] = here
+    else:
+        state["damaged"].pop(where, None)
+
+
+def check_at_war(data: GameData, state: State, event: Event) -> None:
+    """The game's own `at_war` event, as a correction gives it: a power not at war yet."""
+    power = _power(data, event.get("power"))
+    if power in state["at_war"]:
+        raise ValueError(f"power: {power} is at war already")
+
+
 def check_next(data: GameData, event: Event) -> None:
     """The game's own `next` event, as a correction gives it: a known power, a round >= 1."""
     _power(data, event.get("power"))
@@ -49,11 +79,7 @@ def _apply(data: GameData, state: State, event: Event) -> None:
     kind = event["type"]
     if kind == "set_units":
         fields(event, {"where", "power", "units"})
-        places = board.places(data)
-        where = event["where"]
-        if where not in places:
-            raise ValueError(f"where: {where!r} is no territory or sea zone"
-                             f"{suggest(str(where), sorted(places))}")
+        where = _place(data, event["where"])
         power = _power(data, event["power"])
         types = board.unit_types(data)
         units = event["units"]
@@ -71,18 +97,36 @@ def _apply(data: GameData, state: State, event: Event) -> None:
                 here[unit] = wanted
             else:
                 here.pop(unit, None)
+        damaged = state.get("damaged", {}).get(where, {}).get(power, 0)
+        if damaged > here.get("battleship", 0):  # no more damaged than there are
+            _damaged(state, where, power, here.get("battleship", 0))
         if not here:
             del state["units"][where][power]
+    elif kind == "set_damaged":
+        fields(event, {"where", "power", "battleships"})
+        where = _place(data, event["where"])
+        power = _power(data, event["power"])
+        wanted = count(event["battleships"], "battleships")
+        there = state["units"].get(where, {}).get(power, {}).get("battleship", 0)
+        if wanted > there:
+            raise ValueError(f"battleships: {board.power(data, power)['name']} has {there} "
+                             f"battleship(s) in {board.name(data, where)}, not {wanted}")
+        _damaged(state, where, power, wanted)
     elif kind == "set_treasury":
         fields(event, {"power", "ipc"})
         state["treasury"][_power(data, event["power"])] = count(event["ipc"], "ipc")
     else:
-        fields(event, {"territory", "power"})
+        fields(event, {"territory", "power"}, frozenset({"contested"}))
         territory = event["territory"]
         if territory not in state["control"]:
             raise ValueError(f"territory: {territory!r} is no land territory"
                              f"{suggest(str(territory), sorted(state['control']))}")
         state["control"][territory] = _power(data, event["power"])
+        if "contested" in event:
+            if not isinstance(event["contested"], bool):
+                raise ValueError(f"contested: expected true or false, not {event['contested']!r}")
+            others = [t for t in state["contested"] if t != territory]
+            state["contested"] = sorted([*others, territory]) if event["contested"] else others
 
 
 APPLY: dict[str, Apply[GameData]] = dict.fromkeys(KINDS, _apply)
@@ -96,8 +140,13 @@ def _told(data: GameData, event: Event) -> str:
         return f"correction: {power}'s units in {board.name(data, event['where'])} set to {told}"
     if kind == "set_treasury":
         return f"correction: {board.power(data, event['power'])['name']}'s treasury set to {event['ipc']} IPC"
+    if kind == "set_damaged":
+        return (f"correction: {board.power(data, event['power'])['name']}'s damaged battleships in "
+                f"{board.name(data, event['where'])} set to {event['battleships']}")
+    contested = ("" if "contested" not in event
+                 else ", contested" if event["contested"] else ", not contested")
     return (f"correction: {board.name(data, event['territory'])} now controlled by "
-            f"{board.power(data, event['power'])['name']}")
+            f"{board.power(data, event['power'])['name']}{contested}")
 
 
 DESCRIBE: dict[str, Describe[GameData]] = dict.fromkeys(KINDS, _told)

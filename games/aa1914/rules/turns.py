@@ -67,6 +67,7 @@ def _turn_passed(data: GameData, state: State, event: Event) -> None:
 
 
 def _at_war(data: GameData, state: State, event: Event) -> None:
+    corrections.check_at_war(data, state, event)  # a correction may give it too
     state["at_war"].append(event["power"])
 
 
