@@ -47,6 +47,10 @@ FORMS: dict[str, list[tuple[dict[str, Any], Any]]] = {
         ({"type": "set_russian", "unit": "ru_vityaz", "reduced": True},
          lambda s: s["russians"]["ru_vityaz"] == {"hex": "0626", "reduced": True}),
         ({"type": "set_russian", "unit": "ru_vityaz", "hex": None}, lambda s: "ru_vityaz" not in s["russians"]),
+        ({"type": "set_leader", "leader": "ch_gelayev", "where": "0624"},
+         lambda s: s["leaders"]["ch_gelayev"] == "0624"),
+        ({"type": "move_token", "token": "t02", "hex": "0628"},  # Gelayev left alone: 11.0
+         lambda s: s["tokens"]["t02"]["hex"] == "0628" and s["leaders"]["ch_gelayev"] == "underground"),
         ({"type": "set_leader", "leader": "ch_basayev", "where": "next_turn"},
          lambda s: s["leaders"]["ch_basayev"] == "next_turn"),
         ({"type": "remove_token", "token": "t01"}, lambda s: "t01" not in s["tokens"]),
@@ -91,6 +95,10 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                     ({"type": "set_leader", "leader": "ch_basayev", "where": "0626"},
                      "where: 0626 holds no Chechen unit: a leader stands only with Chechen units "
                      "or in a box (11.0)"),
+                    ({"type": "move_token", "token": "t01", "hex": "0128"},
+                     "hex: 0128 holds Russian units"),
+                    ({"type": "move_token", "token": "t01", "hex": 624},
+                     "hex: expected a hex of the map as quoted text"),
                     ({"type": "phase", "phase": "end-of-the-turn", "turn": 2},
                      "phase: 'end-of-the-turn' is not a segment; did you mean 'end-of-turn'?")],
     "red_russia": [({"type": "set_resources", "faction": "south", "money": -2},

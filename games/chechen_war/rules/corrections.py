@@ -6,6 +6,8 @@ a validated event, recorded with its reason, replayed by `pbem audit` and told i
       (reduced); either key may be left out
     - {type: remove_token, token: tNN}     a face-down Chechen unit off the map, back to the
       cup unseen (which unit it is stays sealed); a leader left alone goes underground (11.0)
+    - {type: move_token, token: tNN, hex: "CCRR"}   a Chechen unit moved to another hex (face
+      down or up as it is); a leader left alone goes underground (11.0)
     - {type: set_leader, leader: LEADER, where: "CCRR" | underground | next_turn | eliminated}
     - {type: set_track, track: morale | casualties | collateral, value: N}
     - {type: set_markers, side: russian | chechen, kind: KIND, count: N}   support markers
@@ -32,7 +34,7 @@ from pbem.names import suggest
 from . import leaders
 from .board import CHECHEN, RUSSIAN, board, units
 
-KINDS = ("set_russian", "remove_token", "set_leader", "set_track", "set_markers", "reveal_token",
+KINDS = ("set_russian", "remove_token", "move_token", "set_leader", "set_track", "set_markers", "reveal_token",
          "hide_token")
 TRACKS = ("morale", "casualties", "collateral")
 BOXES = ("underground", "next_turn", "eliminated")
@@ -107,13 +109,20 @@ def _apply(data: GameData, state: State, event: Event) -> None:
                 raise ValueError(f"reduced: expected true or false, not {event['reduced']!r}")
             where["reduced"] = event["reduced"]
         state["russians"][unit] = where
-    elif kind == "remove_token":
-        fields(event, {"token"})
+    elif kind in ("remove_token", "move_token"):
+        fields(event, {"token", "hex"} if kind == "move_token" else {"token"})
         token = event["token"]
         if token not in state["tokens"]:
             raise ValueError(f"token: {token!r} is not on the map{suggest(str(token), sorted(state['tokens']))}")
-        del state["tokens"][token]
-        state["cup"] = int(state["cup"]) + 1
+        if kind == "move_token":
+            where = _hex(data, event["hex"], "hex")
+            if any(r["hex"] == where for r in state["russians"].values()):
+                raise ValueError(f"hex: {where} holds Russian units: a Chechen unit cannot stand "
+                                 "with them")
+            state["tokens"][token]["hex"] = where
+        else:
+            del state["tokens"][token]
+            state["cup"] = int(state["cup"]) + 1
         alone = leaders.stranded(state)  # 11.0: a leader left alone goes back underground
         if alone is not None:
             leaders.APPLY[leaders.EVENT](data, state, alone)
@@ -174,6 +183,8 @@ def _told(data: GameData, event: Event) -> str:
         return f"correction: {name} {', '.join(parts)}"
     if kind == "remove_token":
         return f"correction: face-down unit {event['token']} taken off the map, back to the cup"
+    if kind == "move_token":
+        return f"correction: Chechen unit {event['token']} moved to {board(data).label(event['hex'])}"
     if kind == "set_leader":
         where = event["where"]
         shown = {"underground": "the Underground Box", "next_turn": "the next Game Turn Box",
