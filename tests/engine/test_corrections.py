@@ -102,7 +102,16 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                     ({"type": "phase", "phase": "end-of-the-turn", "turn": 2},
                      "phase: 'end-of-the-turn' is not a segment; did you mean 'end-of-turn'?")],
     "red_russia": [({"type": "set_resources", "faction": "south", "money": -2},
-                    "money cannot be below zero (6.4)")],
+                    "money cannot be below zero (6.4)"),
+                   ({"type": "set_resources", "faction": "south", "mony": 2},
+                    "set_resources takes faction, manpower (optional), money (optional); "
+                    "unknown: mony"),
+                   ({"type": "set_resources", "faction": "south", "money": "17"},
+                    "money: expected a whole number, not '17'"),
+                   ({"type": "set_unit", "unit": "red-inf-01", "zone": "Kazan", "reducd": True},
+                    "unknown: reducd"),
+                   ({"type": "set_control", "zone": "Kazan", "faction": "red", "from": "south"},
+                    "unknown: from")],
 }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.game import Event, State
+from pbem.kit.corrections import fields
 from pbem.kit.events import Describe, Ruled, Told
 from pbem.names import counted
 
@@ -269,14 +270,17 @@ def _victory_points(b: Board, s: State, e: Event) -> None:
     s["vp"] = {_faction(f, minors=False): int(v) for f, v in e["vp"].items()}
 
 
-# referee adjustments (pbem adjust): direct corrections, each checked
+# referee adjustments (pbem adjust): direct corrections, each checked (a field not known is
+# refused: a misspelt one would otherwise change nothing, silently)
 def _set_control(b: Board, s: State, e: Event) -> None:
+    fields(e, {"zone", "faction"})
     if e["zone"] not in b.zones:
         raise ValueError(f"no zone {e['zone']!r}")
     _take(s, e)
 
 
 def _set_unit(b: Board, s: State, e: Event) -> None:
+    fields(e, {"unit"}, frozenset({"zone", "status", "reduced"}))
     unit = _unit(s, e["unit"])
     if "zone" in e:
         unit["zone"] = None if e["zone"] is None else _place(b, e["zone"])
@@ -290,13 +294,21 @@ def _set_unit(b: Board, s: State, e: Event) -> None:
 
 
 def _set_resources(b: Board, s: State, e: Event) -> None:
+    """Money and manpower (6.4: never below zero). The victory points are no track to set:
+    the victory phase counts them from the map (16.1)."""
+    fields(e, {"faction"}, frozenset(RESOURCES))
     faction = _faction(e["faction"], minors=False)
-    for key in ("money", "manpower"):
+    for key in RESOURCES:
         if key in e:
-            value = int(e[key])
+            value = e[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{key}: expected a whole number, not {value!r}")
             if value < 0:  # 6.4
                 raise ValueError(f"{key} cannot be below zero (6.4)")
             s[key][faction] = value
+
+
+RESOURCES = ("money", "manpower")  # what set_resources sets
 
 
 APPLY: dict[str, Callable[[Board, State, Event], None]] = {
