@@ -960,6 +960,8 @@ def adjust(root: Path, path: Path, reason: str) -> dict[str, Any]:
                 for made in normal(corrected(campaign.game, campaign.data, game_state, event, secrets)):
                     game_state = campaign.game.apply(campaign.data, game_state, made)
                     recorded.append(made)
+                # the game must go on from what each correction makes (a phase it knows)
+                campaign.game.phase(campaign.data, game_state)
             except (KeyError, ValueError, TypeError, LookupError) as exc:
                 raise InputFileError(f"{doc.where((*base, i))}: cannot apply this event: {exc}") from None
         phase = campaign.phase(state)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.game import Event, GameData, Orders, Phase, Problem, Rng, Secrets, State
+from pbem.names import suggest
 
 Awaiting = Callable[[GameData, State], Sequence[str]]
 Shown = Callable[[GameData, State, str, str], tuple[str, str]]
@@ -63,7 +64,8 @@ class PhaseTable:
     def rules(self, state: State) -> tuple[str, PhaseRules]:
         name = str(state["phase"])
         if name not in self.phases:
-            raise ValueError(f"unknown phase {name!r} (known: {', '.join(self.phases)})")
+            raise ValueError(f"unknown phase {name!r}{suggest(name, list(self.phases))} "
+                             f"(known: {', '.join(self.phases)})")
         return name, self.phases[name]
 
     def phase(self, data: GameData, state: State) -> Phase:

@@ -111,7 +111,9 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                    ({"type": "set_unit", "unit": "red-inf-01", "zone": "Kazan", "reducd": True},
                     "unknown: reducd"),
                    ({"type": "set_control", "zone": "Kazan", "faction": "red", "from": "south"},
-                    "unknown: from")],
+                    "unknown: from"),
+                   ({"type": "phase", "turn": 2, "phase": "purchse"},
+                    "unknown phase 'purchse'; did you mean 'purchase'? (known: setup-place")],
 }
 
 
