@@ -70,6 +70,8 @@ FORMS: dict[str, list[tuple[dict[str, Any], Any]]] = {
          lambda s: s["control"]["Kazan"] == "siberian"),
         ({"type": "ori_change", "faction": "red", "change": 2}, lambda s: s["ori"]["red"] == 2),
         ({"type": "ori_change", "faction": "red", "change": 5}, lambda s: s["ori"]["red"] == 3),  # 17.1
+        ({"type": "phase", "turn": 2, "phase": "action", "actor": "south"},
+         lambda s: (s["phase"], s["turn"], s["actor"]) == ("action", 2, "south")),
         ({"type": "phase", "turn": 2, "phase": "purchase"}, lambda s: (s["phase"], s["turn"]) == ("purchase", 2)),
     ],
 }
@@ -87,7 +89,11 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                ({"type": "set_control", "territory": "belarus", "power": "russia", "contested": "yes"},
                 "contested: expected true or false, not 'yes'"),
                ({"type": "at_war", "power": "germany"}, "power: germany is at war already"),
-               ({"type": "at_war", "power": "usaa"}, "did you mean 'usa'?")],
+               ({"type": "at_war", "power": "usaa"}, "did you mean 'usa'?"),
+               ({"type": "at_war", "power": "soviets"},
+                "power: soviets is not in the game now (it enters by the rules alone)"),
+               ({"type": "next", "power": "soviets", "turn": 3},
+                "power: soviets is not in the game now")],
     "chechen_war": [({"type": "set_russian", "unit": "ru_vityas", "hex": "0626"},
                      "unit: 'ru_vityas' is not a Russian unit; did you mean 'ru_vityaz'?"),
                     ({"type": "set_track", "track": "moral", "value": 3},
@@ -99,6 +105,7 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                      "hex: 0128 holds Russian units"),
                     ({"type": "move_token", "token": "t01", "hex": 624},
                      "hex: expected a hex of the map as quoted text"),
+                    ({"type": "phase", "phase": "over", "turn": 2}, "phase: 'over' is not a segment"),
                     ({"type": "phase", "phase": "end-of-the-turn", "turn": 2},
                      "phase: 'end-of-the-turn' is not a segment; did you mean 'end-of-turn'?")],
     "red_russia": [({"type": "set_resources", "faction": "south", "money": -2},
@@ -113,7 +120,15 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                    ({"type": "set_control", "zone": "Kazan", "faction": "red", "from": "south"},
                     "unknown: from"),
                    ({"type": "phase", "turn": 2, "phase": "purchse"},
-                    "unknown phase 'purchse'; did you mean 'purchase'? (known: setup-place")],
+                    "unknown phase 'purchse'; did you mean 'purchase'? (known: setup-place"),
+                   ({"type": "phase", "turn": 2, "phase": "action"},
+                    "actor: the action phase is a faction's (4.5): give actor: one of red, "
+                    "siberian, south, north, not None"),
+                   ({"type": "phase", "turn": 2, "phase": "decision"},
+                    "phase: decision is entered only by the rules"),
+                   ({"type": "phase", "turn": 2, "phase": "over"}, "phase: over is entered only"),
+                   ({"type": "phase", "turn": "2", "phase": "purchase"},
+                    "turn: expected a turn 0 or more, not '2'")],
 }
 
 

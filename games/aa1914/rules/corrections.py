@@ -60,16 +60,26 @@ def _damaged(state: State, where: str, power: str, battleships: int) -> None:
         state["damaged"].pop(where, None)
 
 
+def _playing(data: GameData, state: State, value: Any) -> str:
+    """A power in the game's turn order now (a dormant one, such as the Soviets before the
+    civil war, enters by the rules alone)."""
+    power = _power(data, value)
+    if power not in state["order"]:
+        raise ValueError(f"power: {power} is not in the game now (it enters by the rules alone)")
+    return power
+
+
 def check_at_war(data: GameData, state: State, event: Event) -> None:
-    """The game's own `at_war` event, as a correction gives it: a power not at war yet."""
-    power = _power(data, event.get("power"))
+    """The game's own `at_war` event, as a correction gives it: a power in the game, not at
+    war yet."""
+    power = _playing(data, state, event.get("power"))
     if power in state["at_war"]:
         raise ValueError(f"power: {power} is at war already")
 
 
-def check_next(data: GameData, event: Event) -> None:
-    """The game's own `next` event, as a correction gives it: a known power, a round >= 1."""
-    _power(data, event.get("power"))
+def check_next(data: GameData, state: State, event: Event) -> None:
+    """The game's own `next` event, as a correction gives it: a power in the game, a round >= 1."""
+    _playing(data, state, event.get("power"))
     if isinstance(event.get("turn"), bool) or not isinstance(event.get("turn"), int) or event["turn"] < 1:
         raise ValueError(f"turn: expected a round 1 or more, not {event.get('turn')!r}")
 

@@ -62,7 +62,7 @@ def victory(data: GameData, state: State, side: str) -> dict[str, Any] | None:
 
 
 def _turn_passed(data: GameData, state: State, event: Event) -> None:
-    corrections.check_next(data, event)  # a correction may give it too
+    corrections.check_next(data, state, event)  # a correction may give it too
     state["power"], state["turn"] = event["power"], event["turn"]
 
 

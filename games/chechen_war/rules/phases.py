@@ -372,7 +372,8 @@ PHASES = PhaseTable({
 
 
 def _phase(data: GameData, state: State, event: Event) -> None:
-    corrections.check_phase(event, list(PHASES.phases))  # a correction may give it too
+    # a correction may give it too; the game ends by its `over` event alone (3.1, 3.2)
+    corrections.check_phase(event, [p for p in PHASES.phases if p != "over"])
     state["phase"], state["turn"] = event["phase"], event["turn"]
 
 

@@ -100,6 +100,7 @@ def _tank_breakdown(b: Board, s: State, e: Event) -> None:
 
 
 def _phase(b: Board, s: State, e: Event) -> None:
+    _check_phase(s, e)
     s.pop("battle_cards", None)  # a battle card lasts the phase it is played in
     if e["turn"] != s["turn"]:
         s["moved"] = {}
@@ -115,6 +116,26 @@ def _phase(b: Board, s: State, e: Event) -> None:
         s["moved"] = {}
         s["transport"] = {}
         s["entered"] = {}
+
+
+# phases the rules enter by their own events alone: a battle's questions (`asked`, 8.4) and
+# the end of the game (`game_over`, 16.x)
+NOT_BY_PHASE = ("decision", "over")
+
+
+def _check_phase(s: State, e: Event) -> None:
+    """A `phase` event as a correction may give it: a turn, a phase the rules enter by this
+    event, and in the action phase the faction whose it is (4.5)."""
+    if isinstance(e["turn"], bool) or not isinstance(e["turn"], int) or e["turn"] < 0:
+        raise ValueError(f"turn: expected a turn 0 or more, not {e['turn']!r}")
+    if e["phase"] in NOT_BY_PHASE:
+        raise ValueError(f"phase: {e['phase']} is entered only by the rules (a battle's question, "
+                         "the end of the game): move the game to another phase")
+    actor = e.get("actor")
+    if e["phase"] == "action" and (actor not in MAJORS or actor in s["defeated"]):
+        live = [f for f in MAJORS if f not in s["defeated"]]
+        raise ValueError(f"actor: the action phase is a faction's (4.5): give actor: one of "
+                         f"{', '.join(live)}, not {actor!r}")
 
 
 def _retreat(b: Board, s: State, e: Event) -> None:
