@@ -495,3 +495,68 @@ def test_a_referee_who_gives_another_card_is_named_by_the_players_own_audit(tmp_
     own = api.audit(root, key=keys / "red.key")
     assert not own["ok"]
     assert [p for p in own["problems"] if p.startswith(f"log/{seq:06d}.yaml")], own["problems"]
+
+
+# --- the game goes on from wherever a correction moves it ----------------------------------
+
+
+def _moves(game: str) -> list[tuple[str, dict[str, Any]]]:
+    """Every place a correction may move the game to: each phase of its table (A&A 1914:
+    each power's turn), with what it is refused with when it must be ("" when it is not)."""
+    from pbem.game import get_game, load_data
+
+    if game == "aa1914":
+        return [(p["id"], {"type": "next", "power": p["id"], "turn": 3})
+                for p in load_data(game)["map"]["powers"]]
+    table = get_game(game).phases.phases  # type: ignore[attr-defined]
+    extra = {"action": {"actor": "north"}}
+    return [(name, {"type": "phase", "phase": name, "turn": 3, **extra.get(name, {})}) for name in table]
+
+
+REFUSED = {("red_russia", "decision"): "phase: decision is entered only by the rules",
+           ("red_russia", "over"): "phase: over is entered only by the rules",
+           ("chechen_war", "over"): "phase: 'over' is not a segment"}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each game played into its second turn, once for the module."""
+    from conftest import play
+
+    out = {}
+    for game in ("aa1914", "chechen_war", "red_russia"):
+        root = tmp_path_factory.mktemp(game) / "camp"
+        api.new_campaign(root, game, hot_seat=True, contributions=False, seed="moves", name="camp")
+        play(root, until=lambda s: s["turn"] >= 2, seed="moves", max_steps=300)
+        out[game] = root
+    return out
+
+
+@pytest.mark.parametrize(("game", "where", "event"),
+                         [(g, w, e) for g in ("aa1914", "chechen_war", "red_russia") for w, e in _moves(g)])
+def test_the_game_goes_on_from_wherever_a_correction_moves_it(
+        tmp_path: Path, played: dict[str, Path], game: str, where: str, event: dict[str, Any]) -> None:
+    """Moved into any phase (or power's turn) of turn 3, a game says whom it awaits, every
+    reader's report renders, and the bot's orders play it on; or the correction is refused
+    at its line with nothing recorded (before, a phase without what it needs was recorded and
+    every later command crashed)."""
+    from conftest import play
+
+    root = tmp_path / "camp"
+    shutil.copytree(played[game], root, symlinks=True)
+    seq = Campaign.open(root).state()["seq"]
+    said = REFUSED.get((game, where))
+    if said:
+        with pytest.raises(PbemError) as caught:
+            adjust(root, tmp_path, event, 0)
+        assert "adjust-0.yaml:2: cannot apply this event: " + said in caught.value.message
+        assert Campaign.open(root).state()["seq"] == seq
+        return
+    adjust(root, tmp_path, event, 0)
+    status = api.status(root)
+    assert status["turn"] == 3 or status["over"]
+    for who in ("public", "referee", *Campaign.open(root).factions()):
+        assert render(root, who, "text").strip()
+    assert render(root, "referee", "html").strip()
+    after = play(root, until=lambda s: s["seq"] >= seq + 5, seed="moves", max_steps=10)
+    assert after["seq"] >= seq + 5 or after["over"], after
