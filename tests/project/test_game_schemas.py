@@ -88,6 +88,8 @@ MISTAKES: dict[str, tuple[str, str, str, tuple[str, int], str]] = {
     "game-range": ("game", "{id: red, name: Reds, side: red, hand: 6,",
                    "{id: red, name: Reds, side: red, hand: 12,", ("hand: 12", 0),
                    "factions[0].hand: expected at most 9, got 12"),
+    "game-victory-level": ("game", "automatic: {red: 30,", "automatic: {red: -3,", ("red: -3", 0),
+                           "victory.automatic.red: expected at least 1, got -3"),
     "game-unknown-key": ("game", "\nsiege:\n", "\nsiege:\n  cost_per_turn: 1\n",
                          ("cost_per_turn", 0),
                          "siege.cost_per_turn: unknown key; expected one of cost_per_round"),
@@ -171,6 +173,36 @@ def test_each_data_file_has_a_draft_2020_12_schema_that_says_where_its_shape_com
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["additionalProperties"] is False  # the files are closed formats
     assert f"{name}.yaml" in schema["$comment"] and "rules/" in schema["$comment"]
+
+
+# whole numbers a schema lets go below zero, each for its reason
+MAY_BE_NEGATIVE = {
+    ("red_russia", "cards", "/$defs/resource/properties/amount"),  # money gained or lost
+    ("red_russia", "politics", "/$defs/bound"),  # an ORI table row's bound (a modified roll)
+}
+
+
+def _unbounded(node: Any, path: str = "") -> Iterator[str]:
+    """The whole numbers of a schema with no lower bound, by their JSON pointer."""
+    if isinstance(node, dict):
+        if node.get("type") == "integer" and not {"minimum", "exclusiveMinimum", "enum",
+                                                  "const"} & set(node):
+            yield path
+        for key, value in node.items():
+            yield from _unbounded(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _unbounded(value, f"{path}[{i}]")
+
+
+def test_every_whole_number_of_every_schema_has_a_lower_bound() -> None:
+    """A count, a cost or a level below zero is refused where the data (or a campaign's
+    override) gives it, not met later as a strange result (Red Russia's victory levels took
+    -3); the few that may be negative are named with their reason."""
+    found = {(path.parent.parent.name, path.name.split(".")[0], pointer)
+             for path in sorted(GAME.parent.glob("*/schemas/*.schema.json"))
+             for pointer in _unbounded(json.loads(path.read_text(encoding="utf-8")))}
+    assert found == MAY_BE_NEGATIVE
 
 
 # ---------------------------------------------------------------------------------------
