@@ -1256,6 +1256,8 @@ def makhno_with(*units: str) -> dict[str, Any]:
      f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # 10.1 still two in all
     (["anarchists-cav-01", "red-cav-01", "red-cav-02"],
      f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # one Red unit, not two
+    (["anarchists-cav-01", "anarchists-cav-02", "anarchists-cav-03"],
+     f"Makhno can command at most 2 units {MAKHNO_LIMIT} 3"),  # his value, even of his own
 ])
 def test_10_7_makhno_commands_his_own_units_and_one_red_unit_with_them(units: list[str],
                                                                         message: str | None) -> None:
