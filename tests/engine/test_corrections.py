@@ -68,6 +68,10 @@ FORMS: dict[str, list[tuple[dict[str, Any], Any]]] = {
          lambda s: s["units"]["red-inf-01"]["status"] == "eliminated"),
         ({"type": "set_control", "zone": "Kazan", "faction": "siberian"},
          lambda s: s["control"]["Kazan"] == "siberian"),
+        ({"type": "minor_status", "minor": "ukraine", "status": "active", "controller": "south"},
+         lambda s: s["minors"]["ukraine"]["status"] == "active" and s["minors"]["ukraine"]["controller"] == "south"),
+        ({"type": "minor_status", "minor": "ukraine", "status": "neutral"},
+         lambda s: s["minors"]["ukraine"] == {"status": "neutral", "controller": None, "until": None}),
         ({"type": "ori_change", "faction": "red", "change": 2}, lambda s: s["ori"]["red"] == 2),
         ({"type": "ori_change", "faction": "red", "change": 5}, lambda s: s["ori"]["red"] == 3),  # 17.1
         ({"type": "phase", "turn": 2, "phase": "action", "actor": "south"},

@@ -940,7 +940,7 @@ def _told_allies_added(b: Board, e: Event) -> str:
 
 
 def _told_minor_status(b: Board, e: Event) -> str:
-    who = e["controller"] or "nobody"
+    who = e.get("controller") or "nobody"
     status = {"neutral": "neutral", "limited": f"under limited control of {who} this turn",
               "active": f"fully activated for {who}"}[e["status"]]
     why = f" ({e['why']})" if e.get("why") else ""
