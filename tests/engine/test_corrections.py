@@ -5,6 +5,7 @@ refused at its line with what was expected, and nothing is recorded."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -407,12 +408,20 @@ def test_a_card_out_of_a_hand_and_into_it_again_by_correction(tmp_path: Path) ->
     assert card not in cards["discard"] and len(cards["hands"]["red"]) == len(hand)
     given = cards["hands"]["red"][-1]
     assert given["owner"] == "red" and given["id"] == f"c{cards['dealt']}"
+    assert given["turn"] == Campaign.open(root).state()["game"]["turn"] == 1
     assert sealed.open_node(Campaign.open(root).id, given, red).value == card
     assert title in render(root, "red", "text", identities=red).split("YOUR HAND")[-1]
     adjust(root, tmp_path, {"type": "discard_card", "holder": "red", "card": card, "to": "removed"}, 2)
     assert card in Campaign.open(root).state()["game"]["cards"]["removed"]
     adjust(root, tmp_path, {"type": "give_card", "holder": "south", "card": card, "from": "removed"}, 3)
     assert _hand(root, "south")[-1][1] == card
+    camp = Campaign.open(root)
+    assert [camp.game.summary(camp.data, e) for entry in list(camp.entries())[-4:]
+            for e in entry["events"]] == [
+        f"correction: {card} out of red's hand, to the discards",
+        f"correction: {card} from the discards into red's hand, sealed to the player",
+        f"correction: {card} out of red's hand, out of the game",
+        f"correction: {card} from the cards out of the game into south's hand, sealed to the player"]
     for who in ("public", "red", "south", "referee"):
         for fmt in FORMATS:
             assert render(root, who, fmt).strip()
@@ -463,6 +472,30 @@ def test_a_card_correction_given_wrongly_is_refused_with_nothing_recorded(tmp_pa
         with pytest.raises(ValueError, match=f"^{kind} needs the referee's keys$"):
             get_game("red_russia").correct(  # type: ignore[attr-defined]
                 load_data("red_russia"), state, {"type": kind, "holder": "red", "card": held}, None)
+    # the recorded forms as a log gives them to the fold, each part checked
+    game, data = get_game("red_russia"), load_data("red_russia")
+    slot = _hand(root, "red")[0][0]["id"]
+    node = dict(_hand(root, "red")[0][0])
+    for event, said in [
+            ({"type": "discard_card", "holder": "red", "card": held, "slot": "c999", "to": "discard"},
+             "slot: red holds no card c999"),
+            ({"type": "discard_card", "holder": "red", "card": held, "slot": slot, "to": "pile"},
+             "to: expected discard or removed, not 'pile'"),
+            ({"type": "discard_card", "holder": "red", "card": held, "slot": slot}, "missing: to"),
+            ({"type": "give_card", "holder": "south", "card": held, "from": "discard", "node": node},
+             "node: expected the card sealed to south"),
+            ({"type": "give_card", "holder": "red", "card": held, "from": "discard", "node": "c1"},
+             "node: expected the card sealed to red"),
+            ({"type": "give_card", "holder": "red", "card": other, "from": "removed", "node": node},
+             f"from: {other} is not in removed")]:
+        with pytest.raises(ValueError, match=re.escape(said)):
+            game.apply(data, state, event)
+    # 14.3: a player of the South and the North holds one hand, kept under the South
+    seated = {**state, "options": {**state["options"], "seating": [["red"], ["siberian"], ["south", "north"]]}}
+    with pytest.raises(ValueError, match=r"^holder: the cards of north are held under south "
+                                         r"\(14.3: one hand a player\)$"):
+        get_game("red_russia").correct(  # type: ignore[attr-defined]
+            load_data("red_russia"), seated, {"type": "discard_card", "holder": "north", "card": held}, None)
 
 
 def test_a_referee_who_discards_another_card_than_the_one_held_is_named(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ def _told(b: Board, event: Event) -> str:
     if event["type"] == "discard_card":
         to = "out of the game" if event["to"] == "removed" else "to the discards"
         return f"correction: {event['card']} out of {event['holder']}'s hand, {to}"
-    source = "the discards" if event["from"] == "discard" else "out of the game"
+    source = "the discards" if event["from"] == "discard" else "the cards out of the game"
     return f"correction: {event['card']} from {source} into {event['holder']}'s hand, sealed to the player"
 
 
