@@ -213,11 +213,18 @@ class Store:
     def tracked(self, path: str) -> list[str]:
         return self._git("ls-files", "--", path).splitlines()
 
-    def publish(self, remote: str, branch: str = "main") -> None:
+    def publish(self, remote: str, branch: str = "main") -> bool:
         """Push the branch and every tag: turn tags are lightweight (and an undo may move
-        one), which --follow-tags would leave behind."""
-        self._git("push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
+        one), which --follow-tags would leave behind. Returns whether the push moved the
+        remote's branch: False when it held this very commit already (another copy of the
+        campaign made and pushed the same steps first)."""
+        proc = subprocess.run(["git", "push", "--porcelain", remote, f"HEAD:refs/heads/{branch}"],
+                              cwd=self.root, capture_output=True, check=False)
+        out = proc.stdout.decode("utf-8", "replace")
+        if proc.returncode != 0:  # the porcelain says [rejected] on stdout, the hints on stderr
+            raise CampaignError(f"git push failed: {_msg(out + proc.stderr.decode('utf-8', 'replace'))}")
         self._git("push", "--quiet", remote, "refs/tags/*:refs/tags/*")  # never forced
+        return not any(line.startswith("=\t") for line in out.splitlines())
 
     def fetch(self, remote: str, branch: str = "main") -> str | None:
         """The remote's branch as it is now (fetched into refs/remotes/REMOTE/BRANCH), or

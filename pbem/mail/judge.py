@@ -261,15 +261,18 @@ def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]]) -> 
         campaign = Campaign.open(folder)
         with campaign.locked(finish=finish):
             landed_from, how = _pull(campaign, judge.sync)
+            pulled = int(campaign.state()["seq"])
         said.append(how)
         result = work(folder, landed_from=landed_from)
         try:
-            loop.publish(folder, judge.sync)
+            pushed = loop.publish(folder, judge.sync)
         except PbemError as exc:
             if "rejected" not in exc.message:
                 raise
             said.append("lost the race to push: another judge's steps went first")
             continue
+        if not pushed["moved"] and _tied(folder, pulled):
+            said.append("another judge had pushed the very same steps first: it answers their mails")
         return {**result, "sync": said}
     raise CampaignError(f"{folder.name}: lost the race to push to {judge.sync} {TRIES} times "
                         "in a row; nothing of this run is lost, the next run takes its mails again")
@@ -292,13 +295,39 @@ def _pull(campaign: Campaign, remote: str) -> tuple[int, str]:
         return seq, "ahead of the remote: its steps go out now"
     base = _seq_at(store, store.merge_base(ours, theirs))
     record = loop.Record(campaign.private / loop.INBOX)
+    retaken = []
     for mid, done in record.load().items():  # taken again, looked for in the remote's steps
-        if any(int(r.get("seq", 0)) > base for r in done.get("recorded") or []):
+        if done.get("outcome") == "taking":  # a run killed while it took it: never pushed
+            retaken.append(mid)
+            record.add(mid, {**done, "after_seq": min(int(done.get("after_seq") or base), base)})
+        elif any(int(r.get("seq", 0)) > base for r in done.get("recorded") or []):
+            retaken.append(mid)
             record.add(mid, {**done, "outcome": "taking", "after_seq": base})
+    # the answers the dropped steps queued are never sent: the mail is answered again by
+    # the judge that records it (this one, applying it anew, or the winner)
+    loop.outbox_of(campaign).withdraw({loop.reply_key(mid) for mid in retaken},
+                                      f"withdrawn: the steps after {base} lost the race to push")
     store.reset_to(theirs)
     store.take_tags(remote)
     return base, (f"another judge's steps after step {base} went first: this copy's steps "
                   f"after it dropped, its mails taken again")
+
+
+def _tied(folder: Path, pulled: int) -> list[str]:
+    """After a push that found the remote at this copy's very head: the steps after
+    `pulled` were made, byte for byte, by another judge that pushed them first (the same
+    mails taken in the same second). That judge answers their mails: this copy's answers
+    are withdrawn and its records say so. Returns the mails'."""
+    campaign = Campaign.open(folder)
+    with campaign.locked(finish=finish):
+        record = loop.Record(campaign.private / loop.INBOX)
+        mids = [mid for mid, done in record.load().items()
+                if any(int(r.get("seq", 0)) > pulled for r in done.get("recorded") or [])]
+        loop.outbox_of(campaign).withdraw({loop.reply_key(mid) for mid in mids},
+                                          "withdrawn: another judge pushed the same steps first")
+        for mid in mids:
+            record.add(mid, {**record.load()[mid], "answered_elsewhere": True})
+    return mids
 
 
 def _seq_at(store: Any, sha: str) -> int:

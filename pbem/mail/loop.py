@@ -643,7 +643,10 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                     {"after_seq": landed_from} if landed_from is not None else None)
                 landed = _landed(campaign, incoming, since) if since is not None else None
                 if landed is not None and not landed["missing"]:
-                    done = _accepted(incoming, now, landed, elsewhere=prior is None)
+                    # recorded after the step this copy was at before it came up to the
+                    # remote: another copy (a second judge) recorded it, and answers it
+                    elsewhere = landed_from is not None and int(landed["recorded"][0]["seq"]) > landed_from
+                    done = _accepted(incoming, now, landed, elsewhere=elsewhere)
                 else:
                     record.add(incoming.message_id, _taking(campaign, incoming, now, prior))
                     done = _take(root, campaign, _only(incoming, landed), now)
@@ -659,11 +662,14 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                 done = _failed(incoming, now, CRASHED)
             if crash is not None or incoming.unreadable:
                 done["quarantine"] = _quarantine(campaign, incoming.message_id, raw, crash)
-            try:
-                done["reply"] = _reply(campaign, box, msg, incoming, done, now)
-            except Exception as exc:  # the answer is lost, not the record of the orders
+            if done.get("answered_elsewhere"):  # the judge that recorded it answers
                 done["reply"] = None
-                done["reply_error"] = f"{type(exc).__name__}: {exc}"
+            else:
+                try:
+                    done["reply"] = _reply(campaign, box, msg, incoming, done, now)
+                except Exception as exc:  # the answer is lost, not the record of the orders
+                    done["reply"] = None
+                    done["reply_error"] = f"{type(exc).__name__}: {exc}"
             record.add(incoming.message_id, {k: v for k, v in done.items() if k != "message_id"})
             seen[incoming.message_id] = done
             results.append(done)
@@ -730,8 +736,15 @@ def _only(incoming: m.Incoming, landed: dict[str, Any] | None) -> m.Incoming:
                                                 if f[0] in landed["missing"]])
 
 
+def reply_key(message_id: str) -> str:
+    """The outbox key of the answer to a player's mail."""
+    return f"reply:{message_id}"
+
+
 def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any], *,
               elsewhere: bool = False) -> dict[str, Any]:
+    """A mail whose files are in the log already. `elsewhere`: another copy of the campaign
+    (a second judge) recorded them, and that judge answers the player: this one does not."""
     from pbem.mail import transport as m
 
     who = "another copy of the campaign (a second judge)" if elsewhere else "a killed pbem inbox"
@@ -742,7 +755,8 @@ def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]
             "signed": sorted(incoming.signatures), "outcome": "accepted",
             "recorded": landed["recorded"], "resolved": landed["resolved"],
             "recovered": f"{who} had applied {', '.join(landed['found'])} of this "
-                         f"mail (step {landed['recorded'][0]['seq']}); not applied again"}
+                         f"mail (step {landed['recorded'][0]['seq']}); not applied again",
+            **({"answered_elsewhere": True} if elsewhere else {})}
 
 
 def _entry_digests(campaign: Campaign, entry: dict[str, Any]) -> set[str]:
@@ -933,9 +947,9 @@ def _reply(campaign: Campaign, box: m.Outbox, msg: Any, incoming: m.Incoming,
         what = "rejected"
     subject = reply_subject(incoming.subject, what)
     refs = [r for r in str(msg.get("References") or "").split() if r] + [incoming.message_id]
-    key = f"reply:{incoming.message_id}"
+    key = reply_key(incoming.message_id)
     queued = box.find(key)
-    if queued is not None:  # a killed inbox queued it already, then was stopped
+    if queued is not None and not queued.get("superseded"):  # a killed inbox queued it already
         return str(queued["message_id"])
     reply = m.build(sender=sender(campaign), to=(player.name, player.email),
                     subject=subject,
@@ -975,7 +989,7 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
         settled = store.commit_if_changed(CONFIG, "settings: the moderator's edits of "
                                           f"{CONFIG}", campaign.referee())
         try:
-            store.publish(name)
+            moved = store.publish(name)
         except CampaignError as exc:
             text = exc.message
             if "already exists" in text:  # a turn tag an undo moved after it was published
@@ -1008,4 +1022,4 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
                              "on the server ('git symbolic-ref HEAD refs/heads/main' in the "
                              "bare repository)")
     return {"remote": name, "head": head, "tags": tags, "settings_committed": settled,
-            "notes": notes}
+            "moved": moved, "notes": notes}

@@ -312,6 +312,18 @@ class Outbox:
             data["threads"].setdefault(to, record["message_id"])
         return record
 
+    def withdraw(self, keys: Collection[str], why: str) -> list[dict[str, Any]]:
+        """Mark the unsent messages queued under these keys as never to be sent (`why` in
+        their `superseded`): a judge that lost the race to push withdraws the answers its
+        dropped steps queued. Returns them."""
+        withdrawn = []
+        with self.journal() as data:
+            for record in data["messages"]:
+                if record.get("key") in keys and not record.get("sent") and not record.get("superseded"):
+                    record["superseded"] = why
+                    withdrawn.append(dict(record))
+        return withdrawn
+
     def pending(self) -> list[dict[str, Any]]:
         """What is still to be sent: queued, not sent, not superseded by a newer message."""
         return [m for m in self.load()["messages"] if not m.get("sent") and not m.get("superseded")]

@@ -6,6 +6,7 @@ once with why; one campaign's failure stops none of the others."""
 from __future__ import annotations
 
 import mailbox
+import os
 import shutil
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -509,6 +510,16 @@ def test_a_second_judge_finds_what_the_first_recorded_and_applies_nothing_twice(
     assert second["result"]["sync"][0].startswith("brought up to the remote's step")
     assert git(b / "rr1", "rev-parse", "HEAD") == git(bare, "rev-parse", "main")
     assert api.audit(b / "rr1")["problems"] == []
+    # the player is answered once, by the judge that recorded the orders
+    assert replies(a, "<m1@example.org>") == ["pending"]
+    assert replies(b, "<m1@example.org>") == []
+
+
+def replies(root: Path, mid: str) -> list[str]:
+    """The answers to a mail in a judge's copy of rr1: pending, sent, or why withdrawn."""
+    box = loop.outbox_of(Campaign.open(root / "rr1"))
+    return [str(r.get("superseded") or ("sent" if r.get("sent") else "pending"))
+            for r in box.load()["messages"] if r["key"] == loop.reply_key(mid)]
 
 
 def test_a_judge_that_loses_the_race_takes_its_mail_again_from_the_winners_history(
@@ -529,8 +540,13 @@ def test_a_judge_that_loses_the_race_takes_its_mail_again_from_the_winners_histo
     assert any("another judge's steps after step" in line for line in again["result"]["sync"])
     taken = again["result"]["messages"]
     assert [x["outcome"] for x in taken] == ["accepted"]
-    assert "had applied" in taken[0]["recovered"]
+    assert "another copy of the campaign (a second judge) had applied" in taken[0]["recovered"]
     assert git(b / "rr1", "rev-parse", "HEAD") == won == git(bare, "rev-parse", "main")
+    # B's answer from its dropped step is never sent; A, which recorded the orders, answers
+    assert replies(b, "<m2@example.org>") == [
+        f"withdrawn: the steps after {int(yamlio.read_trusted(a / 'rr1' / 'state.yaml')['seq']) - 1} "
+        "lost the race to push"]
+    assert replies(a, "<m2@example.org>") == ["pending"]
     orders = [e for e in api.log(b / "rr1") if e["type"] == "orders"]
     assert [e["factions"] for e in orders] == [["south"]]  # once, not twice
     for root in (a / "rr1", b / "rr1"):
@@ -538,6 +554,34 @@ def test_a_judge_that_loses_the_race_takes_its_mail_again_from_the_winners_histo
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(bare), str(clone))
     assert api.audit(clone)["problems"] == []
+
+
+def test_a_judge_whose_very_steps_another_pushed_first_leaves_the_answer_to_it(
+        tmp_path: Path) -> None:
+    """Two judges that take the same mail in the same second make byte-identical steps: the
+    second push moves nothing, and that judge withdraws its answer (the first answers)."""
+    a, _b, bare = two_judges(tmp_path)
+    folder = maildir(tmp_path, [signed_mail(a / "rr1", a / "keys", "siberian", "Bob <bob@example.org>",
+                                            "<m3@example.org>", tmp_path / "drafts")])
+
+    def work_then_the_other_pushes(root: Path, landed_from: int | None) -> dict[str, Any]:
+        done = loop.inbox(root, maildir=folder, landed_from=landed_from)
+        git(root, "push", "-q", str(bare), "HEAD:refs/heads/main")  # the other judge's push
+        return done
+
+    result = judge._synced(judge.open_judge(a), a / "rr1", work_then_the_other_pushes)
+    assert result["accepted"] == 1
+    assert result["sync"][-1] == "another judge had pushed the very same steps first: it answers their mails"
+    assert replies(a, "<m3@example.org>") == ["withdrawn: another judge pushed the same steps first"]
+    record = loop.Record(Campaign.open(a / "rr1").private / loop.INBOX).load()["<m3@example.org>"]
+    assert record["answered_elsewhere"] is True and record["outcome"] == "accepted"
+    # a push that moves the remote answers as before
+    (tmp_path / "two").mkdir()
+    folder2 = maildir(tmp_path / "two", [signed_mail(a / "rr1", a / "keys", "south", "Cy <cy@example.org>",
+                                                     "<m4@example.org>", tmp_path / "drafts2")])
+    moved = judge._synced(judge.open_judge(a), a / "rr1",
+                          lambda root, landed_from: loop.inbox(root, maildir=folder2, landed_from=landed_from))
+    assert moved["accepted"] == 1 and replies(a, "<m4@example.org>") == ["pending"]
 
 
 def test_two_judges_killed_at_random_moments_record_every_mail_once(tmp_path: Path) -> None:
@@ -551,11 +595,12 @@ def test_two_judges_killed_at_random_moments_record_every_mail_once(tmp_path: Pa
     import time
 
     a, b, bare = two_judges(tmp_path)
-    pick = random.Random(20261206)
+    pick = random.Random(int(os.environ.get("PBEM_RACE_SEED", "20261206")))
     folder = tmp_path / "Maildir"
     box = mailbox.Maildir(folder, create=True)
     players = dict(p.split("=", 1) for p in PLAYERS["red_russia"])
     mailed: list[str] = []
+    mids: list[str] = []
     for turn in range(2):  # two phases of orders, each mailed once all are in
         judge.tick(a)  # A up to the remote before the orders are written
         for faction in api.status(a / "rr1")["awaiting"]:
@@ -563,6 +608,7 @@ def test_two_judges_killed_at_random_moments_record_every_mail_once(tmp_path: Pa
             mid = f"<t{turn}-{faction}@example.org>"
             box.add(signed_mail(a / "rr1", a / "keys", faction, sender, mid, tmp_path / f"d{turn}"))
             mailed.append(faction)
+            mids.append(mid)
         for _ in range(5):  # both at once, each maybe killed
             runs = [subprocess.Popen([sys.executable, "-m", "pbem", "-C", str(root), "judge",
                                       "inbox", "--maildir", str(folder)],
@@ -583,6 +629,10 @@ def test_two_judges_killed_at_random_moments_record_every_mail_once(tmp_path: Pa
     assert git(a / "rr1", "rev-parse", "HEAD") == git(b / "rr1", "rev-parse", "HEAD") == head
     recorded = [f for e in api.log(a / "rr1") if e["type"] == "orders" for f in e["factions"]]
     assert sorted(recorded) == sorted(mailed)  # every mail's orders once
+    for mid in mids:  # and every mail answered once, by one of the judges
+        assert sorted(replies(a, mid) + replies(b, mid)).count("pending") == 1, (
+            mid, replies(a, mid), replies(b, mid),
+            str([loop.Record(Campaign.open(r / "rr1").private / loop.INBOX).load().get(mid) for r in (a, b)]))
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(bare), str(clone))
     for root in (a / "rr1", b / "rr1", clone):
