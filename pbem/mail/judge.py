@@ -52,6 +52,9 @@ REQUESTS = "requests.yaml"  # in .judge/: the joins awaiting the moderator, by M
 HISTORY_LINES = 40
 
 
+ANSWERS_PER_DAY = 20  # the judge's own answers one address gets in 24 hours, by default
+
+
 @dataclass(frozen=True)
 class Judge:
     root: Path
@@ -63,6 +66,10 @@ class Judge:
     # remote before the judge works on it and pushed after, and a judge that loses the race
     # to push goes back to the remote's history and takes its mails again (`_synced`)
     sync: str | None = None
+    # how many of the judge's own answers (to commands, to mails it cannot route) one
+    # address gets in 24 hours (judge.yaml `answers_per_day`): a forged sender or a mail
+    # loop never makes it a source of a flood
+    answers_per_day: int = ANSWERS_PER_DAY
 
     @property
     def outbox(self) -> m.Outbox:
@@ -101,8 +108,11 @@ def open_judge(root: Path) -> Judge:
     sync = data.get("sync")
     if sync is not None and not (isinstance(sync, str) and sync.strip()):
         raise DataError(f"{path}: sync: expected the name of the git remote the judges share")
+    per_day = data.get("answers_per_day", ANSWERS_PER_DAY)
+    if isinstance(per_day, bool) or not isinstance(per_day, int) or per_day < 1:
+        raise DataError(f"{path}: answers_per_day: expected a whole number 1 or more, not {per_day!r}")
     return Judge(root, str(head.get("name") or "pbem judge"), head["address"], settings,
-                 sync.strip() if sync else None)
+                 sync.strip() if sync else None, per_day)
 
 
 def campaigns(judge: Judge) -> tuple[dict[str, Path], list[dict[str, str]]]:
@@ -576,7 +586,7 @@ def _not_routed(judge: Judge, why: str, served: dict[str, Path]) -> list[str]:
 def _reply(judge: Judge, msg: Any, mid: str, sender: str, what: str, lines: list[str],
            now: datetime | None) -> str | None:
     """Queue, once per Message-ID, the judge's own answer to a mail. Returns the answer's
-    Message-ID (None: no address to answer)."""
+    Message-ID (None: no address to answer, or it had `answers_per_day` answers already)."""
     to = sender  # the bare address (transport.describe)
     if "@" not in to:
         return None
@@ -585,6 +595,8 @@ def _reply(judge: Judge, msg: Any, mid: str, sender: str, what: str, lines: list
     queued = box.find(key)
     if queued is not None:
         return str(queued["message_id"])
+    if _answered_today(box, to, now) >= judge.answers_per_day:
+        return None  # enough for one day: the mail is reported, not answered
     answer = m.build(sender=(judge.name, judge.address), to=("", to),
                      subject=loop.reply_subject(str(msg.get("Subject") or ""), what),
                      text="\n".join([*lines, "", f"-- \n{judge.name}"]) + "\n", in_reply_to=mid,
@@ -594,6 +606,16 @@ def _reply(judge: Judge, msg: Any, mid: str, sender: str, what: str, lines: list
     record = box.queue(answer, key=key, kind="judge", slug="judge", when=now,
                        meta={"in_reply_to": mid, "answer": what})
     return str(record["message_id"])
+
+
+def _answered_today(box: m.Outbox, to: str, now: datetime | None) -> int:
+    """How many of the judge's own answers went to `to` in the 24 hours before `now`."""
+    from datetime import timedelta
+
+    since = (now or m.now_utc()) - timedelta(hours=24)
+    return sum(1 for r in box.load()["messages"]
+               if r.get("kind") == "judge" and r.get("to") == to.lower()
+               and datetime.fromisoformat(str(r["queued"])) > since)
 
 
 def _send_own(judge: Judge, now: datetime | None) -> list[dict[str, Any]]:

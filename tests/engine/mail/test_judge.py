@@ -9,6 +9,7 @@ import mailbox
 import os
 import shutil
 from collections.abc import Callable
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from test_mail import imap_login, imap_server, orders_file, player_mail, smtp_se
 
 from pbem import api, yamlio
 from pbem.campaign import Campaign
-from pbem.errors import UsageError
+from pbem.errors import PbemError, UsageError
 from pbem.mail import judge, loop
 from pbem.mail import transport as m
 
@@ -164,6 +165,33 @@ def test_one_mailbox_serves_every_campaign_and_answers_a_stray_mail_once(club: P
     assert [x["outcome"] for x in again["campaigns"]["rr1"]["result"]["messages"]] == ["duplicate"]
     assert git(club / "rr1", "rev-parse", "HEAD") == head
     assert len(judge.open_judge(club).outbox.load()["messages"]) == 1
+
+
+def test_one_address_gets_at_most_answers_per_day_of_the_judges_own_answers(club: Path,
+                                                                             tmp_path: Path) -> None:
+    """judge.yaml `answers_per_day` (here 3): a forged sender's or a looping mailer's mails are
+    each reported, but the address is answered 3 times in 24 hours, then again after."""
+    from datetime import timedelta
+
+    config = yamlio.read_trusted(club / "judge.yaml")
+    yamlio.write_atomic(club / "judge.yaml", yamlio.dump({**config, "answers_per_day": 3}))
+    flood = [player_mail("Zed <zed@example.org>", f"help {n}", mid=f"<z{n}@example.org>") for n in range(5)]
+    other = player_mail("Yan <yan@example.org>", "help", mid="<y@example.org>")
+    now = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    result = judge.inbox(club, maildir=maildir(tmp_path, [*flood, other]), now=now)
+    got = [(x["from"], x["reply"] is not None) for x in result["commands"] + result["misrouted"]]
+    assert sorted(got) == sorted([("zed@example.org", True)] * 3 + [("zed@example.org", False)] * 2
+                                 + [("yan@example.org", True)])
+    later = player_mail("Zed <zed@example.org>", "help", mid="<z9@example.org>")
+    (tmp_path / "next").mkdir()
+    folder = maildir(tmp_path / "next", [later])
+    assert [x["reply"] for x in judge.inbox(club, maildir=folder, now=now + timedelta(hours=23))[
+        "commands"]] == [None]
+    assert judge.inbox(club, maildir=folder, now=now + timedelta(hours=25))["commands"][0]["reply"]
+    for bad in (0, "many", True):
+        yamlio.write_atomic(club / "judge.yaml", yamlio.dump({**config, "answers_per_day": bad}))
+        with pytest.raises(PbemError, match="answers_per_day: expected a whole number 1 or more"):
+            judge.open_judge(club)
 
 
 def test_a_campaign_that_fails_is_reported_and_the_others_go_on(club: Path) -> None:
