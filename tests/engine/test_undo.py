@@ -153,6 +153,51 @@ def test_any_sequence_of_apply_resolve_undo_adjust_audits_clean(new_campaign, st
 
 _COUNTER = iter(range(10**6))
 
+SECRET_STEPS = st.lists(st.sampled_from(["orders", "resolve", "undo", "discard", "give"]),
+                        min_size=2, max_size=7)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(steps=SECRET_STEPS)
+def test_any_sequence_among_secrets_audits_clean_and_final_after_unseal(new_campaign, steps) -> None:
+    """From the action phase, whose orders seal their battles' spending, with every hand
+    sealed: orders, resolutions, undos and the corrections that open a card out of a hand or
+    seal one into it, in any order; the public audit is clean, and after unseal the final
+    audit recomputes every hidden value."""
+    from pbem.crypto import sealed
+
+    root = new_campaign(name=f"secret-{next(_COUNTER)}")
+    play(root, until_turn=1, phase="action")
+    for i, step in enumerate(steps):
+        status = api.status(root)
+        if status["over"]:
+            break
+        camp = Campaign.open(root)
+        cards = camp.state()["game"]["cards"]
+        fix = root.parent / f"{root.name}-adjust-{i}.yaml"
+        try:
+            if step == "orders" and status["awaiting"]:
+                _apply_bot(root, status["awaiting"][0], f"s{i}")
+            elif step == "resolve":
+                api.resolve(root, nmr=True)
+            elif step == "undo":
+                api.undo(root, f"step {i}")
+            elif step == "discard" and cards["hands"].get("red"):
+                card = sealed.open_node(camp.id, cards["hands"]["red"][0], camp.referee_identities()).value
+                fix.write_text(yamlio.dump([{"type": "discard_card", "holder": "red", "card": card}]))
+                api.adjust(root, fix, f"discard {i}")
+            elif step == "give" and cards["discard"]:
+                fix.write_text(yamlio.dump([{"type": "give_card", "holder": "south",
+                                             "card": cards["discard"][-1]}]))
+                api.adjust(root, fix, f"give {i}")
+        except Rejected:
+            continue
+    _assert_audit_clean(root)
+    api.unseal(root, force=True)
+    final = api.audit(root, final=True)
+    assert final["ok"], final["problems"]
+
 
 # --- re-rolls and adjustments stand out -----------------------------------------------------
 
