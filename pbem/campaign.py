@@ -34,6 +34,7 @@ STATE = "state.yaml"
 MANAGED = ["log", STATE, "orders"]  # what a step writes; reset to HEAD after a crash
 PRIVATE = ".pbem"
 INTENT = "intent.json"  # in PRIVATE: what a command in progress means to finish
+COPY = "copy"  # in PRIVATE: the name of a judge's copy of the campaign (Campaign.committer)
 LOCK_WAIT = float(os.environ.get("PBEM_LOCK_WAIT", "30"))
 # parsed snapshots by path, keyed on (path, mtime, size, inode): commands call state() often
 _STATES: dict[str, tuple[tuple[str, int, int, int], Any]] = {}
@@ -195,6 +196,16 @@ class Campaign:
     def referee(self) -> tuple[str, str]:
         ref = self.config.get("referee", {})
         return (str(ref.get("name", "pbem referee")), str(ref.get("email", "referee@pbem.invalid")))
+
+    def committer(self) -> tuple[str, str]:
+        """Who commits the steps: the referee, or for a copy of the campaign that a judge
+        serves with other judges, the referee with the copy's own name (.pbem/COPY), so that
+        two copies that take the same mail in the same second never make the same commit
+        (the second judge's push is then refused, and it takes its mails again)."""
+        name, email = self.referee()
+        path = self.private / COPY
+        copy = path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+        return (f"{name} (copy {copy})", email) if copy else (name, email)
 
     # -- state ---------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -373,7 +384,7 @@ class Campaign:
         _STATES[str(path.resolve())] = ((str(path.resolve()), st.st_mtime_ns, st.st_size, st.st_ino),
                                         clone(state))
         store = self.store()
-        sha: str = store.commit(paths, message, self.referee())
+        sha: str = store.commit(paths, message, self.referee(), self.committer())
         if tag:
             store.tag(tag)
         return sha

@@ -101,12 +101,16 @@ class Store:
                 line[3:] for line in status.splitlines()))
         return done
 
-    def commit(self, paths: list[str], message: str, author: tuple[str, str]) -> str:
+    def commit(self, paths: list[str], message: str, author: tuple[str, str],
+               committer: tuple[str, str] | None = None) -> str:
+        """Commit `paths`; the committer is the author unless given (a copy of the campaign
+        a judge serves with others commits as itself: pbem.campaign.COPY)."""
+        committer = committer or author
         env = {
             "GIT_AUTHOR_NAME": author[0],
             "GIT_AUTHOR_EMAIL": author[1],
-            "GIT_COMMITTER_NAME": author[0],
-            "GIT_COMMITTER_EMAIL": author[1],
+            "GIT_COMMITTER_NAME": committer[0],
+            "GIT_COMMITTER_EMAIL": committer[1],
         }
         self._git("add", "--", *paths)
         self._git("commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message, env=env)
@@ -179,6 +183,10 @@ class Store:
         lines = out.split()
         return lines[-1] if lines else None
 
+    def committer(self, sha: str) -> str:
+        """The name of a commit's committer."""
+        return self._git("show", "-s", "--format=%cn", sha)
+
     def parent(self, sha: str) -> str | None:
         parents = self._repo.commit(sha).parents
         return str(parents[0].hexsha) if parents else None
@@ -213,18 +221,11 @@ class Store:
     def tracked(self, path: str) -> list[str]:
         return self._git("ls-files", "--", path).splitlines()
 
-    def publish(self, remote: str, branch: str = "main") -> bool:
+    def publish(self, remote: str, branch: str = "main") -> None:
         """Push the branch and every tag: turn tags are lightweight (and an undo may move
-        one), which --follow-tags would leave behind. Returns whether the push moved the
-        remote's branch: False when it held this very commit already (another copy of the
-        campaign made and pushed the same steps first)."""
-        proc = subprocess.run(["git", "push", "--porcelain", remote, f"HEAD:refs/heads/{branch}"],
-                              cwd=self.root, capture_output=True, check=False)
-        out = proc.stdout.decode("utf-8", "replace")
-        if proc.returncode != 0:  # the porcelain says [rejected] on stdout, the hints on stderr
-            raise CampaignError(f"git push failed: {_msg(out + proc.stderr.decode('utf-8', 'replace'))}")
+        one), which --follow-tags would leave behind."""
+        self._git("push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
         self._git("push", "--quiet", remote, "refs/tags/*:refs/tags/*")  # never forced
-        return not any(line.startswith("=\t") for line in out.splitlines())
 
     def fetch(self, remote: str, branch: str = "main") -> str | None:
         """The remote's branch as it is now (fetched into refs/remotes/REMOTE/BRANCH), or

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import api, yamlio
-from pbem.campaign import CONFIG, STATE, Campaign
+from pbem.campaign import CONFIG, COPY, STATE, Campaign
 from pbem.crypto.keys import read_key_card
 from pbem.errors import Busy, CampaignError, DataError, PbemError, UsageError
 from pbem.mail import loop
@@ -267,25 +267,56 @@ def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]]) -> 
     if judge.sync is None:
         return work(folder, landed_from=None)
     said: list[str] = []
+    _name_copy(judge, Campaign.open(folder))
     for _ in range(TRIES):
         campaign = Campaign.open(folder)
         with campaign.locked(finish=finish):
             landed_from, how = _pull(campaign, judge.sync)
             pulled = int(campaign.state()["seq"])
         said.append(how)
-        result = work(folder, landed_from=landed_from)
+        # a mail this copy has no record of may be in any step after the last run that read
+        # the whole mailbox and pushed (one killed after its pull leaves no mark)
+        result = work(folder, landed_from=min(landed_from, _synced_to(campaign)))
         try:
-            pushed = loop.publish(folder, judge.sync)
+            loop.publish(folder, judge.sync)
         except PbemError as exc:
             if "rejected" not in exc.message:
                 raise
             said.append("lost the race to push: another judge's steps went first")
             continue
-        if not pushed["moved"] and _tied(folder, pulled):
-            said.append("another judge had pushed the very same steps first: it answers their mails")
+        yamlio.write_atomic(campaign.private / SYNCED, f"{pulled}\n")
         return {**result, "sync": said}
     raise CampaignError(f"{folder.name}: lost the race to push to {judge.sync} {TRIES} times "
                         "in a row; nothing of this run is lost, the next run takes its mails again")
+
+
+SYNCED = "synced"  # in a campaign's .pbem/: the step its last whole judge run pulled to
+
+
+def _synced_to(campaign: Campaign) -> int:
+    """The step this copy was at when its last run that read the whole mailbox and pushed
+    began (0 before any): every mail another judge recorded after it may be one this copy
+    has never seen."""
+    path = campaign.private / SYNCED
+    text = path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+    return int(text) if text.isdigit() else 0
+
+
+def _name_copy(judge: Judge, campaign: Campaign) -> None:
+    """Name this judge's copy of the campaign after the judge (.pbem/copy, the judge's own
+    id from .judge/id, made once), which its commits carry (Campaign.committer): two judges
+    that take the same mail in the same second then make two commits, not one, and the
+    second push is refused as it must be. A .pbem/ copied from another judge's copy is
+    renamed here."""
+    import secrets
+
+    own = judge.root / PRIVATE / "id"
+    if not own.is_file():
+        yamlio.write_atomic(own, secrets.token_hex(4) + "\n")
+    name = own.read_text(encoding="utf-8")
+    path = campaign.private / COPY
+    if not path.is_file() or path.read_text(encoding="utf-8") != name:
+        yamlio.write_atomic(path, name)
 
 
 def _pull(campaign: Campaign, remote: str) -> tuple[int, str]:
@@ -321,23 +352,6 @@ def _pull(campaign: Campaign, remote: str) -> tuple[int, str]:
     store.take_tags(remote)
     return base, (f"another judge's steps after step {base} went first: this copy's steps "
                   f"after it dropped, its mails taken again")
-
-
-def _tied(folder: Path, pulled: int) -> list[str]:
-    """After a push that found the remote at this copy's very head: the steps after
-    `pulled` were made, byte for byte, by another judge that pushed them first (the same
-    mails taken in the same second). That judge answers their mails: this copy's answers
-    are withdrawn and its records say so. Returns the mails'."""
-    campaign = Campaign.open(folder)
-    with campaign.locked(finish=finish):
-        record = loop.Record(campaign.private / loop.INBOX)
-        mids = [mid for mid, done in record.load().items()
-                if any(int(r.get("seq", 0)) > pulled for r in done.get("recorded") or [])]
-        loop.outbox_of(campaign).withdraw({loop.reply_key(mid) for mid in mids},
-                                          "withdrawn: another judge pushed the same steps first")
-        for mid in mids:
-            record.add(mid, {**record.load()[mid], "answered_elsewhere": True})
-    return mids
 
 
 def _seq_at(store: Any, sha: str) -> int:

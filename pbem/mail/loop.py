@@ -643,9 +643,9 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
                     {"after_seq": landed_from} if landed_from is not None else None)
                 landed = _landed(campaign, incoming, since) if since is not None else None
                 if landed is not None and not landed["missing"]:
-                    # recorded after the step this copy was at before it came up to the
-                    # remote: another copy (a second judge) recorded it, and answers it
-                    elsewhere = landed_from is not None and int(landed["recorded"][0]["seq"]) > landed_from
+                    # recorded by another copy (a second judge), which answers it
+                    elsewhere = landed_from is not None and _made_elsewhere(
+                        campaign, int(landed["recorded"][0]["seq"]))
                     done = _accepted(incoming, now, landed, elsewhere=elsewhere)
                 else:
                     record.add(incoming.message_id, _taking(campaign, incoming, now, prior))
@@ -757,6 +757,16 @@ def _accepted(incoming: m.Incoming, now: datetime | None, landed: dict[str, Any]
             "recovered": f"{who} had applied {', '.join(landed['found'])} of this "
                          f"mail (step {landed['recorded'][0]['seq']}); not applied again",
             **({"answered_elsewhere": True} if elsewhere else {})}
+
+
+def _made_elsewhere(campaign: Campaign, seq: int) -> bool:
+    """Whether step `seq` was committed by another copy of the campaign (a judge's copy
+    commits under a name of its own: Campaign.committer)."""
+    from pbem.log import entry_name
+
+    store = campaign.store()
+    sha = store.commit_of(entry_name(seq))
+    return sha is not None and store.committer(sha) != campaign.committer()[0]
 
 
 def _entry_digests(campaign: Campaign, entry: dict[str, Any]) -> set[str]:
@@ -989,7 +999,7 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
         settled = store.commit_if_changed(CONFIG, "settings: the moderator's edits of "
                                           f"{CONFIG}", campaign.referee())
         try:
-            moved = store.publish(name)
+            store.publish(name)
         except CampaignError as exc:
             text = exc.message
             if "already exists" in text:  # a turn tag an undo moved after it was published
@@ -1022,4 +1032,4 @@ def publish(root: Path, remote: str | None = None) -> dict[str, Any]:
                              "on the server ('git symbolic-ref HEAD refs/heads/main' in the "
                              "bare repository)")
     return {"remote": name, "head": head, "tags": tags, "settings_committed": settled,
-            "moved": moved, "notes": notes}
+            "notes": notes}
