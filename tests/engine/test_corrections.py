@@ -98,7 +98,19 @@ WRONG: dict[str, list[tuple[dict[str, Any], str]]] = {
                ({"type": "at_war", "power": "soviets"},
                 "power: soviets is not in the game now (it enters by the rules alone)"),
                ({"type": "next", "power": "soviets", "turn": 3},
-                "power: soviets is not in the game now")],
+                "power: soviets is not in the game now"),
+               ({"type": "set_units", "where": "belarus", "power": "germany", "units": [3]},
+                "units: expected a mapping of unit types to counts ({infantry: 2})"),
+               ({"type": "set_units", "where": "belarus", "power": "germany", "units": {"tanck": 1}},
+                "units: 'tanck' is not a unit type; did you mean 'tank'?"),
+               ({"type": "set_units", "where": "belarus", "power": "germany", "units": {"tank": -1}},
+                "units: tank: expected a whole number 0 or more, not -1"),
+               ({"type": "set_units", "where": "belarusia", "power": "germany", "units": {"tank": 1}},
+                "where: 'belarusia' is no territory or sea zone; did you mean 'belarus'?"),
+               ({"type": "set_control", "territory": "belaruss", "power": "germany"},
+                "territory: 'belaruss' is no land territory; did you mean 'belarus'?"),
+               ({"type": "set_damaged", "where": "sz05", "power": "britain", "battleships": -1},
+                "battleships: expected a whole number 0 or more, not -1")],
     "chechen_war": [({"type": "set_russian", "unit": "ru_vityas", "hex": "0626"},
                      "unit: 'ru_vityas' is not a Russian unit; did you mean 'ru_vityaz'?"),
                     ({"type": "set_track", "track": "moral", "value": 3},
@@ -597,3 +609,22 @@ def test_the_game_goes_on_from_wherever_a_correction_moves_it(
     assert render(root, "referee", "html").strip()
     after = play(root, until=lambda s: s["seq"] >= seq + 5, seed="moves", max_steps=10)
     assert after["seq"] >= seq + 5 or after["over"], after
+
+
+@pytest.mark.parametrize(("event", "told"), [
+    ({"type": "set_units", "where": "belarus", "power": "germany", "units": {"infantry": 3, "tank": 0}},
+     "correction: Germany's units in Belarus set to 3 infantry, 0 tank"),
+    ({"type": "set_treasury", "power": "france", "ipc": 3}, "correction: France's treasury set to 3 IPC"),
+    ({"type": "set_control", "territory": "belarus", "power": "russia", "contested": True},
+     "correction: Belarus now controlled by Russia, contested"),
+    ({"type": "set_control", "territory": "belarus", "power": "russia", "contested": False},
+     "correction: Belarus now controlled by Russia, not contested"),
+    ({"type": "set_control", "territory": "belarus", "power": "russia"},
+     "correction: Belarus now controlled by Russia"),
+    ({"type": "set_damaged", "where": "sz05", "power": "britain", "battleships": 1},
+     "correction: Britain's damaged battleships in SZ 5 set to 1"),
+])
+def test_each_aa1914_correction_is_told_as_the_log_shows_it(event: dict[str, Any], told: str) -> None:
+    from pbem.game import get_game, load_data
+
+    assert get_game("aa1914").summary(load_data("aa1914"), event) == told
