@@ -214,7 +214,8 @@ def inbox(root: Path, maildir: Path | None = None, mbox: Path | None = None,
     results: dict[str, Any] = {}
     for cid, raws in by_campaign.items():
         take = functools.partial(loop.inbox, messages=raws, now=now)
-        results[cid] = _each(functools.partial(_synced, judge, work=take), served[cid])
+        results[cid] = _each(functools.partial(_synced, judge, work=take, reads_mailbox=True),
+                             served[cid])
     return {"campaigns": results, "commands": commands, "misrouted": misrouted,
             "broken": broken}
 
@@ -256,7 +257,8 @@ def publish(root: Path) -> dict[str, Any]:
 TRIES = 3  # races a judge may lose in a row on one campaign before it says so
 
 
-def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]], *,
+            reads_mailbox: bool = False) -> dict[str, Any]:
     """`work(folder, landed_from=STEP)` on a campaign, for a judge that shares its campaigns
     with other judges through the remote `judge.sync`: the campaign is brought up to the
     remote first, and what the work recorded is pushed after (fast-forward only: the push is
@@ -284,7 +286,8 @@ def _synced(judge: Judge, folder: Path, work: Callable[..., dict[str, Any]]) -> 
                 raise
             said.append("lost the race to push: another judge's steps went first")
             continue
-        yamlio.write_atomic(campaign.private / SYNCED, f"{pulled}\n")
+        if reads_mailbox:  # every mail of the mailbox now has a record here
+            yamlio.write_atomic(campaign.private / SYNCED, f"{pulled}\n")
         return {**result, "sync": said}
     raise CampaignError(f"{folder.name}: lost the race to push to {judge.sync} {TRIES} times "
                         "in a row; nothing of this run is lost, the next run takes its mails again")

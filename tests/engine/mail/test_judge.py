@@ -629,8 +629,8 @@ def test_two_judges_that_make_the_same_step_in_the_same_second_make_two_commits(
 def test_a_judge_killed_after_its_pull_still_finds_the_mail_the_other_recorded(
         tmp_path: Path) -> None:
     """B records a mail and pushes; A's run brings A up to B's steps and is killed before it
-    reads the mailbox. A's next run has nothing to pull, yet it looks for the mail in every
-    step since its last whole run: found in B's step, it is accepted without a step or an
+    reads the mailbox, and a tick follows. A's next run has nothing to pull, yet it looks for
+    the mail in every step since its last run that read the mailbox: found in B's step, it is accepted without a step or an
     answer of A's (before, A took it again, refused it as sent twice, and answered so)."""
     a, b, _bare = two_judges(tmp_path)
     folder = maildir(tmp_path, [signed_mail(a / "rr1", a / "keys", "siberian", "Bob <bob@example.org>",
@@ -640,6 +640,7 @@ def test_a_judge_killed_after_its_pull_still_finds_the_mail_the_other_recorded(
     campaign = Campaign.open(a / "rr1")
     with campaign.locked():  # the killed run's pull
         judge._pull(campaign, "origin")
+    assert judge.tick(a)["campaigns"]["rr1"]["ok"]  # a tick reads no mailbox: it marks nothing
     again = judge.inbox(a, maildir=folder)["campaigns"]["rr1"]["result"]
     assert again["sync"] == ["up to date with the remote"]
     [taken] = again["messages"]
