@@ -8,6 +8,7 @@ resolution after an undo rolls with a fresh element that nobody could compute be
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,30 @@ def _entries(root: Path) -> list[dict[str, Any]]:
 
 # --- any sequence of steps ------------------------------------------------------------------
 
+def _play_steps(root: Path, steps: list[str], correction: Callable[[str], list[dict[str, Any]]]) -> None:
+    """Each step in turn: `orders` (the bot's, for the first faction awaited), `resolve`
+    (with defaults for the missing), `undo`, or any other name an adjustment of the events
+    `correction` gives for it (none: nothing); a step refused changes nothing."""
+    for i, step in enumerate(steps):
+        status = api.status(root)
+        if status["over"]:
+            break
+        try:
+            if step == "orders":
+                if status["awaiting"]:
+                    _apply_bot(root, status["awaiting"][0], f"s{i}")
+            elif step == "resolve":
+                api.resolve(root, nmr=True)
+            elif step == "undo":
+                api.undo(root, f"step {i}")
+            elif events := correction(step):
+                fix = root.parent / f"{root.name}-adjust-{i}.yaml"
+                fix.write_text(yamlio.dump(events))
+                api.adjust(root, fix, f"{step} {i}")
+        except Rejected:
+            continue  # nothing to undo, or nothing awaited: a refusal changes nothing
+
+
 STEPS = st.lists(st.sampled_from(["orders", "resolve", "undo", "adjust"]), min_size=1, max_size=7)
 
 
@@ -128,24 +153,12 @@ def test_any_sequence_of_apply_resolve_undo_adjust_audits_clean(new_campaign, st
 
     root = new_campaign(name=f"prop-{next(_COUNTER)}")
     play(root, until_turn=1, phase="purchase")
-    for i, step in enumerate(steps):
-        status = api.status(root)
-        if status["over"]:
-            break
-        try:
-            if step == "orders" and status["awaiting"]:
-                _apply_bot(root, status["awaiting"][0], f"s{i}")
-            elif step == "resolve":
-                api.resolve(root, nmr=True)
-            elif step == "undo":
-                api.undo(root, f"step {i}")
-            elif step == "adjust":
-                money = _state(root)["game"]["money"]["red"]
-                fix = root.parent / f"{root.name}-adjust-{i}.yaml"
-                fix.write_text(f"- type: set_resources\n  faction: red\n  money: {money + 1}\n")
-                api.adjust(root, fix, f"adjust {i}")
-        except Rejected:
-            continue  # nothing to undo, or nothing awaited: a refusal changes nothing
+
+    def adjustment(step: str) -> list[dict[str, Any]]:
+        money = _state(root)["game"]["money"]["red"]
+        return [{"type": "set_resources", "faction": "red", "money": money + 1}]
+
+    _play_steps(root, steps, adjustment)
     _assert_audit_clean(root)
     used = _batches(root)
     assert used == list(range(1, len(used) + 1)), f"chain elements reused or skipped: {used}"
@@ -169,30 +182,18 @@ def test_any_sequence_among_secrets_audits_clean_and_final_after_unseal(new_camp
 
     root = new_campaign(name=f"secret-{next(_COUNTER)}")
     play(root, until_turn=1, phase="action")
-    for i, step in enumerate(steps):
-        status = api.status(root)
-        if status["over"]:
-            break
+
+    def correction(step: str) -> list[dict[str, Any]]:
         camp = Campaign.open(root)
         cards = camp.state()["game"]["cards"]
-        fix = root.parent / f"{root.name}-adjust-{i}.yaml"
-        try:
-            if step == "orders" and status["awaiting"]:
-                _apply_bot(root, status["awaiting"][0], f"s{i}")
-            elif step == "resolve":
-                api.resolve(root, nmr=True)
-            elif step == "undo":
-                api.undo(root, f"step {i}")
-            elif step == "discard" and cards["hands"].get("red"):
-                card = sealed.open_node(camp.id, cards["hands"]["red"][0], camp.referee_identities()).value
-                fix.write_text(yamlio.dump([{"type": "discard_card", "holder": "red", "card": card}]))
-                api.adjust(root, fix, f"discard {i}")
-            elif step == "give" and cards["discard"]:
-                fix.write_text(yamlio.dump([{"type": "give_card", "holder": "south",
-                                             "card": cards["discard"][-1]}]))
-                api.adjust(root, fix, f"give {i}")
-        except Rejected:
-            continue
+        if step == "discard" and cards["hands"].get("red"):
+            card = sealed.open_node(camp.id, cards["hands"]["red"][0], camp.referee_identities()).value
+            return [{"type": "discard_card", "holder": "red", "card": card}]
+        if step == "give" and cards["discard"]:
+            return [{"type": "give_card", "holder": "south", "card": cards["discard"][-1]}]
+        return []
+
+    _play_steps(root, steps, correction)
     _assert_audit_clean(root)
     api.unseal(root, force=True)
     final = api.audit(root, final=True)
